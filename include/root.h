@@ -1,0 +1,44 @@
+/* root: the only way blktune touches kernel files. Every path is relative to a
+ * root directory given at start ("/" on a live system, a captured tree in tests),
+ * so each source can be tested on fixture trees. */
+#ifndef BLKTUNE_ROOT_H
+#define BLKTUNE_ROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct root;
+
+/* Open a root directory. Returns 0 or -errno. */
+int root_open(const char *path, struct root **out);
+void root_close(struct root *r);
+const char *root_path(const struct root *r);
+/* True when the root is the live system's "/". */
+bool root_is_live(const struct root *r);
+
+/* Refuse relative paths that are absolute or contain a ".." component. */
+int root_check_path(const char *rel);
+
+/* Open rel below the root (symlinks resolved inside it). Returns fd or -errno. */
+int root_openat(const struct root *r, const char *rel, int flags);
+/* Read a whole small file into buf (NUL-terminated, trailing newline kept).
+ * Returns the length or -errno. */
+ssize_t root_read(const struct root *r, const char *rel, char *buf, size_t size);
+/* Read a file as one unsigned/signed number. Returns 0 or -errno. */
+int root_read_u64(const struct root *r, const char *rel, unsigned long long *out);
+int root_read_s64(const struct root *r, const char *rel, long long *out);
+/* Write a value (one write call, as sysfs wants). Returns 0 or -errno. */
+int root_write(const struct root *r, const char *rel, const char *val);
+/* Read a symlink's target. Returns length or -errno. */
+ssize_t root_readlink(const struct root *r, const char *rel, char *buf, size_t size);
+/* Open a directory for listing; NULL with errno set on failure. */
+DIR *root_opendir(const struct root *r, const char *rel);
+/* True if rel exists below the root. */
+bool root_exists(const struct root *r, const char *rel);
+
+/* pread a kept-open file from offset 0 (sysfs re-read). Returns length or -errno. */
+ssize_t root_pread(int fd, char *buf, size_t size);
+
+#endif

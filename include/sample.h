@@ -1,0 +1,98 @@
+/* sample: raw cumulative kernel counters taken at one instant. Sources fill it;
+ * the model derives rates from two of them. Disks are keyed by dev_t, never by
+ * their position in the array. */
+#ifndef BLKTUNE_SAMPLE_H
+#define BLKTUNE_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#define SAMPLE_NAME_MAX 32
+#define SAMPLE_SCHED_MAX 24
+#define SAMPLE_TEMPS_MAX 8
+
+/* One /proc/diskstats line. Sectors are 512 bytes, times in ms. */
+struct disk_stat {
+	dev_t dev;
+	char name[SAMPLE_NAME_MAX];
+	int nfields; /* fields on the line, counting major, minor and name: 14, 18 or 20 */
+	uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks;
+	uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks;
+	uint64_t in_flight, io_ticks, time_in_queue;
+	uint64_t dc_ios, dc_merges, dc_sectors, dc_ticks;
+	uint64_t fl_ios, fl_ticks;
+};
+
+enum disk_kind {
+	DISK_KIND_DISK,      /* whole disk (has queue/) */
+	DISK_KIND_PARTITION, /* has a "partition" file */
+	DISK_KIND_DM,
+	DISK_KIND_MD,
+	DISK_KIND_UNKNOWN,
+};
+
+/* What sysfs says about a device; values are copied into each sample so the
+ * views never read files. Filled by source-queue, possibly from a cache. */
+struct disk_info {
+	enum disk_kind kind;
+	bool has_queue;
+	char parent[SAMPLE_NAME_MAX];   /* disk of a partition */
+	char dm_name[SAMPLE_NAME_MAX];  /* dm/name, e.g. vg-root */
+	char slaves[96];                /* comma-separated devices it stacks on */
+	char holders[96];               /* comma-separated devices stacked on it */
+	long long read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, nr_requests;
+	long long logical_block_size, physical_block_size, rotational;
+	int nr_hw_queues;               /* mq/ entries, -1 when unknown */
+	char scheduler[SAMPLE_SCHED_MAX]; /* the active one, "none" if none */
+};
+
+struct disk_sample {
+	struct disk_stat st;
+	struct disk_info info;
+};
+
+/* /proc/stat CPU line, in USER_HZ ticks. */
+struct cpu_stat {
+	bool valid;
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+struct mem_stat {
+	bool valid;
+	uint64_t total_kb, available_kb, cached_kb, dirty_kb, writeback_kb;
+};
+
+struct temp_reading {
+	char label[24];
+	double celsius;
+};
+
+struct sample {
+	double t;                 /* CLOCK_MONOTONIC, seconds */
+	struct timespec wall;     /* CLOCK_REALTIME at the same instant */
+	double uptime;            /* /proc/uptime first field, seconds */
+	struct disk_sample *disks;
+	size_t ndisks, cap;
+	struct cpu_stat cpu;
+	struct mem_stat mem;
+	struct temp_reading temps[SAMPLE_TEMPS_MAX];
+	int ntemps;
+};
+
+void sample_init(struct sample *s);
+void sample_free(struct sample *s);
+void sample_clear(struct sample *s);
+/* Append an empty disk; returns it or NULL on ENOMEM. */
+struct disk_sample *sample_add_disk(struct sample *s);
+/* Find a disk by dev_t. hint is the index to try first (diskstats keeps its
+ * order between reads, so the same index nearly always matches); the rest is
+ * a linear scan. */
+const struct disk_sample *sample_find(const struct sample *s, dev_t dev, size_t hint);
+/* Deep copy; returns 0 or -ENOMEM. */
+int sample_copy(struct sample *dst, const struct sample *src);
+/* Swap contents (cheap way to keep "previous"). */
+void sample_swap(struct sample *a, struct sample *b);
+
+#endif

@@ -1,0 +1,265 @@
+#include "root.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct root {
+	int dirfd;
+	bool live;
+	char path[PATH_MAX];
+};
+
+int root_open(const char *path, struct root **out)
+{
+	struct root *r;
+	char real[PATH_MAX];
+
+	if (!path || !*path)
+		return -EINVAL;
+	if (!realpath(path, real))
+		return -errno;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->dirfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->dirfd < 0) {
+		int err = -errno;
+		free(r);
+		return err;
+	}
+	snprintf(r->path, sizeof(r->path), "%s", real);
+	r->live = strcmp(real, "/") == 0;
+	*out = r;
+	return 0;
+}
+
+void root_close(struct root *r)
+{
+	if (!r)
+		return;
+	close(r->dirfd);
+	free(r);
+}
+
+const char *root_path(const struct root *r)
+{
+	return r->path;
+}
+
+bool root_is_live(const struct root *r)
+{
+	return r->live;
+}
+
+int root_check_path(const char *rel)
+{
+	const char *p = rel;
+
+	if (!rel || !*rel || *rel == '/')
+		return -EINVAL;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return -EINVAL;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return 0;
+}
+
+int root_openat(const struct root *r, const char *rel, int flags)
+{
+	struct open_how how = { .flags = (unsigned long long)(flags | O_CLOEXEC) };
+	int fd, err = root_check_path(rel);
+
+	if (err)
+		return err;
+	if (r->live) {
+		/* The live root needs no confinement: skip openat2's resolve cost. */
+		fd = openat(r->dirfd, rel, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	/* A captured tree holds symlinks such as ../devices/...: resolve them
+	 * inside the tree, never on the machine running the tests. */
+	how.resolve = RESOLVE_IN_ROOT;
+	fd = (int)syscall(SYS_openat2, r->dirfd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(r->dirfd, rel, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+ssize_t root_pread(int fd, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (size == 0)
+		return -EINVAL;
+	n = pread(fd, buf, size - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+ssize_t root_read(const struct root *r, const char *rel, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd = root_openat(r, rel, O_RDONLY);
+
+	if (fd < 0)
+		return fd;
+	if (size == 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	while (len < size - 1) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			int err = -errno;
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+static int parse_number(const char *buf, bool is_signed, void *out)
+{
+	char *end;
+
+	errno = 0;
+	if (is_signed) {
+		long long v = strtoll(buf, &end, 10);
+		if (errno || end == buf)
+			return errno ? -errno : -EINVAL;
+		*(long long *)out = v;
+	} else {
+		unsigned long long v;
+		while (*buf == ' ' || *buf == '\t')
+			buf++;
+		if (*buf == '-')
+			return -ERANGE;
+		v = strtoull(buf, &end, 10);
+		if (errno || end == buf)
+			return errno ? -errno : -EINVAL;
+		*(unsigned long long *)out = v;
+	}
+	while (*end == ' ' || *end == '\n' || *end == '\t')
+		end++;
+	return *end ? -EINVAL : 0;
+}
+
+int root_read_u64(const struct root *r, const char *rel, unsigned long long *out)
+{
+	char buf[64];
+	ssize_t n = root_read(r, rel, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return parse_number(buf, false, out);
+}
+
+int root_read_s64(const struct root *r, const char *rel, long long *out)
+{
+	char buf[64];
+	ssize_t n = root_read(r, rel, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return parse_number(buf, true, out);
+}
+
+int root_write(const struct root *r, const char *rel, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int err = 0, fd = root_openat(r, rel, O_WRONLY);
+
+	if (fd < 0)
+		return fd;
+	n = write(fd, val, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+ssize_t root_readlink(const struct root *r, const char *rel, char *buf, size_t size)
+{
+	char dir[PATH_MAX];
+	const char *base = strrchr(rel ? rel : "", '/');
+	ssize_t n;
+	int fd, err = root_check_path(rel);
+
+	if (err)
+		return err;
+	if (size == 0)
+		return -EINVAL;
+	/* Resolve the directory part inside the root, then read the last link. */
+	if (base) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(base - rel), rel);
+		fd = root_openat(r, dir, O_PATH | O_DIRECTORY);
+		if (fd < 0)
+			return fd;
+		base++;
+	} else {
+		fd = dup(r->dirfd);
+		if (fd < 0)
+			return -errno;
+		base = rel;
+	}
+	n = readlinkat(fd, base, buf, size - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	return n;
+}
+
+DIR *root_opendir(const struct root *r, const char *rel)
+{
+	DIR *d;
+	int fd = root_openat(r, rel, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
+bool root_exists(const struct root *r, const char *rel)
+{
+	int fd = root_openat(r, rel, O_PATH);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}

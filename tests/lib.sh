@@ -1,0 +1,53 @@
+# Shell test helpers, sourced by tests/integration/*.sh and tests/e2e/*.sh.
+# Each assertion prints "ok - ..." or "not ok - ..."; tests/run-all counts them.
+# A script that cannot run here (not root, no tmux) prints "skip - reason" and exits 77.
+set -u
+T_FAILS=0
+T_PASSES=0
+T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BLKTUNE=${BLKTUNE:-$T_TOP/build/blktune}
+T_LOOPS=()
+T_TMP=$(mktemp -d /tmp/blktune-test.XXXXXX)
+
+t_ok() { T_PASSES=$((T_PASSES + 1)); echo "ok - $*"; }
+t_fail() { T_FAILS=$((T_FAILS + 1)); echo "not ok - $*"; }
+t_skip() { echo "skip - $*"; t_cleanup; exit 77; }
+# t_check DESC CMD...: passes when CMD succeeds
+t_check() { local d=$1; shift; if "$@"; then t_ok "$d"; else t_fail "$d"; fi; }
+t_eq() { if [ "$2" = "$3" ]; then t_ok "$1 ($2)"; else t_fail "$1: got '$2', want '$3'"; fi; }
+# t_near DESC GOT WANT TOLERANCE (floats)
+t_near() {
+	if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }'; then
+		t_ok "$1 ($2 ~ $3)"
+	else
+		t_fail "$1: got '$2', want '$3' +- $4"
+	fi
+}
+t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
+
+# t_loop_create SIZE_MB: a loop device over a fresh file; echoes /dev/loopN.
+# Only loop devices made here are ever changed by tests; t_cleanup detaches them.
+t_loop_create() {
+	local f dev
+	f=$(mktemp "$T_TMP/loop.XXXXXX")
+	truncate -s "${1}M" "$f"
+	dev=$(losetup -f --show --direct-io=on "$f" 2>/dev/null || losetup -f --show "$f") || return 1
+	T_LOOPS+=("$dev")
+	echo "$dev"
+}
+
+t_cleanup() {
+	local d
+	for d in "${T_LOOPS[@]:-}"; do
+		[ -n "$d" ] && losetup -d "$d" 2>/dev/null
+	done
+	T_LOOPS=()
+	[ -n "${T_TMP:-}" ] && rm -rf "$T_TMP"
+}
+
+t_done() {
+	t_cleanup
+	echo "# $T_PASSES passed, $T_FAILS failed"
+	[ "$T_FAILS" -eq 0 ]
+}
+trap t_cleanup EXIT

@@ -1,0 +1,27 @@
+/* Shared by the Check unit tests. Each test file registers its suite with
+ * UNIT_SUITE(fn): no central list to edit when a module gains tests. */
+#ifndef BLKTUNE_UNIT_H
+#define BLKTUNE_UNIT_H
+
+#include <check.h>
+
+typedef Suite *(*unit_suite_fn)(void);
+void unit_register(unit_suite_fn fn);
+
+#define UNIT_SUITE(fn)                                              \
+	static Suite *fn(void);                                     \
+	__attribute__((constructor)) static void fn##_register(void) \
+	{                                                           \
+		unit_register(fn);                                  \
+	}
+
+/* Path of a fixture tree (tests/fixtures/<name>), from $BLKTUNE_FIXTURES. */
+const char *unit_fixture(const char *name);
+/* Copy a fixture tree to a fresh temporary directory (for tests that write);
+ * returns a malloc'd path; unit_rmtree removes it. */
+char *unit_fixture_copy(const char *name);
+void unit_rmtree(const char *path);
+/* Write a file (creating parent directories). */
+void unit_write_file(const char *path, const char *content);
+
+#endif
