@@ -1,0 +1,55 @@
+/* app: the pipeline every front end shares: sample -> model -> history ->
+ * rows. Batch output and the TUI only call app_refresh and render. */
+#ifndef BLKTUNE_APP_H
+#define BLKTUNE_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "history.h"
+#include "model.h"
+#include "root.h"
+#include "rows.h"
+#include "sample.h"
+#include "sampler.h"
+
+#define APP_MAX_DEVS 64
+#define APP_INTERVAL_MIN 0.1
+#define APP_INTERVAL_MAX 60.0
+
+struct app_options {
+	const char *root_dir;
+	double interval;
+	long count;          /* batch reports; 0 = until interrupted */
+	bool batch, json, partitions, no_color;
+	const char *devs[APP_MAX_DEVS];
+	size_t ndevs;
+};
+
+struct app {
+	struct app_options opt;
+	struct root *root;
+	struct sampler *sampler;
+	struct sample prev, cur;
+	bool have_prev;
+	struct disk_metrics *m;
+	size_t nm, mcap;
+	size_t *rows;
+	size_t nrows;
+	struct cpu_metrics cpu;
+	struct history *hist;
+	struct rows_filter filter;
+	char error[256];     /* why app_open failed */
+};
+
+void app_options_default(struct app_options *o);
+int app_open(struct app *a, const struct app_options *o);
+void app_close(struct app *a);
+/* Take a sample and derive everything from it. Returns 0 or -errno. */
+int app_refresh(struct app *a);
+/* Recompute the visible rows (after a filter or sort change; no sampling). */
+void app_rows(struct app *a);
+/* Index of the metrics of a device (by dev_t and name) or -1. */
+long app_find(const struct app *a, dev_t dev, const char *name);
+
+#endif

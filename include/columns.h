@@ -1,0 +1,65 @@
+/* columns: every per-device figure as a row of one table: header, JSON key
+ * (iostat's own where iostat has the figure), width, precision, the good
+ * direction (for A/B verdicts) and the formula (help screen, man page). */
+#ifndef BLKTUNE_COLUMNS_H
+#define BLKTUNE_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+enum column_type {
+	COL_NAME,   /* device name */
+	COL_NUM,    /* a double in struct disk_metrics */
+	COL_SCHED,  /* the active scheduler (string) */
+	COL_STACK,  /* what a dm/md device stacks on, or what holds a disk */
+};
+
+enum column_id {
+	COLUMN_DEVICE,
+	COLUMN_R_S, COLUMN_W_S, COLUMN_RMB_S, COLUMN_WMB_S,
+	COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ, COLUMN_R_AWAIT, COLUMN_W_AWAIT,
+	COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_IN_FLIGHT, COLUMN_RRQM_PCT, COLUMN_WRQM_PCT,
+	COLUMN_RA_KB, COLUMN_MAXSECT_KB, COLUMN_SCHED, COLUMN_STACK,
+	/* the rest: detail pane, batch output and JSON only */
+	COLUMN_D_S, COLUMN_F_S, COLUMN_RKB_S, COLUMN_WKB_S, COLUMN_DKB_S,
+	COLUMN_RRQM_S, COLUMN_WRQM_S, COLUMN_DRQM_S, COLUMN_DRQM_PCT,
+	COLUMN_D_AWAIT, COLUMN_F_AWAIT, COLUMN_DAREQ_SZ,
+	COLUMN_COUNT
+};
+
+struct column {
+	const char *header;
+	const char *json;     /* key in JSON output */
+	enum column_type type;
+	size_t offset;        /* of the double in struct disk_metrics (COL_NUM) */
+	int width, prec;
+	int good;             /* +1 higher is better, -1 lower is better, 0 neither */
+	bool table;           /* a device-table column */
+	const char *formula;
+	unsigned flags;
+};
+
+/* A gauge (in flight, a tunable) has a value without an interval; negative
+ * means the device has no such attribute. */
+#define COLUMN_GAUGE 1u
+
+extern const struct column columns[COLUMN_COUNT];
+
+double column_value(const struct column *c, const struct disk_metrics *m);
+/* Sort order on a column: <0, 0, >0 like strcmp; names break ties. */
+int column_compare(const struct column *c, const struct disk_metrics *a, const struct disk_metrics *b);
+/* Text of a cell, right-aligned for numbers, exactly c->width wide. */
+void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len);
+/* "on sda2,sdb1" / "in dm-0" / "-" (untruncated). */
+void column_stack_text(const struct disk_metrics *m, char *out, size_t len);
+/* Look a column up by header or JSON key; -1 if unknown. */
+int column_find(const char *name);
+
+
+/* Batch output order: iostat -x's (sysstat 12.6), then blktune's own. */
+extern const enum column_id columns_batch_order[];
+extern const size_t columns_batch_count;
+
+#endif

@@ -1,0 +1,35 @@
+/* keymap: every key of the TUI is a row here (keys, label, help, action).
+ * The help screen and `blktune --keys` (the man page's list) are generated
+ * from this table, so they cannot drift apart. */
+#ifndef BLKTUNE_KEYMAP_H
+#define BLKTUNE_KEYMAP_H
+
+#include <stdio.h>
+
+#include "ui.h"
+
+/* What an action asks the main loop to do. */
+#define ACT_REDRAW 1u
+#define ACT_ROWS 2u     /* filter or sort changed: rebuild rows, no sample */
+#define ACT_SAMPLE 4u   /* take a sample now (after a change we made) */
+
+struct keymap_entry {
+	int keys[4];          /* ncurses key codes, 0-terminated */
+	const char *label;    /* as shown in help: "j, Down" */
+	const char *help;
+	unsigned (*action)(struct ui *u);
+};
+
+extern const struct keymap_entry keymap[];
+extern const int keymap_count;
+
+/* Run the action bound to key; returns ACT_* flags, or 0 with a status
+ * message for an unbound key. */
+unsigned keymap_dispatch(struct ui *u, int key);
+/* Print the key list: "text" for --keys, "man" as roff .TP entries. */
+void keymap_print(FILE *f, const char *style);
+
+#define KEYMAP_INTERVALS 9
+extern const double keymap_intervals[KEYMAP_INTERVALS];
+
+#endif

@@ -1,0 +1,55 @@
+/* model: pure functions of (previous sample, current sample). Formulas are
+ * iostat -x's (sysstat 12.6, compute_ext_disk_stats and write_ext_stat) so
+ * figures agree with what storage people already read. */
+#ifndef BLKTUNE_MODEL_H
+#define BLKTUNE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sample.h"
+
+enum disk_state {
+	DISK_NEW,       /* first sample of this device: no interval yet */
+	DISK_OK,
+	DISK_RESTARTED, /* a counter went backwards: device re-created or reset */
+};
+
+struct disk_metrics {
+	dev_t dev;
+	char name[SAMPLE_NAME_MAX];
+	enum disk_state state;
+	double interval;  /* seconds */
+	double r_s, w_s, d_s, f_s;
+	double rkb_s, wkb_s, dkb_s;
+	double rmb_s, wmb_s;
+	double rrqm_s, wrqm_s, drqm_s;
+	double rrqm_pct, wrqm_pct, drqm_pct;
+	double r_await, w_await, d_await, f_await;
+	double rareq_sz, wareq_sz, dareq_sz;
+	double aqu_sz, util;
+	double in_flight; /* gauge, from the current sample */
+	double read_ahead_kb, max_sectors_kb; /* current tunables, for columns */
+	/* deltas over the interval, for exact checks and totals */
+	uint64_t d_rd_ios, d_wr_ios, d_rd_sectors, d_wr_sectors;
+	struct disk_info info;
+	int nfields;
+};
+
+struct cpu_metrics {
+	bool valid;
+	double user, nice, system, iowait, irq, softirq, steal, idle; /* percent */
+};
+
+/* Derive one device's metrics. prev may be NULL (new device). */
+void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, double interval,
+		struct disk_metrics *out);
+/* Every device of cur, matched in prev by dev_t and name (a reused name with
+ * another dev_t, or a dev_t with another name, is a new device). out must hold
+ * cur->ndisks entries. */
+void model_disks(const struct sample *prev, const struct sample *cur, struct disk_metrics *out);
+void model_cpu(const struct cpu_stat *prev, const struct cpu_stat *cur, struct cpu_metrics *out);
+/* True if nothing moved on the device during the interval. */
+bool model_disk_idle(const struct disk_metrics *m);
+
+#endif

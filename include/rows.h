@@ -1,0 +1,24 @@
+/* rows: which devices the table shows and in what order (pure; tested). */
+#ifndef BLKTUNE_ROWS_H
+#define BLKTUNE_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+struct rows_filter {
+	int sort_column;   /* enum column_id */
+	bool sort_reverse; /* descending when true */
+	bool partitions;   /* show partitions */
+	bool hide_idle;
+	char name[32];     /* substring filter on the name (or dm name); "" = all */
+	size_t ndevs;      /* -p DEV list (exact names); 0 = all */
+	const char *const *devs;
+};
+
+/* Fill idx with the indices of m[] to show, in order; returns how many. */
+size_t rows_build(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx);
+bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f);
+
+#endif

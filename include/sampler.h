@@ -1,0 +1,28 @@
+/* sampler: takes one sample from every source at one instant. The only place
+ * that knows which sources exist; each source fills its own part. */
+#ifndef BLKTUNE_SAMPLER_H
+#define BLKTUNE_SAMPLER_H
+
+#include "root.h"
+#include "sample.h"
+
+struct sampler;
+
+struct sampler_host {
+	char hostname[64];
+	char kernel[64];
+};
+
+int sampler_open(const struct root *r, struct sampler **out);
+void sampler_close(struct sampler *sp);
+/* Fill s (cleared first). Returns 0 or -errno; a source that fails only
+ * leaves its part invalid, except diskstats which is required. */
+int sampler_take(struct sampler *sp, struct sample *s);
+const struct sampler_host *sampler_host(const struct sampler *sp);
+/* Last problem worth a status line ("diskstats line 3: ..."), "" if none. */
+const char *sampler_error(const struct sampler *sp);
+/* After a tunable write: re-read that device's tunables next time. */
+void sampler_invalidate(struct sampler *sp, dev_t dev);
+size_t sampler_open_fds(const struct sampler *sp);
+
+#endif

@@ -1,0 +1,34 @@
+/* view: ncurses drawing. Views read the app and ui state and draw; they never
+ * read files or change state. */
+#ifndef BLKTUNE_VIEW_H
+#define BLKTUNE_VIEW_H
+
+#include "ui.h"
+
+enum view_color {
+	VC_NORMAL = 0,
+	VC_HEADER,   /* column headers */
+	VC_SELECTED,
+	VC_STATUS,
+	VC_TITLE,
+	VC_GOOD,
+	VC_BAD,
+	VC_DIM,
+	VC_COUNT
+};
+
+/* Start curses; colours unless NO_COLOR is set or no_color. Returns 0 or -1. */
+int view_init(bool no_color, bool *color);
+void view_end(void);
+/* Draw everything for the current state. */
+void view_draw(struct ui *u);
+/* Attribute for a colour role (falls back to bold/reverse in monochrome). */
+int view_attr(const struct ui *u, enum view_color c);
+
+/* The parts, each drawing into a band of lines; return lines used. */
+int view_header_draw(struct ui *u, int y, int width);
+int view_table_draw(struct ui *u, int y, int height, int width);
+int view_detail_draw(struct ui *u, int y, int height, int width);
+void view_help_draw(struct ui *u, int y, int height, int width);
+
+#endif

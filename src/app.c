@@ -1,0 +1,96 @@
+#include "app.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+
+void app_options_default(struct app_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->root_dir = "/";
+	o->interval = 1.0;
+}
+
+int app_open(struct app *a, const struct app_options *o)
+{
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	a->opt = *o;
+	sample_init(&a->prev);
+	sample_init(&a->cur);
+	a->filter.sort_column = COLUMN_DEVICE;
+	a->filter.partitions = o->partitions;
+	a->filter.devs = a->opt.devs;
+	a->filter.ndevs = a->opt.ndevs;
+	if ((err = root_open(o->root_dir, &a->root)) < 0) {
+		snprintf(a->error, sizeof(a->error), "cannot open root %s: %s", o->root_dir, strerror(-err));
+		return err;
+	}
+	if ((err = sampler_open(a->root, &a->sampler)) < 0) {
+		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
+			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
+		return err;
+	}
+	if ((err = history_new(&a->hist)) < 0)
+		return err;
+	return 0;
+}
+
+void app_close(struct app *a)
+{
+	sampler_close(a->sampler);
+	root_close(a->root);
+	history_free(a->hist);
+	sample_free(&a->prev);
+	sample_free(&a->cur);
+	free(a->m);
+	free(a->rows);
+	memset(a, 0, sizeof(*a));
+}
+
+void app_rows(struct app *a)
+{
+	a->nrows = rows_build(a->m, a->nm, &a->filter, a->rows);
+}
+
+int app_refresh(struct app *a)
+{
+	int err;
+
+	sample_swap(&a->prev, &a->cur);
+	a->have_prev = a->prev.t > 0;
+	if ((err = sampler_take(a->sampler, &a->cur)) < 0)
+		return err;
+	if (a->cur.ndisks > a->mcap) {
+		size_t cap = a->cur.ndisks * 2;
+		struct disk_metrics *m = realloc(a->m, cap * sizeof(*m));
+		size_t *rows;
+		if (!m)
+			return -ENOMEM;
+		a->m = m;
+		rows = realloc(a->rows, cap * sizeof(*rows));
+		if (!rows)
+			return -ENOMEM;
+		a->rows = rows;
+		a->mcap = cap;
+	}
+	a->nm = a->cur.ndisks;
+	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
+	model_cpu(&a->prev.cpu, &a->cur.cpu, &a->cpu);
+	if (a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
+		return err;
+	app_rows(a);
+	return 0;
+}
+
+long app_find(const struct app *a, dev_t dev, const char *name)
+{
+	for (size_t i = 0; i < a->nm; i++)
+		if (a->m[i].dev == dev && !strcmp(a->m[i].name, name))
+			return (long)i;
+	return -1;
+}

@@ -1,0 +1,106 @@
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void format_num(double v, int width, int prec, char *out, size_t len)
+{
+	static const char suffix[] = "kMGTP";
+	double a = v;
+
+	if (!isfinite(v)) {
+		snprintf(out, len, "%*s", width, "-");
+		return;
+	}
+	for (int p = prec; p >= 0; p--) {
+		int n = snprintf(out, len, "%*.*f", width, p, v);
+		if (n <= width)
+			return;
+	}
+	for (int i = 0; suffix[i]; i++) {
+		a /= 1000.0;
+		for (int p = 1; p >= 0; p--) {
+			int n = snprintf(out, len, "%*.*f%c", width - 1, p, a, suffix[i]);
+			if (n <= width)
+				return;
+		}
+	}
+	snprintf(out, len, "%*s", width, "#");
+}
+
+void format_kb(double kb, char *out, size_t len)
+{
+	static const char unit[] = "KMGTP";
+	int i = 0;
+
+	while (kb >= 1024.0 && unit[i + 1]) {
+		kb /= 1024.0;
+		i++;
+	}
+	if (kb == floor(kb))
+		snprintf(out, len, "%.0f%c", kb, unit[i]);
+	else
+		snprintf(out, len, "%.1f%c", kb, unit[i]);
+}
+
+void format_uptime(double secs, char *out, size_t len)
+{
+	long s = (long)secs, d = s / 86400;
+
+	s %= 86400;
+	if (d)
+		snprintf(out, len, "%ldd %02ld:%02ld", d, s / 3600, (s / 60) % 60);
+	else
+		snprintf(out, len, "%02ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+}
+
+void format_sparkline(const float *v, int n, int width, char *out, size_t len)
+{
+	static const char *const bars[] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	float max = 0;
+	size_t used = 0;
+	int start = n > width ? n - width : 0;
+
+	for (int i = start; i < n; i++)
+		if (v[i] > max)
+			max = v[i];
+	out[0] = '\0';
+	for (int i = start; i < n; i++) {
+		int level = max > 0 ? (int)lroundf(v[i] / max * 8.0f) : 0;
+		const char *b;
+		if (level == 0 && v[i] > 0)
+			level = 1; /* any activity shows */
+		b = bars[level];
+		if (used + strlen(b) + 1 > len)
+			break;
+		memcpy(out + used, b, strlen(b));
+		used += strlen(b);
+	}
+	out[used] = '\0';
+}
+
+void format_json_string(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (len < 3) {
+		if (len)
+			out[0] = '\0';
+		return;
+	}
+	out[o++] = '"';
+	for (; *s && o + 8 < len; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\') {
+			out[o++] = '\\';
+			out[o++] = (char)ch;
+		} else if (ch < 0x20) {
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", ch);
+		} else {
+			out[o++] = (char)ch;
+		}
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+}

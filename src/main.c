@@ -1,0 +1,164 @@
+/* blktune: live block-device statistics and queue tuning. main() parses the
+ * options and picks a front end; only main decides the exit status. */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "batch.h"
+#include "keymap.h"
+#include "tui.h"
+
+#define BLKTUNE_VERSION "0.1"
+
+enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_KEYS, OPT_PARTITIONS };
+
+static const struct option long_opts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "device", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "partitions", no_argument, NULL, OPT_PARTITIONS },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "keys", optional_argument, NULL, OPT_KEYS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: blktune [options]\n"
+		"  -b, --batch            print reports on stdout instead of the full-screen view\n"
+		"  -d, --delay SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
+		"  -n, --iterations N     batch: stop after N reports (default: until interrupted)\n"
+		"  -p, --device DEV       only this device (repeatable)\n"
+		"      --json             batch: one JSON object per line per interval\n"
+		"      --partitions       include partitions\n"
+		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
+		"      --no-color         monochrome (also when NO_COLOR is set)\n"
+		"      --keys[=man]       list the interactive keys and exit\n"
+		"  -h, --help             this text\n"
+		"  -V, --version          print the version\n");
+}
+
+/* A bad command line: one line on stderr and exit status 2. */
+__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "blktune: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (blktune --help lists the options)\n");
+	return 2;
+}
+
+static int parse_args(int argc, char **argv, struct app_options *o, int *done)
+{
+	int c;
+
+	*done = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bd:n:p:hV", long_opts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'd':
+			errno = 0;
+			o->interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(o->interval) ||
+			    o->interval < APP_INTERVAL_MIN - 1e-9 || o->interval > APP_INTERVAL_MAX)
+				return bad("-d %s: the interval must be a number of seconds from 0.1 to 60", optarg);
+			break;
+		case 'n':
+			errno = 0;
+			o->count = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->count < 1)
+				return bad("-n %s: the count must be a whole number of at least 1", optarg);
+			break;
+		case 'p':
+			if (o->ndevs == APP_MAX_DEVS)
+				return bad("-p %s: at most 64 devices", optarg);
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= SAMPLE_NAME_MAX)
+				return bad("-p '%s': give a device name as in /proc/diskstats, e.g. sda", optarg);
+			o->devs[o->ndevs++] = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_PARTITIONS:
+			o->partitions = true;
+			break;
+		case OPT_ROOT:
+			o->root_dir = optarg;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case OPT_KEYS:
+			keymap_print(stdout, optarg && !strcmp(optarg, "man") ? "man" : "text");
+			*done = 1;
+			return 0;
+		case 'h':
+			usage(stdout);
+			*done = 1;
+			return 0;
+		case 'V':
+			printf("blktune %s\n", BLKTUNE_VERSION);
+			*done = 1;
+			return 0;
+		case ':':
+			return bad("option %s needs a value", argv[optind - 1]);
+		default:
+			return bad("unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
+	if (o->json && !o->batch)
+		return bad("%s only applies with -b", "--json");
+	if (o->count && !o->batch)
+		return bad("%s only applies with -b", "-n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct app_options o;
+	struct app a;
+	int err, done;
+
+	setlocale(LC_ALL, "");
+	app_options_default(&o);
+	if ((err = parse_args(argc, argv, &o, &done)) != 0 || done)
+		return err;
+	if (!o.batch && !isatty(STDIN_FILENO)) {
+		fprintf(stderr, "blktune: the full-screen view needs a terminal; use -b for batch output\n");
+		return 2;
+	}
+	if ((err = app_open(&a, &o)) < 0) {
+		fprintf(stderr, "blktune: %s\n", a.error[0] ? a.error : strerror(-err));
+		app_close(&a);
+		return 1;
+	}
+	err = o.batch ? batch_run(&a) : tui_run(&a);
+	app_close(&a);
+	if (err < 0 && err != -EPIPE) {
+		fprintf(stderr, "blktune: %s\n", strerror(-err));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,134 @@
+#include "model.h"
+
+#include <string.h>
+
+static double ratio(double num, double den)
+{
+	return den > 0 ? num / den : 0.0;
+}
+
+static bool went_backwards(const struct disk_stat *p, const struct disk_stat *c)
+{
+	return c->rd_ios < p->rd_ios || c->rd_merges < p->rd_merges ||
+	       c->rd_sectors < p->rd_sectors || c->rd_ticks < p->rd_ticks ||
+	       c->wr_ios < p->wr_ios || c->wr_merges < p->wr_merges ||
+	       c->wr_sectors < p->wr_sectors || c->wr_ticks < p->wr_ticks ||
+	       c->io_ticks < p->io_ticks || c->time_in_queue < p->time_in_queue ||
+	       c->dc_ios < p->dc_ios || c->dc_merges < p->dc_merges ||
+	       c->dc_sectors < p->dc_sectors || c->dc_ticks < p->dc_ticks ||
+	       c->fl_ios < p->fl_ios || c->fl_ticks < p->fl_ticks;
+}
+
+void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, double interval,
+		struct disk_metrics *out)
+{
+	const struct disk_stat *c = &cur->st, *p;
+	double rd, wr, dc, fl, rm, wm, dm, rs, ws, ds;
+
+	memset(out, 0, sizeof(*out));
+	out->dev = c->dev;
+	memcpy(out->name, c->name, sizeof(out->name));
+	out->info = cur->info;
+	out->nfields = c->nfields;
+	out->in_flight = (double)c->in_flight;
+	out->read_ahead_kb = (double)cur->info.read_ahead_kb;
+	out->max_sectors_kb = (double)cur->info.max_sectors_kb;
+	out->interval = interval;
+	if (!prev || interval <= 0) {
+		out->state = DISK_NEW;
+		return;
+	}
+	p = &prev->st;
+	if (went_backwards(p, c)) {
+		out->state = DISK_RESTARTED;
+		return;
+	}
+	out->state = DISK_OK;
+	/* Unsigned differences: exact even next to 2^64. */
+	out->d_rd_ios = c->rd_ios - p->rd_ios;
+	out->d_wr_ios = c->wr_ios - p->wr_ios;
+	out->d_rd_sectors = c->rd_sectors - p->rd_sectors;
+	out->d_wr_sectors = c->wr_sectors - p->wr_sectors;
+	rd = (double)out->d_rd_ios;
+	wr = (double)out->d_wr_ios;
+	dc = (double)(c->dc_ios - p->dc_ios);
+	fl = (double)(c->fl_ios - p->fl_ios);
+	rm = (double)(c->rd_merges - p->rd_merges);
+	wm = (double)(c->wr_merges - p->wr_merges);
+	dm = (double)(c->dc_merges - p->dc_merges);
+	rs = (double)out->d_rd_sectors;
+	ws = (double)out->d_wr_sectors;
+	ds = (double)(c->dc_sectors - p->dc_sectors);
+
+	out->r_s = rd / interval;
+	out->w_s = wr / interval;
+	out->d_s = dc / interval;
+	out->f_s = fl / interval;
+	out->rkb_s = rs / 2.0 / interval;
+	out->wkb_s = ws / 2.0 / interval;
+	out->dkb_s = ds / 2.0 / interval;
+	out->rmb_s = out->rkb_s / 1024.0;
+	out->wmb_s = out->wkb_s / 1024.0;
+	out->rrqm_s = rm / interval;
+	out->wrqm_s = wm / interval;
+	out->drqm_s = dm / interval;
+	out->rrqm_pct = ratio(rm, rm + rd) * 100.0;
+	out->wrqm_pct = ratio(wm, wm + wr) * 100.0;
+	out->drqm_pct = ratio(dm, dm + dc) * 100.0;
+	out->r_await = ratio((double)(c->rd_ticks - p->rd_ticks), rd);
+	out->w_await = ratio((double)(c->wr_ticks - p->wr_ticks), wr);
+	out->d_await = ratio((double)(c->dc_ticks - p->dc_ticks), dc);
+	out->f_await = ratio((double)(c->fl_ticks - p->fl_ticks), fl);
+	out->rareq_sz = ratio(rs, rd) / 2.0;
+	out->wareq_sz = ratio(ws, wr) / 2.0;
+	out->dareq_sz = ratio(ds, dc) / 2.0;
+	/* time_in_queue and io_ticks are milliseconds. */
+	out->aqu_sz = (double)(c->time_in_queue - p->time_in_queue) / (interval * 1000.0);
+	out->util = (double)(c->io_ticks - p->io_ticks) / (interval * 1000.0) * 100.0;
+	if (out->util > 100.0)
+		out->util = 100.0;
+}
+
+static const struct disk_sample *match(const struct sample *prev, const struct disk_sample *d, size_t i)
+{
+	const struct disk_sample *p = sample_find(prev, d->st.dev, i);
+
+	return p && !strcmp(p->st.name, d->st.name) ? p : NULL;
+}
+
+void model_disks(const struct sample *prev, const struct sample *cur, struct disk_metrics *out)
+{
+	double interval = prev ? cur->t - prev->t : 0;
+
+	for (size_t i = 0; i < cur->ndisks; i++)
+		model_disk(prev ? match(prev, &cur->disks[i], i) : NULL, &cur->disks[i], interval, &out[i]);
+}
+
+bool model_disk_idle(const struct disk_metrics *m)
+{
+	return m->state != DISK_OK ||
+	       (m->r_s == 0 && m->w_s == 0 && m->d_s == 0 && m->f_s == 0 && m->in_flight == 0);
+}
+
+void model_cpu(const struct cpu_stat *p, const struct cpu_stat *c, struct cpu_metrics *out)
+{
+	uint64_t d[8], total = 0;
+	const uint64_t pv[8] = { p->user, p->nice, p->system, p->iowait, p->irq, p->softirq, p->steal, p->idle };
+	const uint64_t cv[8] = { c->user, c->nice, c->system, c->iowait, c->irq, c->softirq, c->steal, c->idle };
+	double *dst[8] = { &out->user, &out->nice,    &out->system, &out->iowait,
+			   &out->irq,  &out->softirq, &out->steal,  &out->idle };
+
+	memset(out, 0, sizeof(*out));
+	if (!p->valid || !c->valid)
+		return;
+	for (int i = 0; i < 8; i++) {
+		/* iowait and idle can step back on CPU hotplug: count that as 0. */
+		d[i] = cv[i] >= pv[i] ? cv[i] - pv[i] : 0;
+		total += d[i];
+	}
+	if (!total)
+		return;
+	for (int i = 0; i < 8; i++)
+		*dst[i] = (double)d[i] * 100.0 / (double)total;
+	out->valid = true;
+}

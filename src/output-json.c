@@ -1,0 +1,88 @@
+#include "output.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "columns.h"
+#include "format.h"
+
+static const char *const kind_names[] = {
+	[DISK_KIND_DISK] = "disk", [DISK_KIND_PARTITION] = "part", [DISK_KIND_DM] = "dm",
+	[DISK_KIND_MD] = "md",     [DISK_KIND_UNKNOWN] = "unknown",
+};
+
+static void json_num(FILE *f, double v, int prec)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.*f", prec, v);
+}
+
+/* A tunable that the device lacks is null, not -1. */
+static void json_tunable(FILE *f, const char *key, long long v)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (v < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%lld", v);
+}
+
+static void disk_object(FILE *f, const struct disk_metrics *m)
+{
+	char s[256];
+
+	format_json_string(m->name, s, sizeof(s));
+	fprintf(f, "{\"disk_device\": %s", s);
+	for (size_t k = 0; k < columns_batch_count; k++) {
+		const struct column *c = &columns[columns_batch_order[k]];
+		if (c->type != COL_NUM || (c->flags & COLUMN_GAUGE))
+			continue;
+		fprintf(f, ", \"%s\": ", c->json);
+		json_num(f, column_value(c, m), 2);
+	}
+	fprintf(f, ", \"in_flight\": %.0f", m->in_flight);
+	fprintf(f, ", \"state\": \"%s\"", m->state == DISK_OK ? "ok" : m->state == DISK_NEW ? "new" : "reset");
+	fprintf(f, ", \"kind\": \"%s\"", kind_names[m->info.kind]);
+	json_tunable(f, "read_ahead_kb", m->info.read_ahead_kb);
+	json_tunable(f, "max_sectors_kb", m->info.max_sectors_kb);
+	json_tunable(f, "max_hw_sectors_kb", m->info.max_hw_sectors_kb);
+	json_tunable(f, "nr_requests", m->info.nr_requests);
+	if (m->info.has_queue) {
+		format_json_string(m->info.scheduler, s, sizeof(s));
+		fprintf(f, ", \"scheduler\": %s", s);
+	} else {
+		fputs(", \"scheduler\": null", f);
+	}
+	format_json_string(m->info.slaves, s, sizeof(s));
+	fprintf(f, ", \"slaves\": %s", s);
+	format_json_string(m->info.holders, s, sizeof(s));
+	fprintf(f, ", \"holders\": %s", s);
+	fputc('}', f);
+}
+
+int output_json(FILE *f, const struct output_report *r)
+{
+	char ts[40], host[160];
+
+	output_timestamp(&r->cur->wall, ts, sizeof(ts));
+	format_json_string(r->host->hostname, host, sizeof(host));
+	fprintf(f, "{\"timestamp\": \"%s\", \"host\": %s, \"interval_s\": %.3f, \"cpu\": ", ts, host, r->interval);
+	if (r->cpu->valid)
+		fprintf(f,
+			"{\"user\": %.2f, \"nice\": %.2f, \"system\": %.2f, \"iowait\": %.2f, \"irq\": %.2f, "
+			"\"softirq\": %.2f, \"steal\": %.2f, \"idle\": %.2f}",
+			r->cpu->user, r->cpu->nice, r->cpu->system, r->cpu->iowait, r->cpu->irq, r->cpu->softirq,
+			r->cpu->steal, r->cpu->idle);
+	else
+		fputs("null", f);
+	fputs(", \"disk\": [", f);
+	for (size_t i = 0; i < r->nrows; i++) {
+		if (i)
+			fputs(", ", f);
+		disk_object(f, &r->disks[r->rows[i]]);
+	}
+	fputs("]}\n", f);
+	return fflush(f) == 0 ? 0 : -1;
+}

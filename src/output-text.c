@@ -1,0 +1,46 @@
+#include "output.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "columns.h"
+
+void output_timestamp(const struct timespec *ts, char *out, size_t len)
+{
+	struct tm tm;
+
+	localtime_r(&ts->tv_sec, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%S%z", &tm);
+}
+
+int output_text(FILE *f, const struct output_report *r)
+{
+	char ts[40], cell[64];
+
+	output_timestamp(&r->cur->wall, ts, sizeof(ts));
+	fprintf(f, "%s  %s  interval %.2f s", ts, r->host->hostname, r->interval);
+	if (r->cpu->valid)
+		fprintf(f, "  cpu: %.1f us %.1f ni %.1f sy %.1f wa %.1f hi %.1f si %.1f st %.1f id",
+			r->cpu->user, r->cpu->nice, r->cpu->system, r->cpu->iowait, r->cpu->irq,
+			r->cpu->softirq, r->cpu->steal, r->cpu->idle);
+	fputc('\n', f);
+	for (size_t k = 0; k < columns_batch_count; k++) {
+		const struct column *c = &columns[columns_batch_order[k]];
+		int w = c->type == COL_NUM ? c->width : -c->width;
+		fprintf(f, k ? " %*s" : "%*s", w, c->header);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct disk_metrics *m = &r->disks[r->rows[i]];
+		for (size_t k = 0; k < columns_batch_count; k++) {
+			const struct column *c = &columns[columns_batch_order[k]];
+			column_cell(c, m, cell, sizeof(cell));
+			if (k)
+				fputc(' ', f);
+			fputs(cell, f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	return fflush(f) == 0 ? 0 : -1;
+}

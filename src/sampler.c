@@ -1,0 +1,146 @@
+#include "sampler.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "source-cpu.h"
+#include "source-diskstats.h"
+#include "source-mem.h"
+#include "source-queue.h"
+#include "source-sensors.h"
+
+/* Temperatures move slowly and libsensors walks hwmon: read them seldom. */
+#define SENSORS_PERIOD_S 2.0
+
+struct sampler {
+	const struct root *root;
+	struct source_diskstats *ds;
+	struct source_queue *q;
+	struct source_cpu *cpu;
+	struct source_mem *mem;
+	struct source_sensors *sensors;
+	double sensors_next;
+	struct temp_reading temps[SAMPLE_TEMPS_MAX];
+	int ntemps;
+	struct sampler_host host;
+	double uptime0, t0;
+	char err[200];
+};
+
+static void read_line(const struct root *r, const char *path, char *out, size_t len)
+{
+	if (root_read(r, path, out, len) < 0)
+		snprintf(out, len, "?");
+	out[strcspn(out, "\n")] = '\0';
+}
+
+int sampler_open(const struct root *r, struct sampler **out)
+{
+	struct sampler *sp = calloc(1, sizeof(*sp));
+	int err;
+
+	if (!sp)
+		return -ENOMEM;
+	sp->root = r;
+	sp->uptime0 = -1;
+	if ((err = source_diskstats_open(r, &sp->ds)) < 0 || (err = source_queue_open(r, &sp->q)) < 0) {
+		sampler_close(sp);
+		return err;
+	}
+	/* Optional sources: absent on a captured root or a machine without them. */
+	if (source_cpu_open(r, &sp->cpu) < 0)
+		sp->cpu = NULL;
+	if (source_mem_open(r, &sp->mem) < 0)
+		sp->mem = NULL;
+	if (source_sensors_open(r, &sp->sensors) < 0)
+		sp->sensors = NULL;
+	read_line(r, "proc/sys/kernel/hostname", sp->host.hostname, sizeof(sp->host.hostname));
+	read_line(r, "proc/sys/kernel/osrelease", sp->host.kernel, sizeof(sp->host.kernel));
+	if (!strcmp(sp->host.kernel, "?")) {
+		/* Captured trees may hold only proc/version: "Linux version X ..." */
+		char v[256];
+		read_line(r, "proc/version", v, sizeof(v));
+		if (sscanf(v, "Linux version %63s", sp->host.kernel) != 1)
+			snprintf(sp->host.kernel, sizeof(sp->host.kernel), "?");
+	}
+	*out = sp;
+	return 0;
+}
+
+void sampler_close(struct sampler *sp)
+{
+	if (!sp)
+		return;
+	source_diskstats_close(sp->ds);
+	source_queue_close(sp->q);
+	source_cpu_close(sp->cpu);
+	source_mem_close(sp->mem);
+	source_sensors_close(sp->sensors);
+	free(sp);
+}
+
+int sampler_take(struct sampler *sp, struct sample *s)
+{
+	struct timespec mono;
+	char buf[64];
+	int bad;
+
+	sample_clear(s);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &s->wall);
+	s->t = (double)mono.tv_sec + (double)mono.tv_nsec / 1e9;
+	bad = source_diskstats_read(sp->ds, s);
+	if (bad < 0)
+		return bad;
+	if (bad > 0)
+		snprintf(sp->err, sizeof(sp->err), "%s (%d bad line%s skipped)",
+			 source_diskstats_error(sp->ds), bad, bad == 1 ? "" : "s");
+	else
+		sp->err[0] = '\0';
+	if (source_queue_fill(sp->q, s) < 0)
+		return -ENOMEM;
+	if (sp->cpu)
+		source_cpu_read(sp->cpu, s);
+	if (sp->mem)
+		source_mem_read(sp->mem, s);
+	if (sp->sensors && s->t >= sp->sensors_next) {
+		struct sample tmp;
+		sample_init(&tmp);
+		source_sensors_read(sp->sensors, &tmp);
+		memcpy(sp->temps, tmp.temps, sizeof(sp->temps));
+		sp->ntemps = tmp.ntemps;
+		sp->sensors_next = s->t + SENSORS_PERIOD_S;
+	}
+	memcpy(s->temps, sp->temps, sizeof(s->temps));
+	s->ntemps = sp->ntemps;
+	/* Uptime advances with the monotonic clock: read it once, not per refresh. */
+	if (sp->uptime0 < 0) {
+		sp->uptime0 = root_read(sp->root, "proc/uptime", buf, sizeof(buf)) > 0 ? strtod(buf, NULL) : 0;
+		sp->t0 = s->t;
+	}
+	s->uptime = sp->uptime0 + (s->t - sp->t0);
+	return 0;
+}
+
+const struct sampler_host *sampler_host(const struct sampler *sp)
+{
+	return &sp->host;
+}
+
+const char *sampler_error(const struct sampler *sp)
+{
+	return sp->err;
+}
+
+void sampler_invalidate(struct sampler *sp, dev_t dev)
+{
+	source_queue_invalidate(sp->q, dev);
+}
+
+size_t sampler_open_fds(const struct sampler *sp)
+{
+	return source_queue_open_fds(sp->q);
+}

@@ -1,0 +1,199 @@
+#include "source-diskstats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+struct source_diskstats {
+	int fd;
+	char *buf;
+	size_t cap;
+	char err[160];
+};
+
+/* Field order after major, minor, name (Documentation/admin-guide/iostats.rst). */
+static const size_t field_offsets[] = {
+	offsetof(struct disk_stat, rd_ios),     offsetof(struct disk_stat, rd_merges),
+	offsetof(struct disk_stat, rd_sectors), offsetof(struct disk_stat, rd_ticks),
+	offsetof(struct disk_stat, wr_ios),     offsetof(struct disk_stat, wr_merges),
+	offsetof(struct disk_stat, wr_sectors), offsetof(struct disk_stat, wr_ticks),
+	offsetof(struct disk_stat, in_flight),  offsetof(struct disk_stat, io_ticks),
+	offsetof(struct disk_stat, time_in_queue),
+	offsetof(struct disk_stat, dc_ios),     offsetof(struct disk_stat, dc_merges),
+	offsetof(struct disk_stat, dc_sectors), offsetof(struct disk_stat, dc_ticks),
+	offsetof(struct disk_stat, fl_ios),     offsetof(struct disk_stat, fl_ticks),
+};
+#define NFIELDS (sizeof(field_offsets) / sizeof(field_offsets[0]))
+
+/* Strict unsigned parse: digits only, so "-1" or "12x" are errors, not wraps. */
+static const char *parse_u64(const char *p, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9') {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return NULL;
+		v = v * 10 + d;
+		p++;
+	}
+	*out = v;
+	return p;
+}
+
+static const char *skip_blank(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+int source_diskstats_parse_line(const char *line, struct disk_stat *out, char *err, size_t errlen)
+{
+	const char *p = skip_blank(line), *name;
+	uint64_t maj, min, v;
+	size_t n = 0, namelen;
+
+	memset(out, 0, sizeof(*out));
+	if (!(p = parse_u64(p, &maj)) || maj > 0xfff) {
+		snprintf(err, errlen, "bad major number");
+		return -EINVAL;
+	}
+	if (!(p = parse_u64(skip_blank(p), &min)) || min > 0xfffff) {
+		snprintf(err, errlen, "bad minor number");
+		return -EINVAL;
+	}
+	name = skip_blank(p);
+	namelen = strcspn(name, " \t\n");
+	if (namelen == 0) {
+		snprintf(err, errlen, "missing device name");
+		return -EINVAL;
+	}
+	if (namelen >= SAMPLE_NAME_MAX) {
+		snprintf(err, errlen, "device name longer than %d bytes", SAMPLE_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	p = name + namelen;
+	for (;;) {
+		p = skip_blank(p);
+		if (*p == '\0' || *p == '\n')
+			break;
+		if (n == NFIELDS) {
+			snprintf(err, errlen, "more than %zu fields", NFIELDS + 3);
+			return -EINVAL;
+		}
+		if (!(p = parse_u64(p, &v)) || (*p && *p != ' ' && *p != '\t' && *p != '\n')) {
+			snprintf(err, errlen, "field %zu is not an unsigned number", n + 4);
+			return -EINVAL;
+		}
+		*(uint64_t *)((char *)out + field_offsets[n++]) = v;
+	}
+	/* 11 fields before 4.18, 15 with discards, 17 with flushes (5.5). */
+	if (n != 11 && n != 15 && n != 17) {
+		snprintf(err, errlen, "expected 14, 18 or 20 fields, got %zu", n + 3);
+		return -EINVAL;
+	}
+	out->dev = makedev((unsigned)maj, (unsigned)min);
+	memcpy(out->name, name, namelen);
+	out->name[namelen] = '\0';
+	out->nfields = (int)n + 3;
+	return 0;
+}
+
+int source_diskstats_parse(const char *text, struct sample *s, char *err, size_t errlen)
+{
+	const char *line = text;
+	int bad = 0, lineno = 0;
+
+	if (errlen)
+		err[0] = '\0';
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		char why[96];
+		struct disk_stat st;
+
+		lineno++;
+		if (line == nl || !*skip_blank(line) || *skip_blank(line) == '\n') {
+			/* blank lines carry nothing; not an error */
+		} else if (source_diskstats_parse_line(line, &st, why, sizeof(why)) == 0) {
+			struct disk_sample *d = sample_add_disk(s);
+			if (!d)
+				return -ENOMEM;
+			d->st = st;
+		} else {
+			if (bad++ == 0 && errlen)
+				snprintf(err, errlen, "diskstats line %d: %s", lineno, why);
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	return bad;
+}
+
+int source_diskstats_open(const struct root *r, struct source_diskstats **out)
+{
+	struct source_diskstats *src = calloc(1, sizeof(*src));
+
+	if (!src)
+		return -ENOMEM;
+	src->fd = root_openat(r, "proc/diskstats", O_RDONLY);
+	if (src->fd < 0) {
+		int err = src->fd;
+		free(src);
+		return err;
+	}
+	*out = src;
+	return 0;
+}
+
+void source_diskstats_close(struct source_diskstats *src)
+{
+	if (!src)
+		return;
+	close(src->fd);
+	free(src->buf);
+	free(src);
+}
+
+int source_diskstats_read(struct source_diskstats *src, struct sample *s)
+{
+	size_t len = 0;
+
+	if (!src->buf) {
+		src->cap = 16384;
+		if (!(src->buf = malloc(src->cap)))
+			return -ENOMEM;
+	}
+	/* One pread from 0 per buffer size; grow until the whole file fits, so
+	 * the text is one consistent snapshot from the kernel. */
+	for (;;) {
+		ssize_t n = pread(src->fd, src->buf + len, src->cap - 1 - len, (off_t)len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		len += (size_t)n;
+		if (n == 0 || len < src->cap - 1)
+			break;
+		char *b = realloc(src->buf, src->cap * 2);
+		if (!b)
+			return -ENOMEM;
+		src->buf = b;
+		src->cap *= 2;
+	}
+	src->buf[len] = '\0';
+	return source_diskstats_parse(src->buf, s, src->err, sizeof(src->err));
+}
+
+const char *source_diskstats_error(const struct source_diskstats *src)
+{
+	return src->err;
+}

@@ -1,0 +1,322 @@
+#include "source-queue.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* The tunables shown in every row, kept open and pread. */
+enum { TF_RA, TF_MAXSECT, TF_NRREQ, TF_SCHED, TF_COUNT };
+static const char *const tunable_files[TF_COUNT] = {
+	"queue/read_ahead_kb", "queue/max_sectors_kb", "queue/nr_requests", "queue/scheduler",
+};
+
+struct entry {
+	dev_t dev;
+	char name[SAMPLE_NAME_MAX];
+	bool seen;
+	double next_read;
+	int fd[TF_COUNT];
+	struct disk_info info;
+};
+
+struct source_queue {
+	const struct root *root;
+	struct entry *e;
+	size_t n, cap;
+	size_t nfds;
+	bool fd_budget_spent; /* past RLIMIT_NOFILE: open/read/close instead */
+};
+
+void source_queue_sysfs_name(const char *name, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == '/')
+			*p = '!';
+}
+
+int source_queue_open(const struct root *r, struct source_queue **out)
+{
+	struct source_queue *sq = calloc(1, sizeof(*sq));
+	struct rlimit rl;
+
+	if (!sq)
+		return -ENOMEM;
+	sq->root = r;
+	/* Four kept fds per device: allow thousands of devices. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	*out = sq;
+	return 0;
+}
+
+static void entry_close(struct source_queue *sq, struct entry *e)
+{
+	for (int i = 0; i < TF_COUNT; i++)
+		if (e->fd[i] >= 0) {
+			close(e->fd[i]);
+			e->fd[i] = -1;
+			sq->nfds--;
+		}
+}
+
+void source_queue_close(struct source_queue *sq)
+{
+	if (!sq)
+		return;
+	for (size_t i = 0; i < sq->n; i++)
+		entry_close(sq, &sq->e[i]);
+	free(sq->e);
+	free(sq);
+}
+
+size_t source_queue_open_fds(const struct source_queue *sq)
+{
+	return sq->nfds;
+}
+
+static long long read_ll(const struct root *r, const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+	long long v;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return root_read_s64(r, path, &v) == 0 ? v : -1;
+}
+
+/* "a b c" directory listing of slaves/ or holders/ into a comma list. */
+static void read_links(const struct root *r, const char *dir, const char *sub, char *out, size_t len)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	size_t used = 0;
+	DIR *d;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	if (!(d = root_opendir(r, path)))
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		int n = snprintf(out + used, len - used, "%s%s", used ? "," : "", de->d_name);
+		if (n < 0 || (size_t)n >= len - used) {
+			out[used] = '\0';
+			break;
+		}
+		used += (size_t)n;
+	}
+	closedir(d);
+}
+
+static int count_dir(const struct root *r, const char *dir, const char *sub)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	if (!(d = root_opendir(r, path)))
+		return -1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* The device's sysfs directory, relative to the root: sys/dev/block/M:m is
+ * keyed by dev_t (present on every kernel and in lsblk captures). */
+static void device_dir(const struct entry *e, char *out, size_t len)
+{
+	snprintf(out, len, "sys/dev/block/%u:%u", major(e->dev), minor(e->dev));
+}
+
+/* Parent disk of a partition: the directory above it in the link target. */
+static void partition_parent(const struct root *r, const char *dir, char *out, size_t len)
+{
+	char target[PATH_MAX], *slash;
+
+	out[0] = '\0';
+	if (root_readlink(r, dir, target, sizeof(target)) < 0)
+		return;
+	if (!(slash = strrchr(target, '/')))
+		return;
+	*slash = '\0';
+	slash = strrchr(target, '/');
+	snprintf(out, len, "%s", slash ? slash + 1 : target);
+}
+
+static void discover(struct source_queue *sq, struct entry *e)
+{
+	const struct root *r = sq->root;
+	struct disk_info *in = &e->info;
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+
+	memset(in, 0, sizeof(*in));
+	in->read_ahead_kb = in->max_sectors_kb = in->nr_requests = -1;
+	snprintf(in->scheduler, sizeof(in->scheduler), "-");
+	device_dir(e, dir, sizeof(dir));
+	if (!root_exists(r, dir)) {
+		char sysname[SAMPLE_NAME_MAX];
+		source_queue_sysfs_name(e->name, sysname, sizeof(sysname));
+		snprintf(dir, sizeof(dir), "sys/class/block/%s", sysname);
+	}
+	snprintf(path, sizeof(path), "%s/partition", dir);
+	if (root_exists(r, path)) {
+		in->kind = DISK_KIND_PARTITION;
+		partition_parent(r, dir, in->parent, sizeof(in->parent));
+	} else {
+		snprintf(path, sizeof(path), "%s/dm/name", dir);
+		if (root_read(r, path, in->dm_name, sizeof(in->dm_name)) >= 0) {
+			in->dm_name[strcspn(in->dm_name, "\n")] = '\0';
+			in->kind = DISK_KIND_DM;
+		} else {
+			snprintf(path, sizeof(path), "%s/md", dir);
+			in->kind = root_exists(r, path) ? DISK_KIND_MD : DISK_KIND_DISK;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/queue", dir);
+	in->has_queue = root_exists(r, path);
+	if (!in->has_queue && in->kind == DISK_KIND_DISK)
+		in->kind = DISK_KIND_UNKNOWN;
+	read_links(r, dir, "slaves", in->slaves, sizeof(in->slaves));
+	read_links(r, dir, "holders", in->holders, sizeof(in->holders));
+	in->nr_hw_queues = count_dir(r, dir, "mq");
+	if (in->has_queue) {
+		in->max_hw_sectors_kb = read_ll(r, dir, "queue/max_hw_sectors_kb");
+		in->logical_block_size = read_ll(r, dir, "queue/logical_block_size");
+		in->physical_block_size = read_ll(r, dir, "queue/physical_block_size");
+		in->rotational = read_ll(r, dir, "queue/rotational");
+		for (int i = 0; i < TF_COUNT; i++) {
+			if (sq->fd_budget_spent)
+				break;
+			snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
+			e->fd[i] = root_openat(r, path, O_RDONLY);
+			if (e->fd[i] == -EMFILE || e->fd[i] == -ENFILE)
+				sq->fd_budget_spent = true;
+			if (e->fd[i] >= 0)
+				sq->nfds++;
+		}
+	} else {
+		in->max_hw_sectors_kb = in->logical_block_size = in->physical_block_size = -1;
+		in->rotational = -1;
+	}
+}
+
+/* "mq-deadline kyber [bfq] none" -> "bfq" */
+static void active_scheduler(const char *text, char *out, size_t len)
+{
+	const char *a = strchr(text, '['), *b = a ? strchr(a, ']') : NULL;
+
+	if (a && b)
+		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
+	else
+		snprintf(out, len, "%.*s", (int)strcspn(text, " \n"), text);
+}
+
+static void read_tunables(struct source_queue *sq, struct entry *e)
+{
+	long long *dst[TF_SCHED] = { &e->info.read_ahead_kb, &e->info.max_sectors_kb,
+				     &e->info.nr_requests };
+	char dir[PATH_MAX], path[PATH_MAX + 32], buf[256];
+
+	if (!e->info.has_queue)
+		return;
+	device_dir(e, dir, sizeof(dir));
+	for (int i = 0; i < TF_COUNT; i++) {
+		ssize_t n;
+		if (e->fd[i] >= 0) {
+			n = root_pread(e->fd[i], buf, sizeof(buf));
+		} else {
+			snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
+			n = root_read(sq->root, path, buf, sizeof(buf));
+		}
+		if (n == -ENODEV && e->fd[i] >= 0) {
+			/* The device was removed and re-created under the same
+			 * name and number: our fds point at the old one. */
+			entry_close(sq, e);
+			discover(sq, e);
+			read_tunables(sq, e);
+			return;
+		}
+		if (i == TF_SCHED) {
+			if (n >= 0)
+				active_scheduler(buf, e->info.scheduler, sizeof(e->info.scheduler));
+			continue;
+		}
+		*dst[i] = n >= 0 ? strtoll(buf, NULL, 10) : -1;
+	}
+}
+
+static struct entry *find_entry(struct source_queue *sq, const struct disk_stat *st, size_t hint)
+{
+	if (hint < sq->n && sq->e[hint].dev == st->dev && !strcmp(sq->e[hint].name, st->name))
+		return &sq->e[hint];
+	for (size_t i = 0; i < sq->n; i++)
+		if (sq->e[i].dev == st->dev && !strcmp(sq->e[i].name, st->name))
+			return &sq->e[i];
+	return NULL;
+}
+
+int source_queue_fill(struct source_queue *sq, struct sample *s)
+{
+	for (size_t i = 0; i < sq->n; i++)
+		sq->e[i].seen = false;
+	for (size_t i = 0; i < s->ndisks; i++) {
+		struct disk_sample *d = &s->disks[i];
+		struct entry *e = find_entry(sq, &d->st, i);
+
+		if (!e) {
+			if (sq->n == sq->cap) {
+				size_t cap = sq->cap ? sq->cap * 2 : 32;
+				struct entry *ne = realloc(sq->e, cap * sizeof(*ne));
+				if (!ne)
+					return -ENOMEM;
+				sq->e = ne;
+				sq->cap = cap;
+			}
+			e = &sq->e[sq->n++];
+			memset(e, 0, sizeof(*e));
+			for (int k = 0; k < TF_COUNT; k++)
+				e->fd[k] = -1;
+			e->dev = d->st.dev;
+			snprintf(e->name, sizeof(e->name), "%s", d->st.name);
+			discover(sq, e);
+			e->next_read = 0;
+		}
+		e->seen = true;
+		if (s->t >= e->next_read) {
+			read_tunables(sq, e);
+			/* Spread re-reads over the period instead of all at once. */
+			e->next_read = s->t + SOURCE_QUEUE_REREAD_S * (0.75 + 0.5 * (double)(i % 16) / 16.0);
+		}
+		d->info = e->info;
+	}
+	/* Forget devices that left (losetup -d, hot unplug). */
+	for (size_t i = 0; i < sq->n;) {
+		if (!sq->e[i].seen) {
+			entry_close(sq, &sq->e[i]);
+			sq->e[i] = sq->e[--sq->n];
+		} else {
+			i++;
+		}
+	}
+	return 0;
+}
+
+void source_queue_invalidate(struct source_queue *sq, dev_t dev)
+{
+	for (size_t i = 0; i < sq->n; i++)
+		if (sq->e[i].dev == dev)
+			sq->e[i].next_read = 0;
+}

@@ -1,0 +1,98 @@
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "format.h"
+#include "view.h"
+
+static const char *const kind_text[] = {
+	[DISK_KIND_DISK] = "disk", [DISK_KIND_PARTITION] = "partition", [DISK_KIND_DM] = "device-mapper",
+	[DISK_KIND_MD] = "md raid", [DISK_KIND_UNKNOWN] = "no queue",
+};
+
+/* One line of "header value" pairs for a list of columns. */
+static void figures(const struct disk_metrics *m, int y, const char *label, const enum column_id *ids, int n)
+{
+	char cell[64];
+
+	mvprintw(y, 0, "%-8s", label);
+	for (int i = 0; i < n; i++) {
+		const struct column *c = &columns[ids[i]];
+		column_cell(c, m, cell, sizeof(cell));
+		printw(" %s %s ", c->header, cell);
+	}
+}
+
+static void ll(char *out, size_t len, long long v)
+{
+	if (v < 0)
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%lld", v);
+}
+
+int view_detail_draw(struct ui *u, int y, int height, int width)
+{
+	static const enum column_id rd[] = { COLUMN_R_S, COLUMN_RKB_S, COLUMN_RRQM_S, COLUMN_RRQM_PCT, COLUMN_R_AWAIT, COLUMN_RAREQ_SZ };
+	static const enum column_id wr[] = { COLUMN_W_S, COLUMN_WKB_S, COLUMN_WRQM_S, COLUMN_WRQM_PCT, COLUMN_W_AWAIT, COLUMN_WAREQ_SZ };
+	static const enum column_id dc[] = { COLUMN_D_S, COLUMN_DKB_S, COLUMN_DRQM_S, COLUMN_DRQM_PCT, COLUMN_D_AWAIT, COLUMN_DAREQ_SZ };
+	static const enum column_id fl[] = { COLUMN_F_S, COLUMN_F_AWAIT };
+	static const enum column_id q[] = { COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_IN_FLIGHT };
+	const struct disk_metrics *m = ui_selected(u);
+	const struct disk_info *in;
+	float mb[HISTORY_POINTS], io[HISTORY_POINTS];
+	char b[6][32], stack[200], spark[HISTORY_POINTS * 4 + 1];
+	int n, line = y;
+
+	attrset(view_attr(u, VC_HEADER));
+	mvhline(line, 0, ' ', width);
+	if (!m) {
+		mvprintw(line, 0, "detail: no device selected");
+		attrset(A_NORMAL);
+		return height;
+	}
+	in = &m->info;
+	column_stack_text(m, stack, sizeof(stack));
+	mvprintw(line++, 0, "%s  %s%s%s%s  %s", m->name, kind_text[in->kind], in->dm_name[0] ? " " : "", in->dm_name,
+		 in->kind == DISK_KIND_PARTITION ? " of " : "", in->kind == DISK_KIND_PARTITION ? in->parent : stack);
+	attrset(A_NORMAL);
+	ll(b[0], sizeof(b[0]), in->max_hw_sectors_kb);
+	ll(b[1], sizeof(b[1]), in->logical_block_size);
+	ll(b[2], sizeof(b[2]), in->physical_block_size);
+	ll(b[3], sizeof(b[3]), in->nr_requests);
+	ll(b[4], sizeof(b[4]), in->nr_hw_queues);
+	mvprintw(line++, 0, "limits   max_hw_sectors_kb %s  logical %s  physical %s  rotational %s  hw queues %s  nr_requests %s",
+		 b[0], b[1], b[2], in->rotational < 0 ? "-" : in->rotational ? "yes" : "no", b[4], b[3]);
+	ll(b[0], sizeof(b[0]), in->read_ahead_kb);
+	ll(b[1], sizeof(b[1]), in->max_sectors_kb);
+	mvprintw(line++, 0, "tunables read_ahead_kb %s  max_sectors_kb %s  scheduler %s", b[0], b[1],
+		 in->has_queue ? in->scheduler : "-");
+	if (in->kind == DISK_KIND_DM || in->kind == DISK_KIND_MD)
+		printw("  (read_ahead_kb here governs files on %s; max_sectors_kb matters below)", m->name);
+	figures(m, line++, "read", rd, 6);
+	figures(m, line++, "write", wr, 6);
+	figures(m, line++, "discard", dc, 6);
+	figures(m, line++, "flush", fl, 2);
+	figures(m, line++, "queue", q, 3);
+	if (m->state == DISK_RESTARTED)
+		mvprintw(line++, 0, "counters went backwards this interval: device reset or re-created");
+	n = history_get(u->app->hist, m->dev, m->name, mb, io);
+	if (line < y + height && n > 0) {
+		float max = 0;
+		for (int i = 0; i < n; i++)
+			max = mb[i] > max ? mb[i] : max;
+		format_sparkline(mb, n, width - 24, spark, sizeof(spark));
+		mvprintw(line++, 0, "MB/s     %s  max %.1f", spark, max);
+	}
+	if (line < y + height && n > 0) {
+		float max = 0;
+		for (int i = 0; i < n; i++)
+			max = io[i] > max ? io[i] : max;
+		format_sparkline(io, n, width - 24, spark, sizeof(spark));
+		mvprintw(line++, 0, "IOPS     %s  max %.0f", spark, max);
+	}
+	if (line < y + height)
+		mvprintw(line++, 0, "         (last %d s)", n);
+	return line - y;
+}

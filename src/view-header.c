@@ -1,0 +1,37 @@
+#include <curses.h>
+#include <stdio.h>
+
+#include "format.h"
+#include "view.h"
+
+int view_header_draw(struct ui *u, int y, int width)
+{
+	const struct app *a = u->app;
+	const struct sampler_host *h = sampler_host(a->sampler);
+	const struct cpu_metrics *c = &a->cpu;
+	const struct mem_stat *m = &a->cur.mem;
+	char up[32], b1[16], b2[16], b3[16];
+
+	format_uptime(a->cur.uptime, up, sizeof(up));
+	attrset(view_attr(u, VC_TITLE));
+	mvprintw(y, 0, "blktune");
+	attrset(A_NORMAL);
+	printw("  %s  %s  up %s  interval %.1f s%s  %zu devices", h->hostname, h->kernel, up,
+	       a->opt.interval, u->paused ? "  [paused]" : "", a->nm);
+	if (c->valid)
+		mvprintw(y + 1, 0, "cpu  us %5.1f  sy %5.1f  wa %5.1f  hi %5.1f  si %5.1f  st %5.1f  id %5.1f", c->user + c->nice,
+			 c->system, c->iowait, c->irq, c->softirq, c->steal, c->idle);
+	else
+		mvprintw(y + 1, 0, "cpu  n/a%s", a->have_prev ? "" : " (first interval)");
+	if (m->valid) {
+		format_kb((double)m->cached_kb, b1, sizeof(b1));
+		format_kb((double)m->dirty_kb, b2, sizeof(b2));
+		format_kb((double)m->writeback_kb, b3, sizeof(b3));
+		mvprintw(y + 2, 0, "mem  cache %s  dirty %s  writeback %s", b1, b2, b3);
+	} else {
+		mvprintw(y + 2, 0, "mem  n/a");
+	}
+	for (int i = 0; i < a->cur.ntemps && getcurx(stdscr) < width - 16; i++)
+		printw("%s%s %.0fC", i ? " " : "  temp ", a->cur.temps[i].label, a->cur.temps[i].celsius);
+	return y + 3;
+}

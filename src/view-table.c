@@ -1,0 +1,70 @@
+#include <curses.h>
+#include <string.h>
+
+#include "columns.h"
+#include "view.h"
+
+/* Columns on screen: DEVICE, then table columns from hscroll on, while they fit. */
+static int visible_columns(const struct ui *u, int width, int *out)
+{
+	int n = 0, x = columns[COLUMN_DEVICE].width;
+
+	out[n++] = COLUMN_DEVICE;
+	for (int c = COLUMN_R_S + u->hscroll; c < COLUMN_COUNT; c++) {
+		if (!columns[c].table)
+			continue;
+		if (x + 1 + columns[c].width > width)
+			break;
+		x += 1 + columns[c].width;
+		out[n++] = c;
+	}
+	return n;
+}
+
+int view_table_draw(struct ui *u, int y, int height, int width)
+{
+	const struct app *a = u->app;
+	int cols[COLUMN_COUNT], ncols = visible_columns(u, width, cols);
+	char cell[256];
+
+	if (height < 2)
+		return 0;
+	attrset(view_attr(u, VC_HEADER));
+	mvhline(y, 0, ' ', width);
+	move(y, 0);
+	for (int i = 0; i < ncols; i++) {
+		const struct column *c = &columns[cols[i]];
+		bool sorted = cols[i] == a->filter.sort_column;
+		char h[40];
+		snprintf(h, sizeof(h), "%s%s", c->header, sorted ? (a->filter.sort_reverse ? "v" : "^") : "");
+		if (c->type == COL_NUM)
+			printw(i ? " %*s" : "%*s", c->width, h);
+		else
+			printw(i ? " %-*s" : "%-*s", c->width, h);
+	}
+	attrset(A_NORMAL);
+	u->table_rows = height - 1;
+	ui_sync_selection(u);
+	if (a->nrows == 0) {
+		mvprintw(y + 1, 0, "no devices%s", a->filter.name[0] || a->filter.hide_idle ? " match the filter (Esc clears, i shows idle)" : "");
+		return height;
+	}
+	for (int r = 0; r < u->table_rows && u->top_row + r < (int)a->nrows; r++) {
+		int row = u->top_row + r;
+		const struct disk_metrics *m = &a->m[a->rows[row]];
+		bool sel = row == u->sel_row;
+
+		attrset(sel ? view_attr(u, VC_SELECTED) : (int)A_NORMAL);
+		if (sel)
+			mvhline(y + 1 + r, 0, ' ', width);
+		move(y + 1 + r, 0);
+		for (int i = 0; i < ncols; i++) {
+			column_cell(&columns[cols[i]], m, cell, sizeof(cell));
+			if (i)
+				addch(' ');
+			addstr(cell);
+		}
+	}
+	attrset(A_NORMAL);
+	return height;
+}

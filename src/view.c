@@ -1,0 +1,90 @@
+#include "view.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+
+int view_init(bool no_color, bool *color)
+{
+	if (!initscr())
+		return -1;
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	/* Esc is a key of ours: don't wait a second for an escape sequence. */
+	set_escdelay(25);
+	*color = false;
+	if (!no_color && !getenv("NO_COLOR") && has_colors()) {
+		start_color();
+		use_default_colors();
+		init_pair(VC_HEADER, COLOR_BLACK, COLOR_CYAN);
+		init_pair(VC_SELECTED, COLOR_BLACK, COLOR_YELLOW);
+		init_pair(VC_STATUS, COLOR_WHITE, COLOR_BLUE);
+		init_pair(VC_TITLE, COLOR_CYAN, -1);
+		init_pair(VC_GOOD, COLOR_GREEN, -1);
+		init_pair(VC_BAD, COLOR_RED, -1);
+		init_pair(VC_DIM, COLOR_BLUE, -1);
+		*color = true;
+	}
+	return 0;
+}
+
+void view_end(void)
+{
+	endwin();
+}
+
+int view_attr(const struct ui *u, enum view_color c)
+{
+	static const int mono[VC_COUNT] = {
+		[VC_NORMAL] = A_NORMAL, [VC_HEADER] = A_REVERSE, [VC_SELECTED] = A_REVERSE | A_BOLD,
+		[VC_STATUS] = A_REVERSE, [VC_TITLE] = A_BOLD, [VC_GOOD] = A_BOLD,
+		[VC_BAD] = A_BOLD | A_UNDERLINE, [VC_DIM] = A_DIM,
+	};
+
+	if (!u->color || c == VC_NORMAL)
+		return mono[c];
+	return COLOR_PAIR(c) | (c == VC_TITLE ? A_BOLD : 0);
+}
+
+static void draw_status(struct ui *u, int y, int width)
+{
+	attrset(view_attr(u, VC_STATUS));
+	mvhline(y, 0, ' ', width);
+	if (u->prompt == UI_PROMPT_FILTER)
+		mvprintw(y, 0, "filter: %s_  (Enter applies, Esc cancels)", u->input);
+	else if (u->status[0])
+		mvprintw(y, 0, "%.*s", width, u->status);
+	else
+		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  P partitions  i idle");
+	attrset(A_NORMAL);
+}
+
+void view_draw(struct ui *u)
+{
+	int h = LINES, w = COLS, y;
+
+	erase();
+	if (h < 5 || w < 20) {
+		mvprintw(0, 0, "%.*s", w, "blktune: window too small");
+		refresh();
+		return;
+	}
+	y = view_header_draw(u, 0, w);
+	if (u->mode == UI_HELP) {
+		view_help_draw(u, y, h - y - 1, w);
+	} else {
+		int avail = h - y - 1, detail_h = 0;
+		if (u->detail && avail >= 14)
+			detail_h = avail >= 30 ? 15 : avail / 2;
+		view_table_draw(u, y, avail - detail_h, w);
+		if (detail_h)
+			view_detail_draw(u, h - 1 - detail_h, detail_h, w);
+	}
+	draw_status(u, h - 1, w);
+	refresh();
+}
