@@ -7,16 +7,27 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : 0.0;
 }
 
+/* A reset (device re-created, counters cleared) shows in the 64-bit
+ * counters: ios, merges, sectors. */
 static bool went_backwards(const struct disk_stat *p, const struct disk_stat *c)
 {
 	return c->rd_ios < p->rd_ios || c->rd_merges < p->rd_merges ||
-	       c->rd_sectors < p->rd_sectors || c->rd_ticks < p->rd_ticks ||
-	       c->wr_ios < p->wr_ios || c->wr_merges < p->wr_merges ||
-	       c->wr_sectors < p->wr_sectors || c->wr_ticks < p->wr_ticks ||
-	       c->io_ticks < p->io_ticks || c->time_in_queue < p->time_in_queue ||
+	       c->rd_sectors < p->rd_sectors || c->wr_ios < p->wr_ios ||
+	       c->wr_merges < p->wr_merges || c->wr_sectors < p->wr_sectors ||
 	       c->dc_ios < p->dc_ios || c->dc_merges < p->dc_merges ||
-	       c->dc_sectors < p->dc_sectors || c->dc_ticks < p->dc_ticks ||
-	       c->fl_ios < p->fl_ios || c->fl_ticks < p->fl_ticks;
+	       c->dc_sectors < p->dc_sectors || c->fl_ios < p->fl_ios;
+}
+
+/* The kernel prints the millisecond fields (ticks, io_ticks, time_in_queue)
+ * with %u: they wrap at 2^32 (49.7 days of busy time) while the 64-bit
+ * counters keep growing. Such a step back is a wrap, not a reset. */
+static uint64_t ms_delta(uint64_t prev, uint64_t cur)
+{
+	if (cur >= prev)
+		return cur - prev;
+	if (prev <= UINT32_MAX)
+		return cur + ((uint64_t)UINT32_MAX + 1) - prev;
+	return 0;
 }
 
 void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, double interval,
@@ -75,16 +86,16 @@ void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, d
 	out->rrqm_pct = ratio(rm, rm + rd) * 100.0;
 	out->wrqm_pct = ratio(wm, wm + wr) * 100.0;
 	out->drqm_pct = ratio(dm, dm + dc) * 100.0;
-	out->r_await = ratio((double)(c->rd_ticks - p->rd_ticks), rd);
-	out->w_await = ratio((double)(c->wr_ticks - p->wr_ticks), wr);
-	out->d_await = ratio((double)(c->dc_ticks - p->dc_ticks), dc);
-	out->f_await = ratio((double)(c->fl_ticks - p->fl_ticks), fl);
+	out->r_await = ratio((double)ms_delta(p->rd_ticks, c->rd_ticks), rd);
+	out->w_await = ratio((double)ms_delta(p->wr_ticks, c->wr_ticks), wr);
+	out->d_await = ratio((double)ms_delta(p->dc_ticks, c->dc_ticks), dc);
+	out->f_await = ratio((double)ms_delta(p->fl_ticks, c->fl_ticks), fl);
 	out->rareq_sz = ratio(rs, rd) / 2.0;
 	out->wareq_sz = ratio(ws, wr) / 2.0;
 	out->dareq_sz = ratio(ds, dc) / 2.0;
 	/* time_in_queue and io_ticks are milliseconds. */
-	out->aqu_sz = (double)(c->time_in_queue - p->time_in_queue) / (interval * 1000.0);
-	out->util = (double)(c->io_ticks - p->io_ticks) / (interval * 1000.0) * 100.0;
+	out->aqu_sz = (double)ms_delta(p->time_in_queue, c->time_in_queue) / (interval * 1000.0);
+	out->util = (double)ms_delta(p->io_ticks, c->io_ticks) / (interval * 1000.0) * 100.0;
 	if (out->util > 100.0)
 		out->util = 100.0;
 }

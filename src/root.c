@@ -189,7 +189,7 @@ int root_write(const struct root *r, const char *rel, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
-	int err = 0, fd = root_openat(r, rel, O_WRONLY);
+	int err = 0, fd = root_openat(r, rel, O_WRONLY | O_TRUNC); /* O_TRUNC: no-op on sysfs, right for fixture copies */
 
 	if (fd < 0)
 		return fd;

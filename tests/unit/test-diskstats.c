@@ -1,0 +1,181 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "model.h"
+#include "root.h"
+#include "source-diskstats.h"
+#include "unit.h"
+
+/* Read a standalone diskstats fixture file into s; returns the bad lines. */
+static int load(const char *file, struct sample *s, char *err, size_t errlen)
+{
+	char path[4096], *text;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s", unit_fixture(file));
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "fixture %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), n);
+	fclose(f);
+	sample_init(s);
+	int bad = source_diskstats_parse(text, s, err, errlen);
+	free(text);
+	return bad;
+}
+
+static const struct disk_sample *by_name(const struct sample *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (!strcmp(s->disks[i].st.name, name))
+			return &s->disks[i];
+	return NULL;
+}
+
+START_TEST(fields14)
+{
+	struct sample s;
+	char err[160];
+	const struct disk_sample *d;
+
+	ck_assert_int_eq(load("diskstats/fields14", &s, err, sizeof(err)), 0);
+	d = by_name(&s, "nvme0n1");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->st.nfields, 14);
+	ck_assert_uint_eq(major(d->st.dev), 259);
+	/* sys/block/nvme0n1/stat of the capture: 92731 2 1883694 15569 926939 ... */
+	ck_assert_uint_eq(d->st.rd_ios, 92731);
+	ck_assert_uint_eq(d->st.rd_sectors, 1883694);
+	ck_assert_uint_eq(d->st.wr_sectors, 16648017);
+	ck_assert_uint_eq(d->st.time_in_queue, 3160736);
+	ck_assert_uint_eq(d->st.dc_ios, 0);
+	ck_assert_uint_eq(d->st.fl_ios, 0);
+	sample_free(&s);
+}
+END_TEST
+
+START_TEST(fields18_and_20)
+{
+	struct sample s;
+	char err[160];
+	const struct disk_sample *d;
+
+	ck_assert_int_eq(load("diskstats/fields18", &s, err, sizeof(err)), 0);
+	ck_assert_uint_ge(s.ndisks, 6);
+	for (size_t i = 0; i < s.ndisks; i++)
+		ck_assert_int_eq(s.disks[i].st.nfields, 18);
+	sample_free(&s);
+	ck_assert_int_eq(load("diskstats/fields20", &s, err, sizeof(err)), 0);
+	d = by_name(&s, "loop1");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->st.nfields, 20);
+	ck_assert_uint_eq(d->st.rd_ios, 4096);
+	ck_assert_uint_eq(d->st.rd_sectors, 524288);
+	sample_free(&s);
+}
+END_TEST
+
+START_TEST(malformed_lines)
+{
+	struct sample s;
+	char err[160];
+	int bad = load("diskstats/malformed", &s, err, sizeof(err));
+
+	/* 13 lines: 1 and 13 good, 6 and 11 blank (not errors), 9 bad ones. */
+	ck_assert_int_eq(bad, 9);
+	ck_assert_uint_eq(s.ndisks, 2);
+	ck_assert_str_eq(s.disks[0].st.name, "sda");
+	ck_assert_str_eq(s.disks[1].st.name, "sdb");
+	/* The first bad line is named, with what is wrong with it. */
+	ck_assert_msg(strstr(err, "line 2:") != NULL, "err: %s", err);
+	ck_assert_msg(strstr(err, "fields") != NULL, "err: %s", err);
+	sample_free(&s);
+}
+END_TEST
+
+/* Each defect alone gives its own reason. */
+START_TEST(parse_line_reasons)
+{
+	static const struct {
+		const char *line, *why;
+	} cases[] = {
+		{ "8 0 sda 1 2 3", "expected 14, 18 or 20 fields, got 6" },
+		{ "8 0 sda -1 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		{ "8 0 sda 1x 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		{ "8 0 sda 18446744073709551616 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		{ "x 0 sda 1 0 0 0 0 0 0 0 0 0 0", "bad major number" },
+		{ "8 0 0123456789012345678901234567890123 1 0 0 0 0 0 0 0 0 0 0", "device name longer than 31 bytes" },
+		{ "8 0", "missing device name" },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", "more than 20 fields" },
+	};
+	struct disk_stat st;
+	char why[96];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(source_diskstats_parse_line(cases[i].line, &st, why, sizeof(why)), -EINVAL);
+		ck_assert_str_eq(why, cases[i].why);
+	}
+	ck_assert_int_eq(source_diskstats_parse_line("   7       3 loop3 18446744073709551615 0 0 0 0 0 0 0 0 0 0",
+						     &st, why, sizeof(why)), 0);
+	ck_assert_uint_eq(st.rd_ios, UINT64_MAX);
+	ck_assert_uint_eq(st.dev, makedev(7, 3));
+}
+END_TEST
+
+/* The source reads through the root module, from a fixture tree. */
+START_TEST(source_reads_fixture_root)
+{
+	struct root *r;
+	struct source_diskstats *src;
+	struct sample s;
+
+	ck_assert_int_eq(root_open(unit_fixture("sata"), &r), 0);
+	ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+	sample_init(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	ck_assert_ptr_nonnull(by_name(&s, "sda"));
+	ck_assert_ptr_nonnull(by_name(&s, "nvme0n1p4"));
+	/* A re-read (pread on the kept fd) gives the same devices again. */
+	size_t n = s.ndisks;
+	sample_clear(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	ck_assert_uint_eq(s.ndisks, n);
+	sample_free(&s);
+	source_diskstats_close(src);
+	root_close(r);
+}
+END_TEST
+
+START_TEST(missing_diskstats_is_an_error)
+{
+	struct root *r;
+	struct source_diskstats *src;
+
+	ck_assert_int_eq(root_open(unit_fixture("diskstats"), &r), 0);
+	ck_assert_int_eq(source_diskstats_open(r, &src), -ENOENT);
+	root_close(r);
+}
+END_TEST
+
+UNIT_SUITE(diskstats_suite)
+static Suite *diskstats_suite(void)
+{
+	Suite *s = suite_create("source-diskstats");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, fields14);
+	tcase_add_test(tc, fields18_and_20);
+	tcase_add_test(tc, malformed_lines);
+	tcase_add_test(tc, parse_line_reasons);
+	tcase_add_test(tc, source_reads_fixture_root);
+	tcase_add_test(tc, missing_diskstats_is_an_error);
+	suite_add_tcase(s, tc);
+	return s;
+}

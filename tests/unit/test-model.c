@@ -1,0 +1,284 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "columns.h"
+#include "model.h"
+#include "root.h"
+#include "source-diskstats.h"
+#include "unit.h"
+
+static void load_tree(const char *tree, struct sample *s)
+{
+	struct root *r;
+	struct source_diskstats *src;
+
+	ck_assert_int_eq(root_open(unit_fixture(tree), &r), 0);
+	ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+	sample_init(s);
+	ck_assert_int_eq(source_diskstats_read(src, s), 0);
+	source_diskstats_close(src);
+	root_close(r);
+}
+
+static void load_file(const char *file, struct sample *s)
+{
+	char *text;
+	FILE *f = fopen(unit_fixture(file), "r");
+	char err[160];
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), n);
+	fclose(f);
+	sample_init(s);
+	ck_assert_int_eq(source_diskstats_parse(text, s, err, sizeof(err)), 0);
+	free(text);
+}
+
+static const struct disk_metrics *find(const struct disk_metrics *m, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m[i].name, name))
+			return &m[i];
+	return NULL;
+}
+
+#define NEAR(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-6 * (1 + fabs(b)), "%s = %.9f, want %.9f", #a, (a), (b))
+
+/* live-vm: loop1 read 4096 x 64 KiB with O_DIRECT between t0 and t1
+ * (tests/fixtures/README). Every iostat -x figure by hand. */
+START_TEST(iostat_formulas_on_capture)
+{
+	struct sample t0, t1;
+	struct disk_metrics *m;
+	const struct disk_metrics *d;
+	const double iv = 7.53;
+
+	load_tree("live-vm/t0", &t0);
+	load_tree("live-vm/t1", &t1);
+	t0.t = 100.0;
+	t1.t = 100.0 + iv;
+	m = calloc(t1.ndisks, sizeof(*m));
+	model_disks(&t0, &t1, m);
+	d = find(m, t1.ndisks, "loop1");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(d->state, DISK_OK);
+	ck_assert_uint_eq(d->d_rd_ios, 4096);
+	ck_assert_uint_eq(d->d_rd_sectors, 524288);
+	NEAR(d->r_s, 4096 / iv);
+	NEAR(d->rkb_s, 524288 / 2.0 / iv);
+	NEAR(d->rmb_s, 256.0 / iv);
+	NEAR(d->rareq_sz, 64.0);
+	NEAR(d->r_await, 935.0 / 4096.0);
+	NEAR(d->aqu_sz, 935.0 / (iv * 1000.0));
+	NEAR(d->util, 912.0 / (iv * 1000.0) * 100.0);
+	NEAR(d->rrqm_pct, 0.0);
+	NEAR(d->w_s, 0.0);
+	NEAR(d->wareq_sz, 0.0);
+	NEAR(d->w_await, 0.0);
+	/* vda's deltas from the README: merges and discards too. */
+	d = find(m, t1.ndisks, "vda");
+	ck_assert_ptr_nonnull(d);
+	NEAR(d->r_s, 379 / iv);
+	NEAR(d->rrqm_pct, 28.0 / (28 + 379) * 100.0);
+	NEAR(d->wrqm_s, 720 / iv);
+	NEAR(d->wrqm_pct, 720.0 / (720 + 14) * 100.0);
+	NEAR(d->rareq_sz, 5368.0 / 379 / 2);
+	NEAR(d->wareq_sz, 5936.0 / 14 / 2);
+	NEAR(d->r_await, 551.0 / 379);
+	NEAR(d->w_await, 19.0 / 14);
+	NEAR(d->d_s, 6 / iv);
+	NEAR(d->dkb_s, 96 / 2.0 / iv);
+	NEAR(d->dareq_sz, 96.0 / 6 / 2);
+	NEAR(d->d_await, 1.0 / 6);
+	NEAR(d->f_s, 0.0);
+	free(m);
+	sample_free(&t0);
+	sample_free(&t1);
+}
+END_TEST
+
+START_TEST(near_wrap_counters_are_exact)
+{
+	struct sample t0, t1;
+	struct disk_metrics m[8];
+	const struct disk_metrics *d;
+
+	load_file("diskstats/near-wrap-t0", &t0);
+	load_file("diskstats/near-wrap-t1", &t1);
+	ck_assert_uint_le(t1.ndisks, 8);
+	t0.t = 0;
+	t1.t = 2.0;
+	model_disks(&t0, &t1, m);
+	d = find(m, t1.ndisks, "sda");
+	ck_assert_int_eq(d->state, DISK_OK);
+	ck_assert_uint_eq(d->d_rd_ios, 1000);
+	ck_assert_uint_eq(d->d_wr_ios, 10000);
+	ck_assert_uint_eq(d->d_wr_sectors, 80000);
+	NEAR(d->r_s, 500.0);
+	NEAR(d->w_s, 5000.0);
+	NEAR(d->wkb_s, 80000 / 2.0 / 2.0);
+	NEAR(d->w_await, 5000.0 / 10000);
+	NEAR(d->wrqm_pct, 2000.0 / 12000 * 100);
+	NEAR(d->f_await, 5.0 / 10);
+	NEAR(d->util, 1000.0 / 2000 * 100);
+	NEAR(d->in_flight, 2.0);
+	/* sdb: the 32-bit millisecond fields wrap; the 64-bit counters grow.
+	 * A wrap, not a reset: deltas modulo 2^32. */
+	d = find(m, t1.ndisks, "sdb");
+	ck_assert_int_eq(d->state, DISK_OK);
+	NEAR(d->r_await, 10.0 / 100);
+	NEAR(d->w_await, 500.0 / 200);
+	NEAR(d->util, 500.0 / 2000 * 100);
+	NEAR(d->aqu_sz, 700.0 / 2000);
+	NEAR(d->f_await, 3.0 / 4);
+	d = find(m, t1.ndisks, "sdc");
+	NEAR(d->r_s, 5.0);
+	sample_free(&t0);
+	sample_free(&t1);
+}
+END_TEST
+
+START_TEST(backwards_counter_is_a_reset)
+{
+	struct sample t0, t1;
+	struct disk_metrics m[8];
+	const struct disk_metrics *d;
+	char cell[32];
+
+	load_file("diskstats/reset-t0", &t0);
+	load_file("diskstats/reset-t1", &t1);
+	t0.t = 10;
+	t1.t = 11;
+	model_disks(&t0, &t1, m);
+	d = find(m, t1.ndisks, "loop0");
+	ck_assert_int_eq(d->state, DISK_RESTARTED);
+	NEAR(d->r_s, 0.0); /* not 1.8e19 */
+	column_cell(&columns[COLUMN_R_S], d, cell, sizeof(cell));
+	ck_assert_str_eq(cell, "  reset");
+	ck_assert_int_eq(find(m, t1.ndisks, "dm-0")->state, DISK_RESTARTED);
+	/* sda: in_flight 5 -> 1 is a gauge going down, not a reset. */
+	d = find(m, t1.ndisks, "sda");
+	ck_assert_int_eq(d->state, DISK_OK);
+	NEAR(d->r_s, 500.0);
+	NEAR(d->in_flight, 1.0);
+	NEAR(d->f_s, 120.0);
+	NEAR(d->f_await, 60.0 / 120);
+	sample_free(&t0);
+	sample_free(&t1);
+}
+END_TEST
+
+START_TEST(devices_appear_and_vanish)
+{
+	struct sample t0, t1;
+	struct disk_metrics m[8];
+	const struct disk_metrics *d;
+
+	load_file("diskstats/appear-t0", &t0);
+	load_file("diskstats/appear-t1", &t1);
+	t0.t = 0;
+	t1.t = 1;
+	model_disks(&t0, &t1, m);
+	ck_assert_ptr_null(find(m, t1.ndisks, "sdb"));
+	ck_assert_int_eq(find(m, t1.ndisks, "sdc")->state, DISK_NEW);
+	/* Same name, other major:minor: another device, no rate across them. */
+	d = find(m, t1.ndisks, "nvme0n1");
+	ck_assert_uint_eq(d->dev, makedev(259, 1));
+	ck_assert_int_eq(d->state, DISK_NEW);
+	d = find(m, t1.ndisks, "sda1");
+	ck_assert_int_eq(d->state, DISK_OK);
+	NEAR(d->r_s, 120.0);
+	NEAR(d->rareq_sz, 9600.0 / 120 / 2);
+	sample_free(&t0);
+	sample_free(&t1);
+}
+END_TEST
+
+START_TEST(zero_interval_and_first_sample)
+{
+	struct disk_sample a, b;
+	struct disk_metrics m;
+
+	memset(&a, 0, sizeof(a));
+	a.st.dev = makedev(8, 0);
+	strcpy(a.st.name, "sda");
+	b = a;
+	b.st.rd_ios = 10;
+	model_disk(&a, &b, 0.0, &m);
+	ck_assert_int_eq(m.state, DISK_NEW);
+	model_disk(NULL, &b, 1.0, &m);
+	ck_assert_int_eq(m.state, DISK_NEW);
+	ck_assert(model_disk_idle(&m));
+	model_disk(&a, &b, 0.5, &m);
+	ck_assert_int_eq(m.state, DISK_OK);
+	NEAR(m.r_s, 20.0);
+	NEAR(m.rareq_sz, 0.0); /* no sectors: 0, not NaN */
+	ck_assert(!model_disk_idle(&m));
+}
+END_TEST
+
+START_TEST(util_is_capped)
+{
+	struct disk_sample a, b;
+	struct disk_metrics m;
+
+	memset(&a, 0, sizeof(a));
+	b = a;
+	b.st.io_ticks = 1500; /* more busy time than the interval (rounding) */
+	model_disk(&a, &b, 1.0, &m);
+	NEAR(m.util, 100.0);
+}
+END_TEST
+
+START_TEST(cpu_percentages)
+{
+	struct cpu_stat p = { .valid = true, .user = 100, .system = 50, .idle = 800, .iowait = 10 };
+	struct cpu_stat c = p;
+	struct cpu_metrics m;
+
+	c.user += 30;
+	c.system += 10;
+	c.idle += 50;
+	c.iowait += 5;
+	c.softirq += 5;
+	model_cpu(&p, &c, &m);
+	ck_assert(m.valid);
+	NEAR(m.user, 30.0);
+	NEAR(m.system, 10.0);
+	NEAR(m.idle, 50.0);
+	NEAR(m.iowait, 5.0);
+	NEAR(m.softirq, 5.0);
+	/* iowait may step back (hotplug): counted as 0, never negative */
+	c.iowait = 0;
+	model_cpu(&p, &c, &m);
+	ck_assert(m.iowait == 0.0);
+	p.valid = false;
+	model_cpu(&p, &c, &m);
+	ck_assert(!m.valid);
+}
+END_TEST
+
+UNIT_SUITE(model_suite)
+static Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("iostat");
+
+	tcase_add_test(tc, iostat_formulas_on_capture);
+	tcase_add_test(tc, near_wrap_counters_are_exact);
+	tcase_add_test(tc, backwards_counter_is_a_reset);
+	tcase_add_test(tc, devices_appear_and_vanish);
+	tcase_add_test(tc, zero_interval_and_first_sample);
+	tcase_add_test(tc, util_is_capped);
+	tcase_add_test(tc, cpu_percentages);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,148 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "format.h"
+#include "output.h"
+#include "unit.h"
+
+START_TEST(numbers_fit_their_cells)
+{
+	char out[64];
+
+	format_num(12.345, 7, 2, out, sizeof(out));
+	ck_assert_str_eq(out, "  12.35");
+	format_num(123456.7, 7, 1, out, sizeof(out));
+	ck_assert_str_eq(out, " 123457");
+	format_num(12345678.0, 7, 1, out, sizeof(out));
+	ck_assert_str_eq(out, " 12346k");
+	format_num(1.5e12, 6, 1, out, sizeof(out));
+	ck_assert_int_le((int)strlen(out), 6);
+	ck_assert(strchr(out, 'G') || strchr(out, 'T'));
+	format_kb(4096, out, sizeof(out));
+	ck_assert_str_eq(out, "4M");
+	format_kb(1536, out, sizeof(out));
+	ck_assert_str_eq(out, "1.5M");
+	format_uptime(90061, out, sizeof(out));
+	ck_assert_str_eq(out, "1d 01:01");
+	format_json_string("a\"b\\c\n", out, sizeof(out));
+	ck_assert_str_eq(out, "\"a\\\"b\\\\c\\u000a\"");
+}
+END_TEST
+
+START_TEST(sparkline_scales_to_max)
+{
+	float v[4] = { 0, 1, 4, 8 };
+	char out[64];
+
+	format_sparkline(v, 4, 10, out, sizeof(out));
+	ck_assert_str_eq(out, " ▁▄█");
+}
+END_TEST
+
+/* The JSON keys are iostat's, so iostat JSON parsers read blktune's. */
+START_TEST(json_uses_iostat_keys)
+{
+	static const char *const keys[] = { "disk_device", "r/s", "w/s", "d/s", "f/s", "rkB/s", "wkB/s", "dkB/s",
+					    "rrqm/s", "wrqm/s", "drqm/s", "rrqm", "wrqm", "drqm", "r_await",
+					    "w_await", "d_await", "f_await", "rareq-sz", "wareq-sz", "dareq-sz",
+					    "aqu-sz", "util", "in_flight", "read_ahead_kb", "max_sectors_kb",
+					    "scheduler" };
+	struct sample s;
+	struct disk_metrics m;
+	struct cpu_metrics cpu = { .valid = true, .user = 1, .idle = 99 };
+	struct sampler_host host = { "host\"x", "6.18" };
+	size_t rows[1] = { 0 };
+	struct output_report r = { &s, &cpu, &m, rows, 1, 1.0, &host };
+	char *buf = NULL, key[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sample_init(&s);
+	memset(&m, 0, sizeof(m));
+	strcpy(m.name, "loop3");
+	m.state = DISK_OK;
+	m.r_s = 4096;
+	m.rareq_sz = 64;
+	m.info.has_queue = true;
+	m.info.read_ahead_kb = 128;
+	m.info.max_sectors_kb = -1;
+	strcpy(m.info.scheduler, "none");
+	ck_assert_int_eq(output_json(f, &r), 0);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(key, sizeof(key), "\"%s\": ", keys[i]);
+		ck_assert_msg(strstr(buf, key) != NULL, "missing %s in %s", key, buf);
+	}
+	ck_assert(strstr(buf, "\"r/s\": 4096.00") != NULL);
+	ck_assert(strstr(buf, "\"rareq-sz\": 64.00") != NULL);
+	ck_assert(strstr(buf, "\"max_sectors_kb\": null") != NULL);
+	ck_assert(strstr(buf, "\"host\": \"host\\\"x\"") != NULL);
+	ck_assert(strstr(buf, "\"interval_s\": 1.000") != NULL);
+	ck_assert_int_eq(buf[len - 1], '\n');
+	ck_assert_ptr_null(memchr(buf, '\n', len - 1)); /* one line */
+	free(buf);
+}
+END_TEST
+
+START_TEST(text_columns_align)
+{
+	struct sample s;
+	struct disk_metrics m[2];
+	struct cpu_metrics cpu = { 0 };
+	struct sampler_host host = { "h", "k" };
+	size_t rows[2] = { 0, 1 };
+	struct output_report r = { &s, &cpu, m, rows, 2, 1.0, &host };
+	char *buf = NULL, *l1, *l2, *l3;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sample_init(&s);
+	memset(m, 0, sizeof(m));
+	strcpy(m[0].name, "sda");
+	strcpy(m[1].name, "nvme0n1");
+	m[0].state = m[1].state = DISK_OK;
+	m[0].r_s = 1;
+	m[1].r_s = 123456;
+	ck_assert_int_eq(output_text(f, &r), 0);
+	fclose(f);
+	l1 = strchr(buf, '\n') + 1;
+	l2 = strchr(l1, '\n') + 1;
+	l3 = strchr(l2, '\n') + 1;
+	ck_assert(strncmp(l1, "DEVICE", 6) == 0);
+	/* every line of the table has the same width */
+	ck_assert_int_eq(strchr(l1, '\n') - l1, strchr(l2, '\n') - l2);
+	ck_assert_int_eq(strchr(l2, '\n') - l2, strchr(l3, '\n') - l3);
+	free(buf);
+}
+END_TEST
+
+START_TEST(column_lookup)
+{
+	ck_assert_int_eq(column_find("r/s"), COLUMN_R_S);
+	ck_assert_int_eq(column_find("util"), COLUMN_UTIL);
+	ck_assert_int_eq(column_find("%UTIL"), COLUMN_UTIL);
+	ck_assert_int_eq(column_find("nope"), -1);
+	for (int i = 0; i < COLUMN_COUNT; i++) {
+		ck_assert_ptr_nonnull(columns[i].header);
+		ck_assert_ptr_nonnull(columns[i].formula);
+		ck_assert_int_gt(columns[i].width, 0);
+	}
+}
+END_TEST
+
+UNIT_SUITE(output_suite)
+static Suite *output_suite(void)
+{
+	Suite *s = suite_create("output");
+	TCase *tc = tcase_create("output");
+
+	tcase_add_test(tc, numbers_fit_their_cells);
+	tcase_add_test(tc, sparkline_scales_to_max);
+	tcase_add_test(tc, json_uses_iostat_keys);
+	tcase_add_test(tc, text_columns_align);
+	tcase_add_test(tc, column_lookup);
+	suite_add_tcase(s, tc);
+	return s;
+}

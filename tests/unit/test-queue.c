@@ -1,0 +1,165 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "root.h"
+#include "source-diskstats.h"
+#include "source-queue.h"
+#include "unit.h"
+
+struct tree {
+	struct root *r;
+	struct source_diskstats *ds;
+	struct source_queue *q;
+	struct sample s;
+};
+
+static void open_tree(struct tree *t, const char *name)
+{
+	ck_assert_int_eq(root_open(unit_fixture(name), &t->r), 0);
+	ck_assert_int_eq(source_diskstats_open(t->r, &t->ds), 0);
+	ck_assert_int_eq(source_queue_open(t->r, &t->q), 0);
+	sample_init(&t->s);
+	ck_assert_int_eq(source_diskstats_read(t->ds, &t->s), 0);
+	t->s.t = 1.0;
+	ck_assert_int_eq(source_queue_fill(t->q, &t->s), 0);
+}
+
+static void close_tree(struct tree *t)
+{
+	sample_free(&t->s);
+	source_queue_close(t->q);
+	source_diskstats_close(t->ds);
+	root_close(t->r);
+}
+
+static const struct disk_info *info(const struct tree *t, const char *name)
+{
+	for (size_t i = 0; i < t->s.ndisks; i++)
+		if (!strcmp(t->s.disks[i].st.name, name))
+			return &t->s.disks[i].info;
+	ck_abort_msg("no device %s", name);
+	return NULL;
+}
+
+START_TEST(nvme_queue_and_partitions)
+{
+	struct tree t;
+	const struct disk_info *in;
+
+	open_tree(&t, "nvme");
+	in = info(&t, "nvme0n1");
+	ck_assert_int_eq(in->kind, DISK_KIND_DISK);
+	ck_assert(in->has_queue);
+	ck_assert_int_eq(in->nr_hw_queues, 7);
+	ck_assert_int_eq(in->read_ahead_kb, 128);
+	ck_assert_int_eq(in->max_hw_sectors_kb, 2048);
+	ck_assert_str_eq(in->scheduler, "none");
+	ck_assert_int_eq(in->rotational, 0);
+	in = info(&t, "nvme0n1p2");
+	ck_assert_int_eq(in->kind, DISK_KIND_PARTITION);
+	ck_assert_str_eq(in->parent, "nvme0n1");
+	ck_assert(!in->has_queue);
+	ck_assert_int_eq(in->read_ahead_kb, -1);
+	in = info(&t, "sda3");
+	ck_assert_str_eq(in->parent, "sda");
+	/* Four tunables kept open per device with a queue: nvme0n1, sda, sdb. */
+	ck_assert_uint_eq(source_queue_open_fds(t.q), 12);
+	close_tree(&t);
+}
+END_TEST
+
+START_TEST(lvm_stacking)
+{
+	struct tree t;
+	const struct disk_info *in;
+
+	open_tree(&t, "lvm");
+	in = info(&t, "dm-0");
+	ck_assert_int_eq(in->kind, DISK_KIND_DM);
+	ck_assert_str_eq(in->dm_name, "vg_foo.4059-lv_foo.4059");
+	/* slaves/ order is the directory's: check membership. */
+	for (int i = 0; i < 4; i++) {
+		char l[8];
+		snprintf(l, sizeof(l), "loop%d", i);
+		ck_assert_msg(strstr(in->slaves, l) != NULL, "slaves %s", in->slaves);
+	}
+	ck_assert_str_eq(info(&t, "loop0")->holders, "dm-0");
+	ck_assert_str_eq(info(&t, "sda")->holders, "");
+	close_tree(&t);
+}
+END_TEST
+
+/* Tunables are re-read only every few seconds or after invalidate. */
+START_TEST(tunables_reread_policy)
+{
+	char *dir = unit_fixture_copy("nvme");
+	char path[4200];
+	struct root *r;
+	struct source_diskstats *ds;
+	struct source_queue *q;
+	struct sample s;
+
+	ck_assert_int_eq(root_open(dir, &r), 0);
+	ck_assert_int_eq(source_diskstats_open(r, &ds), 0);
+	ck_assert_int_eq(source_queue_open(r, &q), 0);
+	sample_init(&s);
+	ck_assert_int_eq(source_diskstats_read(ds, &s), 0);
+	s.t = 1.0;
+	ck_assert_int_eq(source_queue_fill(q, &s), 0);
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 128);
+	/* The file changes in place (the fd stays valid) */
+	snprintf(path, sizeof(path), "%s/sys/block/nvme0n1/queue/read_ahead_kb", dir);
+	unit_write_file(path, "4096\n");
+	s.t = 2.0;
+	ck_assert_int_eq(source_queue_fill(q, &s), 0);
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 128);
+	source_queue_invalidate(q, makedev(259, 0));
+	ck_assert_int_eq(source_queue_fill(q, &s), 0);
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 4096);
+	unit_write_file(path, "512\n");
+	s.t = 2.0 + SOURCE_QUEUE_REREAD_S * 1.3;
+	ck_assert_int_eq(source_queue_fill(q, &s), 0);
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 512);
+	/* A device that left: its fds are closed. */
+	size_t before = source_queue_open_fds(q);
+	for (size_t i = 0; i < s.ndisks;)
+		if (!strcmp(s.disks[i].st.name, "sdb"))
+			s.disks[i] = s.disks[--s.ndisks];
+		else
+			i++;
+	ck_assert_int_eq(source_queue_fill(q, &s), 0);
+	ck_assert_uint_eq(source_queue_open_fds(q), before - 4);
+	sample_free(&s);
+	source_queue_close(q);
+	source_diskstats_close(ds);
+	root_close(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(sysfs_names)
+{
+	char out[32];
+
+	source_queue_sysfs_name("cciss/c0d0", out, sizeof(out));
+	ck_assert_str_eq(out, "cciss!c0d0");
+}
+END_TEST
+
+UNIT_SUITE(queue_suite)
+static Suite *queue_suite(void)
+{
+	Suite *s = suite_create("source-queue");
+	TCase *tc = tcase_create("sysfs");
+
+	tcase_add_test(tc, nvme_queue_and_partitions);
+	tcase_add_test(tc, lvm_stacking);
+	tcase_add_test(tc, tunables_reread_policy);
+	tcase_add_test(tc, sysfs_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
