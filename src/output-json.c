@@ -68,7 +68,7 @@ int output_json(FILE *f, const struct output_report *r)
 
 	output_timestamp(&r->cur->wall, ts, sizeof(ts));
 	format_json_string(r->host->hostname, host, sizeof(host));
-	fprintf(f, "{\"timestamp\": \"%s\", \"host\": %s, \"interval_s\": %.3f, \"cpu\": ", ts, host, r->interval);
+	fprintf(f, "{\"timestamp\": \"%s\", \"host\": %s, \"interval_s\": %.6f, \"cpu\": ", ts, host, r->interval);
 	if (r->cpu->valid)
 		fprintf(f,
 			"{\"user\": %.2f, \"nice\": %.2f, \"system\": %.2f, \"iowait\": %.2f, \"irq\": %.2f, "

@@ -79,7 +79,7 @@ START_TEST(json_uses_iostat_keys)
 	ck_assert(strstr(buf, "\"rareq-sz\": 64.00") != NULL);
 	ck_assert(strstr(buf, "\"max_sectors_kb\": null") != NULL);
 	ck_assert(strstr(buf, "\"host\": \"host\\\"x\"") != NULL);
-	ck_assert(strstr(buf, "\"interval_s\": 1.000") != NULL);
+	ck_assert(strstr(buf, "\"interval_s\": 1.000000") != NULL);
 	ck_assert_int_eq(buf[len - 1], '\n');
 	ck_assert_ptr_null(memchr(buf, '\n', len - 1)); /* one line */
 	free(buf);
