@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/* blktune's kernel side: per-device, per-CPU cumulative counters, request-size
+ * and latency histograms, and where each request completed relative to its
+ * submitting CPU. tp_btf programs read the tracepoint's arguments as typed
+ * kernel pointers (ARCHITECTURE.md §1: 124/172 ns per call against 462/323 ns
+ * for classic tracepoints). No hash keyed by request: latency comes from the
+ * request's own start_time_ns, the submitting CPU from rq->mq_ctx->cpu.
+ * Counters are never drained; user space takes deltas. */
+#include "vmlinux-min.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "blktune-bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* CPU -> LLC id and CPU -> NUMA node, filled by user space from sysfs before
+ * load; BLKTUNE_TOPO_UNKNOWN where it does not know. */
+const volatile __u32 topo_ncpu = 0;
+const volatile __u16 cpu_llc[BLKTUNE_MAX_CPUS];
+const volatile __u16 cpu_node[BLKTUNE_MAX_CPUS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BLKTUNE_MAX_DEVS);
+	/* 1 KiB per CPU per device: allocate only for devices that do I/O. */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct blktune_key);
+	__type(value, struct blktune_dev_cpu);
+} devs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct blktune_global);
+} globals SEC(".maps");
+
+/* Counters are added atomically although each CPU has its own slot: the
+ * programs may nest on one CPU (an issue from a completion's queue run, a
+ * hard-IRQ completion over a softirq one; on recent kernels tracepoint BPF
+ * runs only with migration disabled), and a plain ++ could then lose an
+ * update. A locked add on a line this CPU owns costs a few ns. */
+#define ADD(field, n) __sync_fetch_and_add(&(field), (n))
+
+/* Initial value of a new entry: too big for the 512-byte BPF stack. */
+struct blktune_dev_cpu blktune_zero = {};
+
+static __always_inline struct blktune_dev_cpu *dev_slot(__u32 dev, __u32 path)
+{
+	struct blktune_key key = { .dev = dev, .path = path };
+	struct blktune_dev_cpu *v;
+	__u32 zero = 0;
+	long err;
+
+	v = bpf_map_lookup_elem(&devs, &key);
+	if (v)
+		return v;
+	/* Another CPU may add the same device at the same time: EEXIST is fine. */
+	err = bpf_map_update_elem(&devs, &key, &blktune_zero, BPF_NOEXIST);
+	if (err && err != -17 /* EEXIST */) {
+		struct blktune_global *g = bpf_map_lookup_elem(&globals, &zero);
+
+		if (g)
+			ADD(g->map_full, 1);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&devs, &key);
+}
+
+static __always_inline __u32 cpu_class(__u32 from, __u32 to)
+{
+	__u16 a, b;
+
+	if (from == to)
+		return BLKTUNE_CLASS_SAME_CPU;
+	if (from >= BLKTUNE_MAX_CPUS || to >= BLKTUNE_MAX_CPUS ||
+	    from >= topo_ncpu || to >= topo_ncpu)
+		return BLKTUNE_CLASS_ELSEWHERE;
+	a = cpu_llc[from];
+	b = cpu_llc[to];
+	if (a != BLKTUNE_TOPO_UNKNOWN && a == b)
+		return BLKTUNE_CLASS_SAME_LLC;
+	a = cpu_node[from];
+	b = cpu_node[to];
+	if (a != BLKTUNE_TOPO_UNKNOWN && a == b)
+		return BLKTUNE_CLASS_SAME_NODE;
+	return BLKTUNE_CLASS_ELSEWHERE;
+}
+
+static __always_inline void count_issue(struct blktune_dev_cpu *v, __u32 opf, __u64 bytes)
+{
+	__u32 op = blktune_op(opf), b;
+
+	ADD(v->issued[op & 3], 1);
+	ADD(v->issued_bytes[op & 3], bytes);
+	if (op > BLKTUNE_OP_WRITE || !bytes)
+		return;
+	b = blktune_size_bucket(bytes);
+	if (b >= BLKTUNE_SIZE_BUCKETS)
+		return;
+	ADD(v->size_count[op][b], 1);
+	ADD(v->size_bytes[op][b], bytes);
+}
+
+static __always_inline void count_latency(struct blktune_dev_cpu *v, __u32 op, __u64 start)
+{
+	__u64 now, d;
+	__u32 b;
+
+	if (!start) {
+		ADD(v->no_start, 1);
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	d = now > start ? now - start : 0;
+	b = blktune_lat_bucket(d);
+	if (b < BLKTUNE_LAT_BUCKETS)
+		ADD(v->lat[b], 1);
+	ADD(v->lat_sum_ns[op & 3], d);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(rq_issue, struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	struct blktune_dev_cpu *v;
+
+	if (!disk) /* passthrough to a queue without a disk */
+		return 0;
+	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_RQ);
+	if (v)
+		count_issue(v, rq->cmd_flags, rq->__data_len);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	struct gendisk *disk = rq->q->disk;
+	struct blk_mq_ctx *swq;
+	struct blktune_dev_cpu *v;
+	__u32 op, from, to;
+
+	/* A partial completion (nr_bytes below what is left) fires again later:
+	 * count the request once, at its last part. */
+	if (!disk || nr_bytes < rq->__data_len)
+		return 0;
+	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_RQ);
+	if (!v)
+		return 0;
+	op = blktune_op(rq->cmd_flags);
+	ADD(v->completed[op & 3], 1);
+	count_latency(v, op, rq->start_time_ns);
+	swq = rq->mq_ctx; /* the software queue of the submitting CPU */
+	if (!swq)
+		return 0;
+	from = swq->cpu;
+	to = bpf_get_smp_processor_id();
+	ADD(v->cls[cpu_class(from, to) & 3], 1);
+	if (from < BLKTUNE_MATRIX_CPUS)
+		ADD(v->from_cpu[from], 1);
+	return 0;
+}
+
+/* Bio events fire for every device, request-based ones included (their bios
+ * are later merged into requests). Counting them there would count the same
+ * I/O twice and cost a map update per bio, so only bio-based queues (no
+ * mq_ops: zram, dm, md) are counted here. A request-based dm (dm-mq) has
+ * mq_ops and is counted by the request programs. */
+static __always_inline int bio_based(struct request_queue *q)
+{
+	return q && !q->mq_ops;
+}
+
+SEC("tp_btf/block_bio_queue")
+int BPF_PROG(bio_queue, struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	struct blktune_dev_cpu *v;
+	struct gendisk *disk;
+
+	if (!bdev)
+		return 0;
+	disk = bdev->bd_disk;
+	if (!disk || !bio_based(disk->queue))
+		return 0;
+	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_BIO);
+	if (v)
+		count_issue(v, bio->bi_opf, bio->bi_iter.bi_size);
+	return 0;
+}
+
+SEC("tp_btf/block_bio_complete")
+int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
+{
+	struct blktune_dev_cpu *v;
+	__u64 start = 0;
+	__u32 op;
+
+	if (!bio_based(q) || !q->disk)
+		return 0;
+	v = dev_slot(q->disk->part0->bd_dev, BLKTUNE_PATH_BIO);
+	if (!v)
+		return 0;
+	op = blktune_op(bio->bi_opf);
+	ADD(v->completed[op & 3], 1);
+	/* Set at submission when the kernel has blk-cgroup; absent or 0
+	 * otherwise, and then the completion is counted in no_start. A bio
+	 * carries no submitting CPU, so bio-based devices have no classes. */
+	if (bpf_core_field_exists(bio->issue_time_ns))
+		start = BPF_CORE_READ(bio, issue_time_ns);
+	count_latency(v, op, start);
+	return 0;
+}

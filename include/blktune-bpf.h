@@ -1,0 +1,122 @@
+/* blktune-bpf: what bpf/blktune.bpf.c writes into its maps and src/source-bpf.c
+ * reads back. Compiled by clang -target bpf and by gcc, so only __u32/__u64 and
+ * pure arithmetic live here; the bucket functions are shared so the unit tests
+ * check the very code the kernel runs. */
+#ifndef BLKTUNE_BPF_H
+#define BLKTUNE_BPF_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+/* Operation classes, as /proc/diskstats groups them (op_stat_group()). */
+#define BLKTUNE_OP_READ 0
+#define BLKTUNE_OP_WRITE 1
+#define BLKTUNE_OP_DISCARD 2
+#define BLKTUNE_OP_FLUSH 3
+#define BLKTUNE_OPS 4
+
+/* Request size: bucket i holds sizes in (256 << i, 512 << i] bytes for
+ * i < 14 (<= 512 B ... <= 4 MiB); the last bucket holds anything larger. */
+#define BLKTUNE_SIZE_BUCKETS 15
+/* Latency: bucket i holds (2^(i-1), 2^i] µs (bucket 0: <= 1 µs) for i < 31;
+ * the last bucket holds anything above 2^30 µs (about 18 minutes). */
+#define BLKTUNE_LAT_BUCKETS 32
+
+/* Where a request completed relative to the CPU that submitted it. */
+#define BLKTUNE_CLASS_SAME_CPU 0
+#define BLKTUNE_CLASS_SAME_LLC 1
+#define BLKTUNE_CLASS_SAME_NODE 2
+#define BLKTUNE_CLASS_ELSEWHERE 3
+#define BLKTUNE_CLASSES 4
+
+/* The exact submit-CPU column of the completion matrix is kept for CPUs below
+ * this number only: a full row per CPU would cost ncpu^2 counters per device
+ * (512 KiB at 256 CPUs), while the four classes above scale to any size. */
+#define BLKTUNE_MATRIX_CPUS 16
+/* CPUs the topology tables describe; a CPU beyond it is classed "elsewhere". */
+#define BLKTUNE_MAX_CPUS 1024
+#define BLKTUNE_TOPO_UNKNOWN 0xffff
+/* Devices tracked; the map allocates on first use, so this costs nothing. */
+#define BLKTUNE_MAX_DEVS 4096
+
+/* Which tracepoints counted a device: request-based queues (blk-mq) fire
+ * block_rq_*, bio-based ones (zram, dm, md) only block_bio_*. */
+#define BLKTUNE_PATH_RQ 0
+#define BLKTUNE_PATH_BIO 1
+
+struct blktune_key {
+	__u32 dev;  /* kernel encoding: major << 20 | minor, of the whole disk */
+	__u32 path; /* BLKTUNE_PATH_* */
+};
+
+/* One CPU's slot of a per-CPU hash entry. Cumulative: never reset or
+ * drained; user space takes deltas. */
+struct blktune_dev_cpu {
+	/* issue side (block_rq_issue / block_bio_queue), on the issuing CPU */
+	__u64 issued[BLKTUNE_OPS];
+	__u64 issued_bytes[BLKTUNE_OPS];
+	__u64 size_count[2][BLKTUNE_SIZE_BUCKETS]; /* [read/write][bucket] */
+	__u64 size_bytes[2][BLKTUNE_SIZE_BUCKETS];
+	/* completion side, on the completing CPU */
+	__u64 completed[BLKTUNE_OPS];
+	__u64 lat_sum_ns[BLKTUNE_OPS];
+	__u64 lat[BLKTUNE_LAT_BUCKETS];
+	__u64 no_start; /* completions without a start time (not in lat) */
+	__u64 cls[BLKTUNE_CLASSES];             /* request-based only */
+	__u64 from_cpu[BLKTUNE_MATRIX_CPUS];   /* by submitting CPU */
+};
+
+/* Counted when the map is full and a new device cannot be added. */
+struct blktune_global {
+	__u64 map_full;
+};
+
+/* floor(log2(v)) for v >= 1, without loops (the verifier likes straight code). */
+static inline __attribute__((always_inline)) __u32 blktune_log2(__u64 v)
+{
+	__u32 r = 0, s;
+
+	s = (v > 0xffffffffULL) << 5; v >>= s; r |= s;
+	s = (v > 0xffffULL) << 4; v >>= s; r |= s;
+	s = (v > 0xffULL) << 3; v >>= s; r |= s;
+	s = (v > 0xfULL) << 2; v >>= s; r |= s;
+	s = (v > 0x3ULL) << 1; v >>= s; r |= s;
+	r |= (__u32)(v >> 1);
+	return r;
+}
+
+static inline __attribute__((always_inline)) __u32 blktune_size_bucket(__u64 bytes)
+{
+	__u32 b;
+
+	if (bytes <= 512)
+		return 0;
+	b = blktune_log2(bytes - 1) + 1 - 9; /* ceil(log2(bytes)) - log2(512) */
+	return b < BLKTUNE_SIZE_BUCKETS - 1 ? b : BLKTUNE_SIZE_BUCKETS - 1;
+}
+
+static inline __attribute__((always_inline)) __u32 blktune_lat_bucket(__u64 ns)
+{
+	__u64 us = (ns + 999) / 1000; /* ns <= 1000 * 2^i  <=>  ceil(ns/1000) <= 2^i */
+	__u32 b;
+
+	if (us <= 1)
+		return 0;
+	b = blktune_log2(us - 1) + 1;
+	return b < BLKTUNE_LAT_BUCKETS - 1 ? b : BLKTUNE_LAT_BUCKETS - 1;
+}
+
+/* Kernel REQ_OP_* (low 8 bits of cmd_flags / bi_opf) to the diskstats group. */
+static inline __attribute__((always_inline)) __u32 blktune_op(__u32 opf)
+{
+	__u32 op = opf & 0xff;
+
+	if (op == 2) /* REQ_OP_FLUSH */
+		return BLKTUNE_OP_FLUSH;
+	if (op == 3 || op == 5) /* REQ_OP_DISCARD, REQ_OP_SECURE_ERASE */
+		return BLKTUNE_OP_DISCARD;
+	return (op & 1) ? BLKTUNE_OP_WRITE : BLKTUNE_OP_READ;
+}
+
+#endif
