@@ -1,0 +1,49 @@
+/* source-bpf: loads bpf/blktune.bpf.c (tp_btf programs on block_rq_issue,
+ * block_rq_complete, block_bio_queue, block_bio_complete) and reads its
+ * cumulative per-device, per-CPU counters into a trace_sample. The only code
+ * that touches BPF. Tracing always concerns the live kernel, so the CPU
+ * topology it needs is read from "/". */
+#ifndef BLKTUNE_SOURCE_BPF_H
+#define BLKTUNE_SOURCE_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+#include "trace-topology.h"
+
+struct source_bpf;
+
+/* Open, configure (CPU topology), load and attach. Returns 0 or -errno; on
+ * failure `why` holds one line for the header, e.g. "not root and no
+ * CAP_BPF/CAP_PERFMON", "kernel has no BTF", "kernel lockdown forbids BPF",
+ * "kernel refused the BPF program: ...". Nothing is printed (libbpf's
+ * messages are captured while opening). */
+int source_bpf_open(struct source_bpf **out, char *why, size_t whylen);
+void source_bpf_close(struct source_bpf *src);
+
+/* Fill `out` with the cumulative counters of every device that did I/O since
+ * the programs were attached (sorted by dev_t; trace_dev.path tells whether
+ * it was traced request-based or bio-based). Returns 0 or -errno. */
+int source_bpf_read(struct source_bpf *src, struct trace_sample *out);
+
+/* The topology the kernel side classes completions with. */
+const struct trace_topology *source_bpf_topology(const struct source_bpf *src);
+/* True when the bio programs are attached (the kernel has the tracepoints):
+ * without them bio-based devices (zram, dm, md) are not traced. */
+bool source_bpf_bio_traced(const struct source_bpf *src);
+
+/* Per-program kernel statistics (run_cnt/run_time_ns need the sysctl
+ * kernel.bpf_stats_enabled=1; recursion_misses counts runs the kernel skipped
+ * because the same program was already running on that CPU). */
+struct source_bpf_prog_stat {
+	const char *name; /* "rq_issue", "rq_complete", "bio_queue", "bio_complete" */
+	bool attached;
+	uint64_t run_cnt, run_time_ns, recursion_misses;
+};
+#define SOURCE_BPF_PROGS 4
+/* Fills out[SOURCE_BPF_PROGS]. Returns 0 or -errno. */
+int source_bpf_prog_stats(const struct source_bpf *src, struct source_bpf_prog_stat out[SOURCE_BPF_PROGS]);
+
+#endif

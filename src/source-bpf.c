@@ -1,0 +1,316 @@
+#include "source-bpf.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "blktune.skel.h"
+#include "root.h"
+
+struct source_bpf {
+	struct blktune *skel;
+	struct bpf_program *progs[SOURCE_BPF_PROGS];
+	bool attached[SOURCE_BPF_PROGS];
+	unsigned ncpu; /* possible CPUs: the per-CPU map's value count */
+	struct blktune_dev_cpu *vals;
+	struct blktune_key *keys;
+	size_t nkeys, cap_keys;
+	struct trace_topology topo;
+};
+
+static const char *const prog_names[SOURCE_BPF_PROGS] = {
+	"rq_issue", "rq_complete", "bio_queue", "bio_complete",
+};
+static const char *const prog_tps[SOURCE_BPF_PROGS] = {
+	"block_rq_issue", "block_rq_complete", "block_bio_queue", "block_bio_complete",
+};
+
+/* libbpf prints warnings to stderr by default; library code must not print,
+ * so while opening its first warning is kept as the reason for a failure. */
+static char libbpf_msg[160];
+
+static int capture_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[512];
+	size_t n;
+
+	if (level != LIBBPF_WARN || libbpf_msg[0])
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strcspn(line, "\n");
+	line[n] = '\0';
+	if (n)
+		snprintf(libbpf_msg, sizeof(libbpf_msg), "%s",
+			 strncmp(line, "libbpf: ", 8) ? line : line + 8);
+	return 0;
+}
+
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
+/* The reason BPF tracing cannot work here, checked before libbpf tries, so the
+ * user reads the cause rather than a verifier message. */
+static int precheck(const struct root *r, char *why, size_t whylen)
+{
+	char buf[128];
+
+	if (!root_exists(r, "sys/kernel/btf/vmlinux")) {
+		snprintf(why, whylen, "kernel has no BTF (/sys/kernel/btf/vmlinux missing, needs CONFIG_DEBUG_INFO_BTF)");
+		return -ENOTSUP;
+	}
+	if (geteuid() != 0 && !has_cap(CAP_SYS_ADMIN) &&
+	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
+		snprintf(why, whylen, "not root and no CAP_BPF/CAP_PERFMON (setcap cap_bpf,cap_perfmon+ep)");
+		return -EPERM;
+	}
+	if (root_read(r, "sys/kernel/security/lockdown", buf, sizeof(buf)) > 0 &&
+	    strstr(buf, "[confidentiality]")) {
+		snprintf(why, whylen, "kernel lockdown (confidentiality) forbids BPF tracing");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static void set_topology(struct source_bpf *src)
+{
+	struct root *r = NULL;
+	unsigned n;
+
+	/* Without topology every completion off the submitting CPU is
+	 * "elsewhere"; the same-CPU share stays exact. */
+	if (root_open("/", &r) || trace_topology_read(r, &src->topo)) {
+		root_close(r);
+		return;
+	}
+	root_close(r);
+	n = src->topo.ncpu < BLKTUNE_MAX_CPUS ? src->topo.ncpu : BLKTUNE_MAX_CPUS;
+	src->skel->rodata->topo_ncpu = n;
+	for (unsigned c = 0; c < n; c++) {
+		int llc = src->topo.llc[c], node = src->topo.node[c];
+
+		src->skel->rodata->cpu_llc[c] = llc >= 0 && llc < BLKTUNE_TOPO_UNKNOWN
+			? (__u16)llc : BLKTUNE_TOPO_UNKNOWN;
+		src->skel->rodata->cpu_node[c] = node >= 0 && node < BLKTUNE_TOPO_UNKNOWN
+			? (__u16)node : BLKTUNE_TOPO_UNKNOWN;
+	}
+}
+
+static int load(struct source_bpf *src, char *why, size_t whylen)
+{
+	int err;
+
+	src->skel = blktune__open();
+	if (!src->skel) {
+		err = -errno;
+		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	src->progs[0] = src->skel->progs.rq_issue;
+	src->progs[1] = src->skel->progs.rq_complete;
+	src->progs[2] = src->skel->progs.bio_queue;
+	src->progs[3] = src->skel->progs.bio_complete;
+	/* Probe the tracepoints instead of guessing from kernel versions: the
+	 * request ones are required, the bio ones optional. */
+	for (int i = 0; i < SOURCE_BPF_PROGS; i++) {
+		if (libbpf_find_vmlinux_btf_id(prog_tps[i], BPF_TRACE_RAW_TP) >= 0)
+			continue;
+		if (i < 2) {
+			snprintf(why, whylen, "kernel has no tracepoint %s", prog_tps[i]);
+			return -ENOTSUP;
+		}
+		bpf_program__set_autoload(src->progs[i], false);
+		src->progs[i] = NULL;
+	}
+	set_topology(src);
+	err = blktune__load(src->skel);
+	if (err) {
+		if (err == -EPERM || err == -EACCES)
+			snprintf(why, whylen, "BPF refused (%s)%s%s", strerror(-err),
+				 libbpf_msg[0] ? ": " : "", libbpf_msg);
+		else
+			snprintf(why, whylen, "kernel refused the BPF program: %s",
+				 libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		return err;
+	}
+	for (int i = 0; i < SOURCE_BPF_PROGS; i++) {
+		struct bpf_link *l;
+
+		if (!src->progs[i])
+			continue;
+		l = bpf_program__attach(src->progs[i]);
+		if (!l) {
+			err = -errno;
+			snprintf(why, whylen, "cannot attach to tracepoint %s: %s", prog_tps[i],
+				 strerror(-err));
+			return err;
+		}
+		/* The skeleton destroys links it knows of. */
+		switch (i) {
+		case 0: src->skel->links.rq_issue = l; break;
+		case 1: src->skel->links.rq_complete = l; break;
+		case 2: src->skel->links.bio_queue = l; break;
+		default: src->skel->links.bio_complete = l; break;
+		}
+		src->attached[i] = true;
+	}
+	return 0;
+}
+
+int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
+{
+	struct source_bpf *src;
+	libbpf_print_fn_t old;
+	struct root *r;
+	int err, n;
+
+	*out = NULL;
+	if (whylen)
+		why[0] = '\0';
+	err = root_open("/", &r);
+	if (err) {
+		snprintf(why, whylen, "cannot open /: %s", strerror(-err));
+		return err;
+	}
+	err = precheck(r, why, whylen);
+	root_close(r);
+	if (err)
+		return err;
+	n = libbpf_num_possible_cpus();
+	if (n <= 0) {
+		snprintf(why, whylen, "cannot count possible CPUs: %s", strerror(n ? -n : EINVAL));
+		return n ? n : -EINVAL;
+	}
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return -ENOMEM;
+	src->ncpu = (unsigned)n;
+	src->vals = calloc((size_t)n, sizeof(*src->vals));
+	if (!src->vals) {
+		free(src);
+		return -ENOMEM;
+	}
+	libbpf_msg[0] = '\0';
+	old = libbpf_set_print(capture_print);
+	err = load(src, why, whylen);
+	libbpf_set_print(old);
+	if (err) {
+		source_bpf_close(src);
+		return err;
+	}
+	*out = src;
+	return 0;
+}
+
+void source_bpf_close(struct source_bpf *src)
+{
+	if (!src)
+		return;
+	blktune__destroy(src->skel);
+	trace_topology_free(&src->topo);
+	free(src->vals);
+	free(src->keys);
+	free(src);
+}
+
+static int collect_keys(struct source_bpf *src, int fd)
+{
+	struct blktune_key key, *prev = NULL;
+
+	src->nkeys = 0;
+	for (;;) {
+		if (bpf_map_get_next_key(fd, prev, &key)) {
+			if (errno == ENOENT)
+				return 0;
+			return -errno;
+		}
+		if (src->nkeys == src->cap_keys) {
+			size_t cap = src->cap_keys ? src->cap_keys * 2 : 16;
+			void *p = realloc(src->keys, cap * sizeof(*src->keys));
+
+			if (!p)
+				return -ENOMEM;
+			src->keys = p;
+			src->cap_keys = cap;
+		}
+		src->keys[src->nkeys] = key;
+		prev = &src->keys[src->nkeys++];
+		/* Entries are never deleted, so the walk cannot restart. */
+		if (src->nkeys > BLKTUNE_MAX_DEVS)
+			return -EOVERFLOW;
+	}
+}
+
+int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
+{
+	struct source_bpf_prog_stat st[SOURCE_BPF_PROGS];
+	int fd = bpf_map__fd(src->skel->maps.devs);
+	struct blktune_global *g = (struct blktune_global *)src->vals;
+	__u32 zero = 0;
+	int err;
+
+	err = collect_keys(src, fd);
+	if (err)
+		return err;
+	qsort(src->keys, src->nkeys, sizeof(*src->keys), trace_key_cmp);
+	trace_sample_reset(out, src->ncpu);
+	for (size_t i = 0; i < src->nkeys; i++) {
+		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals))
+			return -errno;
+		err = trace_sample_add(out, &src->keys[i], src->vals);
+		if (err)
+			return err;
+	}
+	/* vals is big enough for ncpu blktune_global values too. */
+	if (bpf_map_lookup_elem(bpf_map__fd(src->skel->maps.globals), &zero, g) == 0)
+		for (unsigned c = 0; c < src->ncpu; c++)
+			out->map_full += g[c].map_full;
+	if (source_bpf_prog_stats(src, st) == 0)
+		for (int i = 0; i < SOURCE_BPF_PROGS; i++)
+			out->missed += st[i].recursion_misses;
+	return 0;
+}
+
+const struct trace_topology *source_bpf_topology(const struct source_bpf *src)
+{
+	return &src->topo;
+}
+
+bool source_bpf_bio_traced(const struct source_bpf *src)
+{
+	return src->attached[2] && src->attached[3];
+}
+
+int source_bpf_prog_stats(const struct source_bpf *src, struct source_bpf_prog_stat out[SOURCE_BPF_PROGS])
+{
+	for (int i = 0; i < SOURCE_BPF_PROGS; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].name = prog_names[i];
+		out[i].attached = src->attached[i];
+		if (!src->attached[i])
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(src->progs[i]), &info, &len))
+			return -errno;
+		out[i].run_cnt = info.run_cnt;
+		out[i].run_time_ns = info.run_time_ns;
+		out[i].recursion_misses = info.recursion_misses;
+	}
+	return 0;
+}
