@@ -1,0 +1,135 @@
+#include "cli-tunable.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "journal.h"
+#include "root.h"
+#include "tunable.h"
+
+struct spec {
+	char dev[TUNABLE_DEV_MAX];
+	char name[TUNABLE_NAME_MAX];
+	char value[TUNABLE_VALUE_MAX];
+};
+
+/* "DEV:TUNABLE=VALUE"; a leading "/dev/" is what people type and is dropped. */
+static int parse_spec(const char *s, struct spec *out)
+{
+	const char *colon, *eq;
+
+	if (strncmp(s, "/dev/", 5) == 0)
+		s += 5;
+	colon = strchr(s, ':');
+	eq = colon ? strchr(colon + 1, '=') : NULL;
+	if (!colon || !eq || colon == s || eq == colon + 1 || !eq[1])
+		return -EINVAL;
+	if ((size_t)(colon - s) >= sizeof(out->dev) || (size_t)(eq - colon - 1) >= sizeof(out->name) ||
+	    strlen(eq + 1) >= sizeof(out->value))
+		return -ENAMETOOLONG;
+	snprintf(out->dev, sizeof(out->dev), "%.*s", (int)(colon - s), s);
+	snprintf(out->name, sizeof(out->name), "%.*s", (int)(eq - colon - 1), colon + 1);
+	snprintf(out->value, sizeof(out->value), "%s", eq + 1);
+	return 0;
+}
+
+static int open_session(const char *root_dir, const char *jdir, struct root **r,
+			struct tunable_session **s, FILE *err)
+{
+	int e = root_open(root_dir ? root_dir : "/", r);
+
+	if (e) {
+		fprintf(err, "blktune: root %s: %s\n", root_dir ? root_dir : "/", strerror(-e));
+		return e;
+	}
+	e = tunable_session_open(*r, jdir, s);
+	if (e) {
+		fprintf(err, "blktune: %s\n", strerror(-e));
+		root_close(*r);
+	}
+	return e;
+}
+
+int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *specs,
+		    size_t nspecs, FILE *out, FILE *err)
+{
+	struct tunable_session *s;
+	struct spec *parsed;
+	struct root *r;
+	int status = 0;
+
+	parsed = calloc(nspecs ? nspecs : 1, sizeof(*parsed));
+	if (!parsed)
+		return 1;
+	/* Check every spec before changing anything. */
+	for (size_t i = 0; i < nspecs; i++) {
+		if (parse_spec(specs[i], &parsed[i])) {
+			fprintf(err, "blktune: --set %s: expected DEV:TUNABLE=VALUE\n", specs[i]);
+			free(parsed);
+			return 2;
+		}
+	}
+	if (open_session(root_dir, jdir, &r, &s, err)) {
+		free(parsed);
+		return 1;
+	}
+	for (size_t i = 0; i < nspecs; i++) {
+		struct tunable_result res;
+
+		if (tunable_set(s, parsed[i].dev, parsed[i].name, parsed[i].value, &res)) {
+			fprintf(err, "blktune: %s\n", res.msg);
+			status = 1;
+		} else {
+			fprintf(out, "%s\n", res.msg);
+		}
+	}
+	if (tunable_session_changes(s))
+		fprintf(out, "originals kept in %s/journal: blktune --restore puts them back\n",
+			journal_dir(jdir));
+	tunable_session_close(s);
+	root_close(r);
+	free(parsed);
+	return status;
+}
+
+struct report_ctx {
+	FILE *out, *err;
+};
+
+static void report(void *arg, const struct tunable_result *res)
+{
+	struct report_ctx *c = arg;
+
+	/* A vanished device is news, not a failure of the restore. */
+	if (res->err && res->err != -ENODEV)
+		fprintf(c->err, "blktune: %s\n", res->msg);
+	else
+		fprintf(c->out, "%s\n", res->msg);
+}
+
+int cli_tunable_restore(const char *root_dir, const char *jdir, FILE *out, FILE *err)
+{
+	struct report_ctx ctx = { out, err };
+	struct tunable_session *s;
+	struct root *r;
+	int n, pending = journal_pending(jdir);
+
+	if (pending == 0) {
+		fprintf(out, "nothing to restore: no journal in %s\n", journal_dir(jdir));
+		return 0;
+	}
+	if (open_session(root_dir, jdir, &r, &s, err))
+		return 1;
+	n = tunable_restore_all(s, report, &ctx);
+	if (n < 0)
+		fprintf(err, "blktune: restore: %s\n", strerror(-n));
+	tunable_session_close(s);
+	root_close(r);
+	return n == 0 ? 0 : 1;
+}
+
+int cli_tunable_journal_pending(const char *jdir)
+{
+	return journal_pending(jdir);
+}
