@@ -1,0 +1,201 @@
+/* tunable-table: validation of every tunable (good and bad values) and step rules. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tunable-table.h"
+#include "unit.h"
+
+struct vcase {
+	const char *name;
+	long long max;         /* device limit; 0 keeps the table's */
+	const char *choices;
+	const char *value;
+	int err;               /* 0, -EINVAL, -ERANGE, -EPERM */
+	const char *norm;      /* expected written form when err == 0 */
+	const char *words;     /* expected in the message when err != 0 */
+};
+
+static const struct vcase vcases[] = {
+	{ "read_ahead_kb", 0, NULL, "4096", 0, "4096", NULL },
+	{ "read_ahead_kb", 0, NULL, "0", 0, "0", NULL },
+	{ "read_ahead_kb", 0, NULL, "3", 0, "3", NULL },           /* the kernel rounds: read back tells */
+	{ "read_ahead_kb", 0, NULL, " 128\n", 0, "128", NULL },
+	{ "read_ahead_kb", 0, NULL, "-1", -EINVAL, NULL, "negative" },
+	{ "read_ahead_kb", 0, NULL, "abc", -EINVAL, NULL, "not a number" },
+	{ "read_ahead_kb", 0, NULL, "12k", -EINVAL, NULL, "not a number" },
+	{ "read_ahead_kb", 0, NULL, "", -EINVAL, NULL, "not a number" },
+	{ "read_ahead_kb", 0, NULL, "4294967296", -ERANGE, NULL, "above the maximum" },
+	{ "max_sectors_kb", 1280, NULL, "512", 0, "512", NULL },
+	{ "max_sectors_kb", 1280, NULL, "1280", 0, "1280", NULL },
+	{ "max_sectors_kb", 1280, NULL, "2000", -ERANGE, NULL, "above the device's limit (1280" },
+	{ "max_sectors_kb", 1280, NULL, "3", -ERANGE, NULL, "below the minimum 4" },
+	{ "nr_requests", 128, NULL, "64", 0, "64", NULL },
+	{ "nr_requests", 128, NULL, "2", 0, "2", NULL },            /* kernel sets 4 */
+	{ "nr_requests", 128, NULL, "100000", -ERANGE, NULL, "above the device's limit" },
+	{ "nr_requests", 128, NULL, "0", -ERANGE, NULL, "below the minimum" },
+	{ "rq_affinity", 0, NULL, "2", 0, "2", NULL },
+	{ "rq_affinity", 0, NULL, "0", 0, "0", NULL },
+	{ "rq_affinity", 0, NULL, "3", -ERANGE, NULL, "above the maximum 2" }, /* kernel: acts as 1 */
+	{ "nomerges", 0, NULL, "1", 0, "1", NULL },
+	{ "nomerges", 0, NULL, "5", -ERANGE, NULL, "above the maximum 2" },
+	{ "nomerges", 0, NULL, "-1", -EINVAL, NULL, "negative" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "bfq", 0, "bfq", NULL },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "none\n", 0, "none", NULL },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "foo", -EINVAL, NULL, "not one of: none" },
+	{ "scheduler", 0, "none mq-deadline", "[none]", -EINVAL, NULL, "not one of" },
+	{ "scheduler", 0, "none mq-deadline", "", -EINVAL, NULL, "not one of" },
+	{ "wbt_lat_usec", 0, NULL, "-1", 0, "-1", NULL },
+	{ "wbt_lat_usec", 0, NULL, "0", 0, "0", NULL },
+	{ "wbt_lat_usec", 0, NULL, "75000", 0, "75000", NULL },
+	{ "wbt_lat_usec", 0, NULL, "-2", -ERANGE, NULL, "below the minimum -1" },
+	{ "wbt_lat_usec", 0, NULL, "x1", -EINVAL, NULL, "not a number" },
+	{ "add_random", 0, NULL, "1", 0, "1", NULL },
+	{ "add_random", 0, NULL, "2", -ERANGE, NULL, "0 or 1" },
+	{ "iostats", 0, NULL, "0", 0, "0", NULL },
+	{ "iostats", 0, NULL, "yes", -EINVAL, NULL, "not a number" },
+	{ "write_cache", 0, NULL, "write through", -EPERM, NULL, "read-only" },
+	{ "write_cache", 0, NULL, "write back", -EPERM, NULL, "read-only" },
+	{ "iosched/read_expire", 0, NULL, "250", 0, "250", NULL },
+	{ "iosched/read_expire", 0, NULL, "2147483647", -ERANGE, NULL, "above the maximum" }, /* wraps in 6.18 */
+	{ "iosched/front_merges", 0, NULL, "3", -ERANGE, NULL, "0 or 1" },
+	{ "iosched/fifo_batch", 0, NULL, "-1", -EINVAL, NULL, "negative" },
+	{ "iosched/async_depth", 0, NULL, "0", -ERANGE, NULL, "below the minimum 1" },
+	{ "iosched/read_lat_nsec", 0, NULL, "2000000", 0, "2000000", NULL },
+	{ "iosched/slice_idle", 0, NULL, "5000", -ERANGE, NULL, "above the maximum 4293" },
+	{ "iosched/low_latency", 0, NULL, "0", 0, "0", NULL },
+	{ "iosched/back_seek_penalty", 0, NULL, "0", -ERANGE, NULL, "below the minimum 1" },
+	{ "iosched/some_future_knob", 0, NULL, "-5", 0, "-5", NULL }, /* generic row: the kernel judges */
+	{ "irq", 0, "0 1 2 3 0-3", "0-1", 0, "0-1", NULL },
+	{ "irq", 0, "0 1 2 3 0-3", "1,3", 0, "1,3", NULL },
+	{ "irq", 0, "0 1 2 3 0-3", "4", -ERANGE, NULL, "not online" },
+	{ "irq", 0, "0 1 2 3 0-3", "3-1", -EINVAL, NULL, "not a CPU list" },
+	{ "irq", 0, "0 1 2 3 0-3", "a", -EINVAL, NULL, "not a CPU list" },
+	{ "irq", 0, "0 1 2 3 0-3", "", -EINVAL, NULL, "not a CPU list" },
+};
+
+static void limits(const struct tunable_def *def, const struct vcase *c, struct tunable_limits *lim)
+{
+	tunable_table_limits(def, lim);
+	if (c->max) {
+		lim->max = c->max;
+		lim->why_max = "test";
+	}
+	if (c->choices)
+		snprintf(lim->choices, sizeof(lim->choices), "%s", c->choices);
+}
+
+START_TEST(test_validate)
+{
+	const struct vcase *c = &vcases[_i];
+	const struct tunable_def *def = tunable_table_find(c->name);
+	struct tunable_limits lim;
+	char norm[256] = "", msg[256] = "";
+	int err;
+
+	ck_assert_msg(def != NULL, "row %s", c->name);
+	limits(def, c, &lim);
+	err = tunable_table_validate(def, &lim, c->value, norm, sizeof(norm), msg, sizeof(msg));
+	ck_assert_msg(err == c->err, "%s=\"%s\": err %d, want %d (%s)", c->name, c->value, err, c->err, msg);
+	if (!err)
+		ck_assert_str_eq(norm, c->norm);
+	else
+		ck_assert_msg(strstr(msg, c->words), "%s=\"%s\": message \"%s\" lacks \"%s\"", c->name, c->value,
+			      msg, c->words);
+}
+END_TEST
+
+struct scase {
+	const char *name;
+	long long max;
+	const char *choices;
+	const char *cur;
+	int dir;
+	const char *want; /* NULL: -ERANGE at an end */
+};
+
+static const struct scase scases[] = {
+	{ "read_ahead_kb", 0, NULL, "128", 1, "256" },
+	{ "read_ahead_kb", 0, NULL, "128", -1, "64" },
+	{ "read_ahead_kb", 0, NULL, "4", -1, "0" },
+	{ "read_ahead_kb", 0, NULL, "0", 1, "4" },
+	{ "read_ahead_kb", 0, NULL, "0", -1, NULL },
+	{ "max_sectors_kb", 1280, NULL, "1024", 1, "1280" },
+	{ "max_sectors_kb", 1280, NULL, "1280", 1, NULL },
+	{ "max_sectors_kb", 1280, NULL, "4", -1, NULL },
+	{ "nr_requests", 128, NULL, "4", -1, NULL },
+	{ "nr_requests", 128, NULL, "64", 1, "128" },
+	{ "rq_affinity", 0, NULL, "2", 1, "0" },
+	{ "rq_affinity", 0, NULL, "0", -1, "2" },
+	{ "nomerges", 0, NULL, "0", 1, "1" },
+	{ "add_random", 0, NULL, "0", 1, "1" },
+	{ "add_random", 0, NULL, "1", 1, "0" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "none", 1, "mq-deadline" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "bfq", 1, "none" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "none", -1, "bfq" },
+	{ "wbt_lat_usec", 0, NULL, "-1", 1, "1000" },
+	{ "wbt_lat_usec", 0, NULL, "2000", -1, "1000" },
+	{ "wbt_lat_usec", 0, NULL, "1000", -1, "0" },
+	{ "iosched/writes_starved", 0, NULL, "2", 1, "3" },
+	{ "irq", 0, "0 1 0-1", "0-1", 1, "0" },
+	{ "irq", 0, "0 1 0-1", "0", 1, "1" },
+};
+
+START_TEST(test_step)
+{
+	const struct scase *c = &scases[_i];
+	const struct tunable_def *def = tunable_table_find(c->name);
+	struct tunable_limits lim;
+	char out[256] = "", msg[256] = "";
+	int err;
+
+	tunable_table_limits(def, &lim);
+	if (c->max)
+		lim.max = c->max;
+	if (c->choices)
+		snprintf(lim.choices, sizeof(lim.choices), "%s", c->choices);
+	err = tunable_table_step(def, &lim, c->cur, c->dir, out, sizeof(out), msg, sizeof(msg));
+	if (c->want) {
+		ck_assert_msg(err == 0, "%s %s %+d: %s", c->name, c->cur, c->dir, msg);
+		ck_assert_str_eq(out, c->want);
+	} else {
+		ck_assert_int_eq(err, -ERANGE);
+		ck_assert_msg(strstr(msg, "already at its"), "%s", msg);
+	}
+}
+END_TEST
+
+START_TEST(test_rows)
+{
+	const struct tunable_def *wc = tunable_table_find("write_cache");
+
+	/* write_cache is shown but never written, and says why. */
+	ck_assert(!wc->writable);
+	ck_assert(strstr(wc->help, "power failure"));
+	ck_assert(strstr(tunable_table_find("rq_affinity")->help, "2:"));
+	ck_assert(strstr(tunable_table_find("nomerges")->help, "2:"));
+	ck_assert(strstr(tunable_table_find("read_ahead_kb")->help, "opened before"));
+	ck_assert(tunable_table_find("iosched/x/y") == NULL);
+	ck_assert(tunable_table_find("nope") == NULL);
+	ck_assert(tunable_table_is_generic(tunable_table_find("iosched/new_knob")));
+	for (size_t i = 0; i < tunable_table_count(); i++) {
+		const struct tunable_def *d = tunable_table_at(i);
+		ck_assert_msg(d->help && *d->help, "%s has help", d->name);
+		ck_assert_msg(tunable_table_find(d->name) == d, "%s unique", d->name);
+		ck_assert(tunable_table_layer_name(d->layer) != NULL);
+	}
+}
+END_TEST
+
+UNIT_SUITE(tunable_table_suite)
+static Suite *tunable_table_suite(void)
+{
+	Suite *s = suite_create("tunable-table");
+	TCase *tc = tcase_create("table");
+
+	tcase_add_loop_test(tc, test_validate, 0, (int)(sizeof(vcases) / sizeof(vcases[0])));
+	tcase_add_loop_test(tc, test_step, 0, (int)(sizeof(scases) / sizeof(scases[0])));
+	tcase_add_test(tc, test_rows);
+	suite_add_tcase(s, tc);
+	return s;
+}

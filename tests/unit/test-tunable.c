@@ -1,0 +1,411 @@
+/* tunable: listing, set with read-back, journal, undo, restore after a crash,
+ * refusals, on a writable copy of the tunables-basic fixture. A fake kernel
+ * (the writer hook) rounds and refuses the way kernel 6.18 does. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "root.h"
+#include "tunable.h"
+#include "unit.h"
+
+static char *tree, jdir[256];
+static struct root *r;
+
+static int put(const struct root *rt, const char *rel, const char *val)
+{
+	int fd = root_openat(rt, rel, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -EIO : 0;
+}
+
+static const char *base(const char *rel)
+{
+	const char *s = strrchr(rel, '/');
+	return s ? s + 1 : rel;
+}
+
+/* What kernel 6.18 does with these writes (measured on a loop device). */
+static int fake_kernel(const struct root *rt, const char *rel, const char *val)
+{
+	char buf[256], dir[512], off[512];
+	long long v = atoll(val);
+	const char *b = base(rel);
+
+	if (strcmp(b, "read_ahead_kb") == 0) {
+		snprintf(buf, sizeof(buf), "%lld\n", v / 4 * 4); /* whole 4 KiB pages */
+		return put(rt, rel, buf);
+	}
+	if (strcmp(b, "nr_requests") == 0) {
+		snprintf(buf, sizeof(buf), "%lld\n", v < 4 ? 4 : v);
+		return put(rt, rel, buf);
+	}
+	if (strcmp(b, "smp_affinity_list") == 0 && strstr(rel, "/41/"))
+		return -EIO; /* a managed NVMe queue interrupt */
+	if (strcmp(b, "max_sectors_kb") == 0 && v == 999)
+		return -EINVAL;
+	if (strcmp(b, "scheduler") == 0) {
+		/* The queue's scheduler swaps its iosched/ directory and resets nr_requests. */
+		bool none = strcmp(val, "none") == 0;
+		snprintf(dir, sizeof(dir), "%s/%.*s/iosched", root_path(rt), (int)(b - rel - 1), rel);
+		snprintf(off, sizeof(off), "%s.off", dir);
+		if (rename(none ? dir : off, none ? off : dir) < 0)
+			return -errno;
+		snprintf(buf, sizeof(buf), "%s\n", none ? "mq-deadline [none]" : "[mq-deadline] none");
+		put(rt, "sys/block/loop3/queue/nr_requests", none ? "128\n" : "256\n");
+		return put(rt, rel, buf);
+	}
+	snprintf(buf, sizeof(buf), "%s\n", val);
+	return put(rt, rel, buf);
+}
+
+static void setup(void)
+{
+	tree = unit_fixture_copy("tunables-basic");
+	snprintf(jdir, sizeof(jdir), "%s/run-blktune", tree);
+	ck_assert_int_eq(root_open(tree, &r), 0);
+	tunable_set_writer(fake_kernel);
+}
+
+static void teardown(void)
+{
+	tunable_set_writer(NULL);
+	root_close(r);
+	unit_rmtree(tree);
+	free(tree);
+}
+
+static struct tunable_session *session(void)
+{
+	struct tunable_session *s;
+
+	ck_assert_int_eq(tunable_session_open(r, jdir, &s), 0);
+	return s;
+}
+
+static const char *file(const char *rel)
+{
+	static char buf[8][256];
+	static int slot;
+	char *p = buf[slot++ % 8];
+
+	if (root_read(r, rel, p, 256) < 0)
+		return "(absent)";
+	p[strcspn(p, "\n")] = '\0';
+	return p;
+}
+
+static const struct tunable_info *row(const struct tunable_info *rows, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(rows[i].name, name) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+START_TEST(test_device_names)
+{
+	static const struct { const char *dev; int err; const char *words; } cases[] = {
+		{ "../vda", -EINVAL, "not a block device name" },
+		{ "loop3/../vda", -EINVAL, "not a block device name" },
+		{ "..", -EINVAL, "not a block device name" },
+		{ ".", -EINVAL, "not a block device name" },
+		{ "", -EINVAL, "not a block device name" },
+		{ "loop3 ", -EINVAL, "not a block device name" },
+		{ "loop3p1", -ENODEV, "partition: partitions use the queue of loop3" },
+		{ "sdz", -ENODEV, "no block device sdz" },
+		{ "loop3", 0, "" },
+		{ "dm-0", 0, "" },
+	};
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	char msg[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		msg[0] = '\0';
+		ck_assert_int_eq(tunable_check_device(r, cases[i].dev, msg, sizeof(msg)), cases[i].err);
+		ck_assert_msg(strstr(msg, cases[i].words), "%s: %s", cases[i].dev, msg);
+		if (cases[i].err) {
+			ck_assert_int_eq(tunable_set(s, cases[i].dev, "read_ahead_kb", "256", &res), cases[i].err);
+			ck_assert_msg(strstr(res.msg, "refused"), "%s", res.msg);
+		}
+	}
+	/* Nothing was journaled for refused names. */
+	ck_assert_int_eq(journal_pending(jdir), 0);
+	tunable_session_close(s);
+}
+END_TEST
+
+START_TEST(test_list)
+{
+	struct tunable_session *s = session();
+	struct tunable_info rows[TUNABLE_LIST_MAX];
+	const struct tunable_info *t;
+	char msg[256];
+	int n = tunable_list(s, "loop3", rows, TUNABLE_LIST_MAX, msg, sizeof(msg));
+
+	ck_assert_int_gt(n, 10);
+	t = row(rows, n, "max_sectors_kb");
+	ck_assert_str_eq(t->range, "4..1280 KiB");
+	ck_assert_str_eq(t->value, "1280");
+	ck_assert_str_eq(t->start, "1280");
+	ck_assert(t->writable);
+	t = row(rows, n, "scheduler");
+	ck_assert_str_eq(t->value, "mq-deadline");
+	ck_assert_str_eq(t->range, "mq-deadline none");
+	t = row(rows, n, "nr_requests");
+	ck_assert_str_eq(t->range, "1..2048"); /* with a scheduler */
+	t = row(rows, n, "read_ahead_kb");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(strstr(t->note, "files on dm-0"), "%s", t->note);
+	ck_assert_ptr_nonnull(row(rows, n, "iosched/fifo_batch"));
+	ck_assert_ptr_nonnull(row(rows, n, "iosched/future_knob")); /* unknown to the table, still shown */
+	ck_assert(!row(rows, n, "write_cache")->writable);
+	ck_assert_ptr_null(row(rows, n, "iosched/slice_idle"));
+
+	n = tunable_list(s, "dm-0", rows, TUNABLE_LIST_MAX, msg, sizeof(msg));
+	ck_assert_ptr_null(row(rows, n, "scheduler")); /* bio-based */
+	ck_assert_ptr_null(row(rows, n, "nr_requests"));
+	t = row(rows, n, "read_ahead_kb");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(strstr(t->note, "governs files on dm-0"), "%s", t->note);
+	t = row(rows, n, "max_sectors_kb");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(strstr(t->note, "loop3"), "%s", t->note);
+
+	n = tunable_list(s, "vda", rows, TUNABLE_LIST_MAX, msg, sizeof(msg));
+	ck_assert_str_eq(row(rows, n, "nr_requests")->range, "1..256"); /* scheduler none: tag depth */
+	ck_assert_ptr_nonnull(row(rows, n, "irq/36"));
+	ck_assert_ptr_null(row(rows, n, "irq/35"));
+	ck_assert_str_eq(row(rows, n, "irq/36")->value, "0-3");
+	ck_assert_str_eq(row(rows, n, "irq/36")->range, "CPUs of 0 1 2 3 0-3");
+
+	ck_assert_int_eq(tunable_list(s, "loop3p1", rows, TUNABLE_LIST_MAX, msg, sizeof(msg)), -ENODEV);
+	tunable_session_close(s);
+}
+END_TEST
+
+START_TEST(test_set_read_back)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "4096", &res), 0);
+	ck_assert_str_eq(res.msg, "loop3 read_ahead_kb 128 -> 4096 (files opened before keep the old value)");
+	ck_assert(res.changed && !res.differs);
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "3", &res), 0);
+	ck_assert(res.differs);
+	ck_assert_str_eq(res.got, "0");
+	ck_assert_msg(strstr(res.msg, "asked 3, kernel set 0"), "%s", res.msg);
+	ck_assert_int_eq(tunable_set(s, "vda", "nr_requests", "2", &res), 0);
+	ck_assert_msg(strstr(res.msg, "vda nr_requests 256 -> 4 (asked 2, kernel set 4)"), "%s", res.msg);
+	ck_assert_int_eq(tunable_set(s, "vda", "nr_requests", "100000", &res), -ERANGE);
+	ck_assert_str_eq(res.msg, "vda nr_requests 100000 refused: above the device's limit "
+				  "(256, the hardware queue depth, scheduler none)");
+	ck_assert_int_eq(tunable_set(s, "loop3", "max_sectors_kb", "999", &res), -EINVAL);
+	ck_assert_msg(strstr(res.msg, "refused: the kernel said Invalid argument"), "%s", res.msg);
+	ck_assert_int_eq(tunable_set(s, "loop3", "write_cache", "write through", &res), -EPERM);
+	ck_assert_str_eq(file("sys/block/loop3/queue/write_cache"), "write back");
+	ck_assert_int_eq(tunable_set(s, "loop3", "nomerges", "0", &res), 0);
+	ck_assert_str_eq(res.msg, "loop3 nomerges already 0");
+	ck_assert_int_eq(tunable_set(s, "loop3", "bogus", "1", &res), -ENOENT);
+	ck_assert_int_eq(tunable_set(s, "loop3", "iosched/../../x", "1", &res), -ENOENT);
+	ck_assert_int_eq(tunable_set(s, "vda", "iosched/fifo_batch", "1", &res), -ENOENT);
+	/* IRQs: only those serving the device; a managed one refuses with EIO. */
+	ck_assert_int_eq(tunable_set(s, "vda", "irq/36", "1", &res), 0);
+	ck_assert_str_eq(file("proc/irq/36/smp_affinity_list"), "1");
+	ck_assert_int_eq(tunable_set(s, "vda", "irq/41", "1", &res), -ENOENT);
+	ck_assert_int_eq(tunable_set(s, "nvme0n1", "irq/41", "0", &res), -EIO);
+	ck_assert_msg(strstr(res.msg, "managed interrupt"), "%s", res.msg);
+	ck_assert_int_eq(tunable_set(s, "nvme0n1", "irq/42", "7", &res), -ERANGE);
+	ck_assert_msg(strstr(res.msg, "not online"), "%s", res.msg);
+	/* Side effects the kernel makes are reported. */
+	ck_assert_int_eq(tunable_set(s, "loop3", "scheduler", "none", &res), 0);
+	ck_assert_msg(strstr(res.msg, "loop3 scheduler mq-deadline -> none; kernel also set nr_requests 256 -> 128"),
+		      "%s", res.msg);
+	tunable_session_close(s);
+}
+END_TEST
+
+START_TEST(test_journal_undo_step)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	struct journal *j;
+	char msg[256];
+
+	ck_assert_int_eq(tunable_step(s, "loop3", "read_ahead_kb", 1, &res), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "256");
+	ck_assert_int_eq(tunable_step(s, "loop3", "read_ahead_kb", 1, &res), 0);
+	ck_assert_int_eq(tunable_step(s, "loop3", "rq_affinity", 1, &res), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/rq_affinity"), "2");
+	ck_assert_int_eq(tunable_step(s, "loop3", "max_sectors_kb", 1, &res), -ERANGE);
+	ck_assert_msg(strstr(res.msg, "already at its maximum"), "%s", res.msg);
+	ck_assert_uint_eq(tunable_session_changes(s), 3);
+	/* Only the first original of each (device, tunable) is journaled. */
+	ck_assert_int_eq(journal_pending(jdir), 2);
+
+	ck_assert_int_eq(tunable_undo(s, &res), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/rq_affinity"), "1");
+	ck_assert_int_eq(tunable_undo(s, &res), 0);
+	ck_assert_str_eq(res.msg, "undo: loop3 read_ahead_kb 512 -> 256");
+	ck_assert_int_eq(tunable_undo(s, &res), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
+	ck_assert_int_eq(tunable_undo(s, &res), -ENOENT);
+
+	/* Another instance cannot take the journal while this one holds it. */
+	ck_assert_int_eq(journal_open(jdir, false, &j, msg, sizeof(msg)), -EWOULDBLOCK);
+	ck_assert_int_eq(tunable_keep(s), 0);
+	ck_assert_int_eq(journal_pending(jdir), 0);
+	ck_assert_int_eq(journal_open(jdir, false, &j, msg, sizeof(msg)), 0);
+	journal_close(j);
+	tunable_session_close(s);
+}
+END_TEST
+
+static const char *const loop3_files[] = {
+	"read_ahead_kb", "max_sectors_kb", "nr_requests", "rq_affinity", "nomerges", "scheduler",
+	"wbt_lat_usec", "add_random", "iostats", "iosched/read_expire", "iosched/fifo_batch",
+	"iosched/async_depth", "iosched/front_merges", "iosched/future_knob",
+};
+
+START_TEST(test_restore_after_crash)
+{
+	char before[sizeof(loop3_files) / sizeof(loop3_files[0])][256], rel[256];
+	struct tunable_session *s;
+	int status, reported = 0;
+	pid_t pid;
+
+	for (size_t i = 0; i < sizeof(loop3_files) / sizeof(loop3_files[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/block/loop3/queue/%s", loop3_files[i]);
+		snprintf(before[i], sizeof(before[i]), "%s", file(rel));
+	}
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct tunable_result res;
+		s = session();
+		int bad = tunable_set(s, "loop3", "iosched/fifo_batch", "64", &res) |
+			  tunable_set(s, "loop3", "iosched/future_knob", "9", &res) |
+			  tunable_set(s, "loop3", "nr_requests", "64", &res) |
+			  tunable_set(s, "loop3", "scheduler", "none", &res) |
+			  tunable_set(s, "loop3", "read_ahead_kb", "3", &res) |
+			  tunable_set(s, "loop3", "max_sectors_kb", "64", &res) |
+			  tunable_set(s, "loop3", "nomerges", "2", &res) |
+			  tunable_set(s, "loop3", "wbt_lat_usec", "0", &res) |
+			  tunable_set(s, "loop3", "iostats", "0", &res) |
+			  tunable_set(s, "vda", "irq/36", "2", &res);
+		_exit(bad ? 1 : 0); /* no restore, no close: a crash */
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "mq-deadline [none]");
+	ck_assert_int_gt(journal_pending(jdir), 10);
+
+	s = session();
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	for (size_t i = 0; i < sizeof(loop3_files) / sizeof(loop3_files[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/block/loop3/queue/%s", loop3_files[i]);
+		ck_assert_msg(strcmp(file(rel), before[i]) == 0, "%s: %s, want %s", loop3_files[i], file(rel),
+			      before[i]);
+	}
+	ck_assert_str_eq(file("proc/irq/36/smp_affinity_list"), "0-3");
+	ck_assert_int_eq(journal_pending(jdir), 0);
+	(void)reported;
+	tunable_session_close(s);
+}
+END_TEST
+
+static void count_vanished(void *arg, const struct tunable_result *res)
+{
+	if (res->err == -ENODEV && strstr(res->msg, "vanished"))
+		(*(int *)arg)++;
+}
+
+START_TEST(test_vanished_and_reused)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	char path[512];
+	int vanished = 0;
+
+	ck_assert_int_eq(tunable_set(s, "sda", "read_ahead_kb", "512", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	tunable_session_close(s);
+	/* sda is unplugged; loop3 is detached and the name reused by another file. */
+	snprintf(path, sizeof(path), "%s/sys/block/sda", tree);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/devices/virtual/block/loop3/diskseq", tree);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	unit_write_file(path, "99\n");
+
+	s = session();
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "1024", &res), -EEXIST);
+	ck_assert_msg(strstr(res.msg, "--restore"), "%s", res.msg);
+	ck_assert_int_eq(tunable_restore_all(s, count_vanished, &vanished), 0);
+	ck_assert_int_eq(vanished, 1);
+	/* The reused name was not touched; nothing is left to retry. */
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
+	ck_assert_int_eq(journal_pending(jdir), 0);
+	tunable_session_close(s);
+}
+END_TEST
+
+START_TEST(test_read_only)
+{
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		return; /* the drop of privileges below needs root */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct tunable_session *s;
+		struct tunable_result res;
+		struct root *live;
+		const char *why = NULL;
+
+		if (setresuid(65534, 65534, 65534) || root_open("/", &live) ||
+		    tunable_session_open(live, jdir, &s))
+			_exit(2);
+		if (tunable_session_writable(s, &why) || !why || !strstr(why, "not root"))
+			_exit(3);
+		if (tunable_set(s, "loop0", "read_ahead_kb", "128", &res) != -EACCES &&
+		    tunable_set(s, "vda", "read_ahead_kb", "128", &res) != -EACCES)
+			_exit(4);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
+UNIT_SUITE(tunable_suite)
+static Suite *tunable_suite(void)
+{
+	Suite *s = suite_create("tunable");
+	TCase *tc = tcase_create("tunable");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_device_names);
+	tcase_add_test(tc, test_list);
+	tcase_add_test(tc, test_set_read_back);
+	tcase_add_test(tc, test_journal_undo_step);
+	tcase_add_test(tc, test_restore_after_crash);
+	tcase_add_test(tc, test_vanished_and_reused);
+	tcase_add_test(tc, test_read_only);
+	suite_add_tcase(s, tc);
+	return s;
+}
