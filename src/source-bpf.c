@@ -109,6 +109,41 @@ static void set_topology(struct source_bpf *src)
 	}
 }
 
+static struct bpf_link **link_of(struct source_bpf *src, int i)
+{
+	switch (i) {
+	case 0: return &src->skel->links.rq_issue;
+	case 1: return &src->skel->links.rq_complete;
+	case 2: return &src->skel->links.bio_queue;
+	default: return &src->skel->links.bio_complete;
+	}
+}
+
+/* Links are kept in the skeleton, which destroys them on close. */
+static int attach(struct source_bpf *src, int i)
+{
+	struct bpf_link **l = link_of(src, i);
+
+	if (src->attached[i])
+		return 0;
+	if (!src->progs[i])
+		return -ENOTSUP;
+	*l = bpf_program__attach(src->progs[i]);
+	if (!*l)
+		return -errno;
+	src->attached[i] = true;
+	return 0;
+}
+
+static void detach(struct source_bpf *src, int i)
+{
+	struct bpf_link **l = link_of(src, i);
+
+	bpf_link__destroy(*l);
+	*l = NULL;
+	src->attached[i] = false;
+}
+
 static int load(struct source_bpf *src, char *why, size_t whylen)
 {
 	int err;
@@ -146,26 +181,13 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 				 libbpf_msg[0] ? libbpf_msg : strerror(-err));
 		return err;
 	}
-	for (int i = 0; i < SOURCE_BPF_PROGS; i++) {
-		struct bpf_link *l;
-
-		if (!src->progs[i])
-			continue;
-		l = bpf_program__attach(src->progs[i]);
-		if (!l) {
-			err = -errno;
+	for (int i = 0; i < 2; i++) {
+		err = attach(src, i);
+		if (err) {
 			snprintf(why, whylen, "cannot attach to tracepoint %s: %s", prog_tps[i],
 				 strerror(-err));
 			return err;
 		}
-		/* The skeleton destroys links it knows of. */
-		switch (i) {
-		case 0: src->skel->links.rq_issue = l; break;
-		case 1: src->skel->links.rq_complete = l; break;
-		case 2: src->skel->links.bio_queue = l; break;
-		default: src->skel->links.bio_complete = l; break;
-		}
-		src->attached[i] = true;
 	}
 	return 0;
 }
@@ -175,6 +197,7 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 	struct source_bpf *src;
 	libbpf_print_fn_t old;
 	struct root *r;
+	bool bio;
 	int err, n;
 
 	*out = NULL;
@@ -186,33 +209,87 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 		return err;
 	}
 	err = precheck(r, why, whylen);
-	root_close(r);
-	if (err)
+	if (err) {
+		root_close(r);
 		return err;
+	}
 	n = libbpf_num_possible_cpus();
 	if (n <= 0) {
+		root_close(r);
 		snprintf(why, whylen, "cannot count possible CPUs: %s", strerror(n ? -n : EINVAL));
 		return n ? n : -EINVAL;
 	}
 	src = calloc(1, sizeof(*src));
-	if (!src)
-		return -ENOMEM;
-	src->ncpu = (unsigned)n;
-	src->vals = calloc((size_t)n, sizeof(*src->vals));
-	if (!src->vals) {
+	if (!src || !(src->vals = calloc((size_t)n, sizeof(*src->vals)))) {
+		root_close(r);
 		free(src);
 		return -ENOMEM;
 	}
+	src->ncpu = (unsigned)n;
 	libbpf_msg[0] = '\0';
 	old = libbpf_set_print(capture_print);
 	err = load(src, why, whylen);
 	libbpf_set_print(old);
 	if (err) {
+		root_close(r);
 		source_bpf_close(src);
 		return err;
 	}
+	bio = source_bpf_bio_needed(r);
+	root_close(r);
+	if (bio) {
+		err = source_bpf_set_bio(src, true);
+		if (err) {
+			snprintf(why, whylen, "cannot attach to the bio tracepoints: %s", strerror(-err));
+			source_bpf_close(src);
+			return err;
+		}
+	}
 	*out = src;
 	return 0;
+}
+
+bool source_bpf_bio_needed(const struct root *r)
+{
+	char path[300];
+	struct dirent *de;
+	bool found = false;
+	DIR *d = root_opendir(r, "sys/block");
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		unsigned long long sectors;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "sys/block/%s/mq", de->d_name);
+		if (root_exists(r, path))
+			continue;
+		snprintf(path, sizeof(path), "sys/block/%s/size", de->d_name);
+		found = root_read_u64(r, path, &sectors) == 0 && sectors > 0;
+	}
+	closedir(d);
+	return found;
+}
+
+int source_bpf_set_bio(struct source_bpf *src, bool on)
+{
+	int err;
+
+	if (!on) {
+		detach(src, 2);
+		detach(src, 3);
+		return 0;
+	}
+	err = attach(src, 2);
+	if (!err)
+		err = attach(src, 3);
+	if (err) {
+		detach(src, 2);
+		detach(src, 3);
+	}
+	return err;
 }
 
 void source_bpf_close(struct source_bpf *src)
