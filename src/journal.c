@@ -147,14 +147,25 @@ int journal_open(const char *dir, bool wait, struct journal **out, char *msg, si
 		return err;
 	}
 	while (flock(j->lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
+		char pid[24] = "";
+		ssize_t n;
+
 		if (errno == EINTR)
 			continue;
 		err = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
-		snprintf(msg, msg_size, "%s", err == -EWOULDBLOCK ?
-			 "another blktune is changing tunables (journal locked)" : strerror(-err));
+		n = pread(j->lock_fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? strcspn(pid, "\n") : 0] = '\0';
+		if (err == -EWOULDBLOCK)
+			snprintf(msg, msg_size, "another blktune%s%s is changing tunables (journal locked)",
+				 pid[0] ? " pid " : "", pid);
+		else
+			snprintf(msg, msg_size, "journal lock: %s", strerror(-err));
 		journal_close(j);
 		return err;
 	}
+	/* Who holds the lock, for the message another instance shows. */
+	if (ftruncate(j->lock_fd, 0) == 0)
+		dprintf(j->lock_fd, "%ld\n", (long)getpid());
 	err = load(j, msg, msg_size);
 	if (!err && j->torn) {
 		bool *keep = calloc(j->n + 1, sizeof(*keep));

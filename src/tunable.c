@@ -543,7 +543,7 @@ int tunable_list(struct tunable_session *s, const char *dev, struct tunable_info
 			const struct tunable_def *def;
 			if (e->d_name[0] == '.' || strlen(e->d_name) > 40)
 				continue;
-			snprintf(name, sizeof(name), "iosched/%s", e->d_name);
+			snprintf(name, sizeof(name), "iosched/%.40s", e->d_name);
 			def = tunable_table_find(name);
 			if (tunable_table_is_generic(def) || (def->sched && strcmp(def->sched, sched) != 0))
 				add_row(s, dev, name, out, max, &n);
@@ -600,7 +600,7 @@ static size_t snapshot_side(const struct root *r, const char *dev, const struct 
 				char name[TUNABLE_NAME_MAX];
 				if (e->d_name[0] == '.' || strlen(e->d_name) > 40)
 					continue;
-				snprintf(name, sizeof(name), "iosched/%s", e->d_name);
+				snprintf(name, sizeof(name), "iosched/%.40s", e->d_name);
 				if (resolve(r, dev, name, &side, msg, sizeof(msg)) == 0 &&
 				    read_value(r, &side, out[n].value, sizeof(out[n].value)) == 0) {
 					snprintf(out[n].name, sizeof(out[n].name), "%s", name);
@@ -659,9 +659,10 @@ static void push_undo(struct tunable_session *s, const char *dev, const struct t
 static void result_init(struct tunable_result *res, const char *dev, const char *name, const char *value)
 {
 	memset(res, 0, sizeof(*res));
-	snprintf(res->dev, sizeof(res->dev), "%s", dev ? dev : "");
-	snprintf(res->name, sizeof(res->name), "%s", name ? name : "");
-	snprintf(res->asked, sizeof(res->asked), "%s", value ? value : "");
+	/* Truncation is fine here: these only label the result. */
+	catf(res->dev, sizeof(res->dev), 0, "%s", dev ? dev : "");
+	catf(res->name, sizeof(res->name), 0, "%s", name ? name : "");
+	catf(res->asked, sizeof(res->asked), 0, "%s", value ? value : "");
 }
 
 static int fail(struct tunable_result *res, int err, const char *why)
@@ -833,6 +834,8 @@ int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 	err = put_back(s, u->dev, u->v, u->n, res);
 	res->err = err;
 	res->changed = res->got[0] && strcmp(res->got, res->before) != 0;
+	if (!err && s->changes)
+		s->changes--;
 	if (err)
 		catf(res->msg, sizeof(res->msg), 0, "undo %s %s to %s failed (now %s)", u->dev, u->v[0].name,
 			 u->v[0].value, res->got);

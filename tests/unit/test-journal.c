@@ -124,7 +124,9 @@ START_TEST(test_lock)
 	}
 	ck_assert_int_eq(read(up[0], &c, 1), 1);
 	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), -EWOULDBLOCK);
-	ck_assert_msg(strstr(msg, "another blktune"), "%s", msg);
+	char want[64];
+	snprintf(want, sizeof(want), "another blktune pid %d is changing", (int)pid);
+	ck_assert_msg(strstr(msg, want), "%s", msg);
 	ck_assert_int_eq(write(down[1], "x", 1), 1);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
