@@ -388,6 +388,19 @@ static size_t list_dir(const struct root *r, const char *dev, const char *sub, c
 	return n;
 }
 
+static bool file_writable(const struct root *r, const char *path)
+{
+	struct stat st;
+	int fd = root_openat(r, path, O_PATH);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = fstat(fd, &st) == 0 && (st.st_mode & S_IWUSR);
+	close(fd);
+	return ok;
+}
+
 /* Where this tunable matters in dev's stack, in words. */
 static void layer_note(const struct root *r, const char *dev, const struct target *t, char *out,
 		       size_t size)
@@ -425,25 +438,19 @@ static void layer_note(const struct root *r, const char *dev, const struct targe
 		snprintf(out, size, "%s only", dev);
 		break;
 	case TUNABLE_LAYER_IRQ: {
-		struct device_irq irq = { .irq = t->irq };
-		device_irq_read_affinity(r, &irq);
-		snprintf(out, size, "IRQ %u, effective CPUs %s", t->irq, irq.effective[0] ? irq.effective : "?");
+		struct device_irq_set set;
+		const struct device_irq *irq = NULL;
+
+		if (device_irq_find(r, dev, &set) == 0)
+			for (size_t i = 0; i < set.n && !irq; i++)
+				if (set.irq[i].irq == t->irq)
+					irq = &set.irq[i];
+		snprintf(out, size, "IRQ %u %s, effective CPUs %s%s", t->irq, irq ? irq->name : "",
+			 irq && irq->effective[0] ? irq->effective : "?",
+			 file_writable(r, t->path) ? "" : "; managed by the kernel, read-only");
 		break;
 	}
 	}
-}
-
-static bool file_writable(const struct root *r, const char *path)
-{
-	struct stat st;
-	int fd = root_openat(r, path, O_PATH);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = fstat(fd, &st) == 0 && (st.st_mode & S_IWUSR);
-	close(fd);
-	return ok;
 }
 
 static const char *start_value(struct tunable_session *s, const char *dev, const char *name,
@@ -744,6 +751,11 @@ static int prepare(struct tunable_session *s, const char *dev, const char *name,
 		return fail(res, err, msg);
 	if (!s->writable)
 		return fail(res, -EACCES, s->why);
+	/* 6.18 makes a managed interrupt's smp_affinity_list 0444: say why, not EACCES. */
+	if (!file_writable(s->root, t->path))
+		return fail(res, -EPERM, t->def->type == TUNABLE_CPULIST ?
+			    "a managed interrupt: the kernel places it itself (smp_affinity_list is read-only)" :
+			    "the kernel made this file read-only on this device");
 	if ((err = read_value(s->root, t, res->before, sizeof(res->before))) != 0)
 		return fail(res, err, strerror(-err));
 	limits_for(s->root, dev, t, lim);

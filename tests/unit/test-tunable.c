@@ -200,6 +200,8 @@ START_TEST(test_set_read_back)
 {
 	struct tunable_session *s = session();
 	struct tunable_result res;
+	struct tunable_info info;
+	char msg[512];
 
 	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "4096", &res), 0);
 	ck_assert_str_eq(res.msg, "loop3 read_ahead_kb 128 -> 4096 (files opened before keep the old value)");
@@ -228,6 +230,13 @@ START_TEST(test_set_read_back)
 	ck_assert_int_eq(tunable_set(s, "vda", "irq/41", "1", &res), -ENOENT);
 	ck_assert_int_eq(tunable_set(s, "nvme0n1", "irq/41", "0", &res), -EIO);
 	ck_assert_msg(strstr(res.msg, "managed interrupt"), "%s", res.msg);
+	snprintf(msg, sizeof(msg), "%s/proc/irq/40/smp_affinity_list", tree);
+	ck_assert_int_eq(chmod(msg, 0444), 0);
+	ck_assert_int_eq(tunable_set(s, "nvme0n1", "irq/40", "1", &res), -EPERM);
+	ck_assert_msg(strstr(res.msg, "managed interrupt"), "%s", res.msg);
+	ck_assert_int_eq(tunable_get(s, "nvme0n1", "irq/40", &info, msg, sizeof(msg)), 0);
+	ck_assert(!info.writable);
+	ck_assert_msg(strstr(info.note, "IRQ 40 nvme0q0, effective CPUs 0; managed"), "%s", info.note);
 	ck_assert_int_eq(tunable_set(s, "nvme0n1", "irq/42", "7", &res), -ERANGE);
 	ck_assert_msg(strstr(res.msg, "not online"), "%s", res.msg);
 	/* Side effects the kernel makes are reported. */
