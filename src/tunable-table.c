@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Ranges are what blktune accepts, measured against kernel 6.18 (see the
- * report in tests/integration/tunables-live.sh): where the kernel accepts
+/* Ranges are what blktune accepts, measured against kernel 6.18 on a loop device
+ * (tests/integration/tunables-set-restore.sh checks them): where the kernel accepts
  * nonsense (rq_affinity=3, read_expire=2^31 which wraps negative) we refuse it
  * here, where the kernel rounds (read_ahead_kb to pages, times to jiffies) we
  * let it and report what it set. */
