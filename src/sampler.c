@@ -14,6 +14,10 @@
 
 /* Temperatures move slowly and libsensors walks hwmon: read them seldom. */
 #define SENSORS_PERIOD_S 2.0
+/* /proc/meminfo's Buffers line walks every block device in the kernel
+ * (nr_blockdev_pages): at 1024 devices it costs more than diskstats. The
+ * header's cache/dirty/writeback figures need no more than 1 Hz. */
+#define MEM_PERIOD_S 1.0
 
 struct sampler {
 	const struct root *root;
@@ -22,7 +26,8 @@ struct sampler {
 	struct source_cpu *cpu;
 	struct source_mem *mem;
 	struct source_sensors *sensors;
-	double sensors_next;
+	double sensors_next, mem_next;
+	struct mem_stat mem_last;
 	struct temp_reading temps[SAMPLE_TEMPS_MAX];
 	int ntemps;
 	struct sampler_host host;
@@ -104,8 +109,14 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		return -ENOMEM;
 	if (sp->cpu)
 		source_cpu_read(sp->cpu, s);
-	if (sp->mem)
-		source_mem_read(sp->mem, s);
+	if (sp->mem && s->t >= sp->mem_next) {
+		struct sample tmp;
+		sample_init(&tmp);
+		source_mem_read(sp->mem, &tmp);
+		sp->mem_last = tmp.mem;
+		sp->mem_next = s->t + MEM_PERIOD_S;
+	}
+	s->mem = sp->mem_last;
 	if (sp->sensors && s->t >= sp->sensors_next) {
 		struct sample tmp;
 		sample_init(&tmp);

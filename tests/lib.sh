@@ -25,15 +25,16 @@ t_near() {
 }
 t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
 
-# t_loop_create SIZE_MB: a loop device over a fresh file; echoes /dev/loopN.
+# t_loop_create SIZE_MB: a loop device over a fresh file, in $T_LOOP (not
+# echoed: a $(...) subshell would lose the record and leak the device).
 # Only loop devices made here are ever changed by tests; t_cleanup detaches them.
 t_loop_create() {
-	local f dev
+	local f
+	T_LOOP=
 	f=$(mktemp "$T_TMP/loop.XXXXXX")
 	truncate -s "${1}M" "$f"
-	dev=$(losetup -f --show --direct-io=on "$f" 2>/dev/null || losetup -f --show "$f") || return 1
-	T_LOOPS+=("$dev")
-	echo "$dev"
+	T_LOOP=$(losetup -f --show --direct-io=on "$f" 2>/dev/null || losetup -f --show "$f") || return 1
+	T_LOOPS+=("$T_LOOP")
 }
 
 t_cleanup() {

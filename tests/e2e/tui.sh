@@ -4,7 +4,8 @@
 t_need_root
 command -v tmux >/dev/null || t_skip "needs tmux"
 
-dev=$(t_loop_create 256) || t_skip "cannot create a loop device"
+t_loop_create 256 || t_skip "cannot create a loop device"
+dev=$T_LOOP
 name=${dev#/dev/}
 sess=blktune-e2e-$$
 sock=$T_TMP/tmux.sock

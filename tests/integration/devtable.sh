@@ -5,7 +5,8 @@
 t_need_root
 command -v python3 >/dev/null || t_skip "needs python3 to read JSON"
 
-dev=$(t_loop_create 512) || t_skip "cannot create a loop device"
+t_loop_create 512 || t_skip "cannot create a loop device"
+dev=$T_LOOP
 name=${dev#/dev/}
 out=$T_TMP/batch.json
 # udev and blkid probe a new device: let them finish before counting.
@@ -50,7 +51,8 @@ t_check "text mode shows the device" grep -q "^$name " "$T_TMP/batch.txt"
 "$BLKTUNE" -b -d 0.3 -n 14 --json >"$T_TMP/churn.json" 2>"$T_TMP/churn.err" &
 bt=$!
 sleep 1
-dev2=$(t_loop_create 16)
+t_loop_create 16
+dev2=$T_LOOP
 name2=${dev2#/dev/}
 dd if="$dev2" of=/dev/null bs=4k count=100 iflag=direct status=none
 sleep 1

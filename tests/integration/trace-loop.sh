@@ -6,7 +6,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/trace-common.bash"
 t_need_root
-dev=$(t_loop_create 256) || t_skip "cannot create a loop device"
+t_loop_create 256 || t_skip "cannot create a loop device"
+dev=$T_LOOP
 tp_settle
 tp_open "$dev"
 trap 'tp_close; t_cleanup' EXIT

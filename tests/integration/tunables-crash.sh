@@ -9,8 +9,8 @@
 t_need_root
 [ -n "$T_CLI" ] || t_skip "neither blktune --set nor build/tunable-cli is built"
 
-t_loop_create 64 > "$T_TMP/dev" || t_skip "cannot create a loop device"
-n=$(basename "$(cat "$T_TMP/dev")")
+t_loop_create 64 || t_skip "cannot create a loop device"
+n=$(basename "$T_LOOP")
 q=/sys/block/$n/queue
 t_queue_snapshot "$n" > "$T_TMP/before"
 

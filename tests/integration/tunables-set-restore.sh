@@ -7,9 +7,8 @@
 t_need_root
 [ -n "$T_CLI" ] || t_skip "neither blktune --set nor build/tunable-cli is built"
 
-# Not $(...): t_loop_create must run in this shell to register the device for t_cleanup.
-t_loop_create 64 > "$T_TMP/dev" || t_skip "cannot create a loop device"
-dev=$(cat "$T_TMP/dev")
+t_loop_create 64 || t_skip "cannot create a loop device"
+dev=$T_LOOP
 n=${dev#/dev/}
 q=/sys/block/$n/queue
 t_queue_snapshot "$n" > "$T_TMP/before"
