@@ -21,7 +21,7 @@ struct app_options {
 	const char *root_dir;
 	double interval;
 	long count;          /* batch reports; 0 = until interrupted */
-	bool batch, json, partitions, no_color;
+	bool batch, json, partitions, no_color, no_trace;
 	const char *devs[APP_MAX_DEVS];
 	size_t ndevs;
 };
@@ -33,6 +33,7 @@ struct app {
 	struct sample prev, cur;
 	bool have_prev;
 	struct disk_metrics *m;
+	struct trace_metrics *tm; /* traced interval of m[i], valid where m[i].traced */
 	size_t nm, mcap;
 	size_t *rows;
 	size_t nrows;

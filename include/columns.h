@@ -21,6 +21,7 @@ enum column_id {
 	COLUMN_R_S, COLUMN_W_S, COLUMN_RMB_S, COLUMN_WMB_S,
 	COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ, COLUMN_R_AWAIT, COLUMN_W_AWAIT,
 	COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_IN_FLIGHT, COLUMN_RRQM_PCT, COLUMN_WRQM_PCT,
+	COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_SAME,
 	COLUMN_RA_KB, COLUMN_MAXSECT_KB, COLUMN_SCHED, COLUMN_STACK,
 	/* the rest: detail pane, batch output and JSON only */
 	COLUMN_D_S, COLUMN_F_S, COLUMN_RKB_S, COLUMN_WKB_S, COLUMN_DKB_S,
@@ -44,6 +45,9 @@ struct column {
 /* A gauge (in flight, a tunable) has a value without an interval; negative
  * means the device has no such attribute. */
 #define COLUMN_GAUGE 1u
+/* From the BPF tracer: "n/a" where tracing is off or the device untraced;
+ * JSON carries them in the trace fields instead. */
+#define COLUMN_TRACED 2u
 
 extern const struct column columns[COLUMN_COUNT];
 

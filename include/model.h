@@ -34,6 +34,13 @@ struct disk_metrics {
 	uint64_t d_rd_ios, d_wr_ios, d_rd_sectors, d_wr_sectors;
 	struct disk_info info;
 	int nfields;
+	/* Traced (BPF) figures, NAN where the device is not traced. */
+	bool traced;
+	bool t_metrics;                    /* the trace_metrics beside it hold this interval */
+	double t_lat_avg_us, t_lat_p99_us; /* request allocation to completion */
+	double t_same_cpu_pct;             /* completions on the submitting CPU */
+	double t_completed;                /* traced completions in the interval */
+	double t_gap_pct;                  /* |traced - diskstats| / diskstats x 100 */
 };
 
 struct cpu_metrics {
@@ -49,6 +56,11 @@ void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, d
  * cur->ndisks entries. */
 void model_disks(const struct sample *prev, const struct sample *cur, struct disk_metrics *out);
 void model_cpu(const struct cpu_stat *prev, const struct cpu_stat *cur, struct cpu_metrics *out);
+/* Traced figures of every device of cur: tm[i] gets device i's interval
+ * (reusing its buffers; tm must hold cur->ndisks initialised entries) and
+ * m[i] its scalar columns. Devices the tracer has not seen are NAN. */
+void model_trace(const struct sample *prev, const struct sample *cur, struct disk_metrics *m,
+		 struct trace_metrics *tm);
 /* True if nothing moved on the device during the interval. */
 bool model_disk_idle(const struct disk_metrics *m);
 

@@ -14,6 +14,7 @@ struct output_report {
 	const struct sample *cur;
 	const struct cpu_metrics *cpu;
 	const struct disk_metrics *disks;
+	const struct trace_metrics *traces; /* parallel to disks; NULL: none */
 	const size_t *rows; /* indices into disks, in display order */
 	size_t nrows;
 	double interval;

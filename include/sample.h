@@ -9,6 +9,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "trace.h"
+
 #define SAMPLE_NAME_MAX 32
 #define SAMPLE_SCHED_MAX 24
 #define SAMPLE_TEMPS_MAX 8
@@ -79,6 +81,8 @@ struct sample {
 	struct mem_stat mem;
 	struct temp_reading temps[SAMPLE_TEMPS_MAX];
 	int ntemps;
+	bool traced;               /* trace holds this instant's BPF counters */
+	struct trace_sample trace; /* cumulative, keyed by dev_t (source-bpf) */
 };
 
 void sample_init(struct sample *s);

@@ -3,17 +3,22 @@
 #ifndef BLKTUNE_SAMPLER_H
 #define BLKTUNE_SAMPLER_H
 
+#include <stdbool.h>
+
 #include "root.h"
 #include "sample.h"
 
 struct sampler;
+struct source_bpf;
 
 struct sampler_host {
 	char hostname[64];
 	char kernel[64];
 };
 
-int sampler_open(const struct root *r, struct sampler **out);
+#define SAMPLER_NO_TRACE 1u /* --no-trace: never load the BPF programs */
+
+int sampler_open(const struct root *r, unsigned flags, struct sampler **out);
 void sampler_close(struct sampler *sp);
 /* Fill s (cleared first). Returns 0 or -errno; a source that fails only
  * leaves its part invalid, except diskstats which is required. */
@@ -24,5 +29,10 @@ const char *sampler_error(const struct sampler *sp);
 /* After a tunable write: re-read that device's tunables next time. */
 void sampler_invalidate(struct sampler *sp, dev_t dev);
 size_t sampler_open_fds(const struct sampler *sp);
+/* Tracing state for the header: true when the BPF programs run; otherwise
+ * why holds one line ("off (--no-trace)", "not root and no CAP_BPF ..."). */
+bool sampler_tracing(const struct sampler *sp, const char **why);
+/* The loaded tracer, or NULL (CPU topology, program statistics). */
+const struct source_bpf *sampler_bpf(const struct sampler *sp);
 
 #endif

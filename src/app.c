@@ -30,7 +30,7 @@ int app_open(struct app *a, const struct app_options *o)
 		snprintf(a->error, sizeof(a->error), "cannot open root %s: %s", o->root_dir, strerror(-err));
 		return err;
 	}
-	if ((err = sampler_open(a->root, &a->sampler)) < 0) {
+	if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : 0, &a->sampler)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
 		return err;
@@ -47,6 +47,9 @@ void app_close(struct app *a)
 	history_free(a->hist);
 	sample_free(&a->prev);
 	sample_free(&a->cur);
+	for (size_t i = 0; i < a->mcap; i++)
+		trace_metrics_free(&a->tm[i]);
+	free(a->tm);
 	free(a->m);
 	free(a->rows);
 	memset(a, 0, sizeof(*a));
@@ -76,10 +79,17 @@ int app_refresh(struct app *a)
 		if (!rows)
 			return -ENOMEM;
 		a->rows = rows;
+		struct trace_metrics *tm = realloc(a->tm, cap * sizeof(*tm));
+		if (!tm)
+			return -ENOMEM;
+		a->tm = tm;
+		for (size_t i = a->mcap; i < cap; i++)
+			trace_metrics_init(&a->tm[i]);
 		a->mcap = cap;
 	}
 	a->nm = a->cur.ndisks;
 	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
+	model_trace(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->tm);
 	model_cpu(&a->prev.cpu, &a->cur.cpu, &a->cpu);
 	if (a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;

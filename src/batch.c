@@ -31,7 +31,7 @@ int batch_run(struct app *a)
 		if ((err = app_refresh(a)) < 0)
 			break;
 		struct output_report r = {
-			.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .rows = a->rows, .nrows = a->nrows,
+			.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .traces = a->tm, .rows = a->rows, .nrows = a->nrows,
 			.interval = a->cur.t - a->prev.t, .host = sampler_host(a->sampler),
 		};
 		if (*sampler_error(a->sampler))

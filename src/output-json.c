@@ -29,7 +29,7 @@ static void json_tunable(FILE *f, const char *key, long long v)
 		fprintf(f, "%lld", v);
 }
 
-static void disk_object(FILE *f, const struct disk_metrics *m)
+static void disk_object(FILE *f, const struct disk_metrics *m, const struct trace_metrics *tm)
 {
 	char s[256];
 
@@ -37,7 +37,7 @@ static void disk_object(FILE *f, const struct disk_metrics *m)
 	fprintf(f, "{\"disk_device\": %s", s);
 	for (size_t k = 0; k < columns_batch_count; k++) {
 		const struct column *c = &columns[columns_batch_order[k]];
-		if (c->type != COL_NUM || (c->flags & COLUMN_GAUGE))
+		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED)))
 			continue;
 		fprintf(f, ", \"%s\": ", c->json);
 		json_num(f, column_value(c, m), 2);
@@ -59,6 +59,14 @@ static void disk_object(FILE *f, const struct disk_metrics *m)
 	fprintf(f, ", \"slaves\": %s", s);
 	format_json_string(m->info.holders, s, sizeof(s));
 	fprintf(f, ", \"holders\": %s", s);
+	fprintf(f, ", \"traced\": %s", m->traced ? "true" : "false");
+	if (tm && m->t_metrics) {
+		trace_metrics_json(f, tm);
+		fprintf(f, ", \"same_cpu_pct\": ");
+		json_num(f, m->t_same_cpu_pct, 2);
+		fprintf(f, ", \"trace_gap_pct\": ");
+		json_num(f, m->t_gap_pct, 2);
+	}
 	fputc('}', f);
 }
 
@@ -81,7 +89,7 @@ int output_json(FILE *f, const struct output_report *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (i)
 			fputs(", ", f);
-		disk_object(f, &r->disks[r->rows[i]]);
+		disk_object(f, &r->disks[r->rows[i]], r->traces ? &r->traces[r->rows[i]] : NULL);
 	}
 	fputs("]}\n", f);
 	return fflush(f) == 0 ? 0 : -1;

@@ -7,22 +7,27 @@
 void sample_init(struct sample *s)
 {
 	memset(s, 0, sizeof(*s));
+	trace_sample_init(&s->trace);
 }
 
 void sample_free(struct sample *s)
 {
 	free(s->disks);
+	trace_sample_free(&s->trace);
 	sample_init(s);
 }
 
 void sample_clear(struct sample *s)
 {
 	struct disk_sample *d = s->disks;
+	struct trace_sample tr = s->trace;
 	size_t cap = s->cap;
 
 	memset(s, 0, sizeof(*s));
 	s->disks = d;
 	s->cap = cap;
+	s->trace = tr;
+	trace_sample_reset(&s->trace, tr.ncpu);
 }
 
 struct disk_sample *sample_add_disk(struct sample *s)
@@ -59,10 +64,18 @@ int sample_copy(struct sample *dst, const struct sample *src)
 			return -ENOMEM;
 		memcpy(d, src->disks, src->ndisks * sizeof(*d));
 	}
+	struct trace_sample tr = dst->trace;
+	int err = trace_sample_copy(&tr, &src->trace);
+
+	if (err) {
+		free(d);
+		return err;
+	}
 	free(dst->disks);
 	*dst = *src;
 	dst->disks = d;
 	dst->cap = src->ndisks;
+	dst->trace = tr;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "source-bpf.h"
 #include "source-cpu.h"
 #include "source-diskstats.h"
 #include "source-mem.h"
@@ -31,6 +32,9 @@ struct sampler {
 	struct temp_reading temps[SAMPLE_TEMPS_MAX];
 	int ntemps;
 	struct sampler_host host;
+	struct source_bpf *bpf;
+	char trace_why[160];
+	size_t last_ndisks;
 	double uptime0, t0;
 	char err[200];
 };
@@ -42,7 +46,7 @@ static void read_line(const struct root *r, const char *path, char *out, size_t 
 	out[strcspn(out, "\n")] = '\0';
 }
 
-int sampler_open(const struct root *r, struct sampler **out)
+int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
 {
 	struct sampler *sp = calloc(1, sizeof(*sp));
 	int err;
@@ -62,6 +66,13 @@ int sampler_open(const struct root *r, struct sampler **out)
 		sp->mem = NULL;
 	if (source_sensors_open(r, &sp->sensors) < 0)
 		sp->sensors = NULL;
+	/* Tracing watches the live kernel: meaningless beside a captured tree. */
+	if (flags & SAMPLER_NO_TRACE)
+		snprintf(sp->trace_why, sizeof(sp->trace_why), "off (--no-trace)");
+	else if (!root_is_live(r))
+		snprintf(sp->trace_why, sizeof(sp->trace_why), "off (--root reads a captured tree)");
+	else if (source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
+		sp->bpf = NULL;
 	read_line(r, "proc/sys/kernel/hostname", sp->host.hostname, sizeof(sp->host.hostname));
 	read_line(r, "proc/sys/kernel/osrelease", sp->host.kernel, sizeof(sp->host.kernel));
 	if (!strcmp(sp->host.kernel, "?")) {
@@ -84,6 +95,7 @@ void sampler_close(struct sampler *sp)
 	source_cpu_close(sp->cpu);
 	source_mem_close(sp->mem);
 	source_sensors_close(sp->sensors);
+	source_bpf_close(sp->bpf);
 	free(sp);
 }
 
@@ -107,6 +119,15 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		sp->err[0] = '\0';
 	if (source_queue_fill(sp->q, s) < 0)
 		return -ENOMEM;
+	if (sp->bpf) {
+		/* bio programs cost per bio: attach them only while a bio-based
+		 * disk exists; look again when the device set changes. */
+		if (s->ndisks != sp->last_ndisks) {
+			source_bpf_set_bio(sp->bpf, source_bpf_bio_needed(sp->root));
+			sp->last_ndisks = s->ndisks;
+		}
+		s->traced = source_bpf_read(sp->bpf, &s->trace) == 0;
+	}
 	if (sp->cpu)
 		source_cpu_read(sp->cpu, s);
 	if (sp->mem && s->t >= sp->mem_next) {
@@ -154,4 +175,15 @@ void sampler_invalidate(struct sampler *sp, dev_t dev)
 size_t sampler_open_fds(const struct sampler *sp)
 {
 	return source_queue_open_fds(sp->q);
+}
+
+bool sampler_tracing(const struct sampler *sp, const char **why)
+{
+	*why = sp->trace_why;
+	return sp->bpf != NULL;
+}
+
+const struct source_bpf *sampler_bpf(const struct sampler *sp)
+{
+	return sp->bpf;
 }
