@@ -19,6 +19,7 @@
 
 struct app_options {
 	const char *root_dir;
+	const char *journal_dir; /* NULL: $BLKTUNE_JOURNAL_DIR or /run/blktune */
 	double interval;
 	long count;          /* batch reports; 0 = until interrupted */
 	bool batch, json, partitions, no_color, no_trace;

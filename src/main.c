@@ -12,12 +12,14 @@
 
 #include "app.h"
 #include "batch.h"
+#include "cli-tunable.h"
 #include "keymap.h"
 #include "tui.h"
 
 #define BLKTUNE_VERSION "0.1"
 
-enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_KEYS, OPT_PARTITIONS };
+enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_KEYS, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
+       OPT_JOURNAL_DIR, OPT_NO_TRACE };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -28,6 +30,10 @@ static const struct option long_opts[] = {
 	{ "partitions", no_argument, NULL, OPT_PARTITIONS },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "restore", no_argument, NULL, OPT_RESTORE },
+	{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
 	{ "keys", optional_argument, NULL, OPT_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -46,6 +52,11 @@ static void usage(FILE *f)
 		"      --partitions       include partitions\n"
 		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
 		"      --no-color         monochrome (also when NO_COLOR is set)\n"
+		"      --no-trace         do not load the BPF tracer (traced columns show n/a)\n"
+		"      --set DEV:TUNABLE=VALUE  change a tunable (validated, journaled, read back),\n"
+		"                         print what the kernel set, exit (repeatable)\n"
+		"      --restore          put back every original value in the journal and exit\n"
+		"      --journal-dir DIR  where the tunables journal lives (default /run/blktune)\n"
 		"      --keys[=man]       list the interactive keys and exit\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
@@ -64,7 +75,15 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 	return 2;
 }
 
-static int parse_args(int argc, char **argv, struct app_options *o, int *done)
+/* What main does besides running a front end. */
+struct cli {
+	const char *sets[APP_MAX_DEVS];
+	size_t nsets;
+	bool restore;
+	const char *journal_dir;
+};
+
+static int parse_args(int argc, char **argv, struct app_options *o, struct cli *cli, int *done)
 {
 	int c;
 
@@ -108,6 +127,21 @@ static int parse_args(int argc, char **argv, struct app_options *o, int *done)
 		case OPT_NO_COLOR:
 			o->no_color = true;
 			break;
+		case OPT_NO_TRACE:
+			o->no_trace = true;
+			break;
+		case OPT_SET:
+			if (cli->nsets == APP_MAX_DEVS)
+				return bad("--set %s: at most 64 changes at once", optarg);
+			cli->sets[cli->nsets++] = optarg;
+			break;
+		case OPT_RESTORE:
+			cli->restore = true;
+			break;
+		case OPT_JOURNAL_DIR:
+			cli->journal_dir = optarg;
+			o->journal_dir = optarg;
+			break;
 		case OPT_KEYS:
 			keymap_print(stdout, optarg && !strcmp(optarg, "man") ? "man" : "text");
 			*done = 1;
@@ -132,19 +166,26 @@ static int parse_args(int argc, char **argv, struct app_options *o, int *done)
 		return bad("%s only applies with -b", "--json");
 	if (o->count && !o->batch)
 		return bad("%s only applies with -b", "-n");
+	if (cli->restore && cli->nsets)
+		return bad("%s: choose --set or --restore", "--restore");
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct app_options o;
+	struct cli cli = { 0 };
 	struct app a;
 	int err, done;
 
 	setlocale(LC_ALL, "");
 	app_options_default(&o);
-	if ((err = parse_args(argc, argv, &o, &done)) != 0 || done)
+	if ((err = parse_args(argc, argv, &o, &cli, &done)) != 0 || done)
 		return err;
+	if (cli.nsets)
+		return cli_tunable_set(o.root_dir, cli.journal_dir, cli.sets, cli.nsets, stdout, stderr);
+	if (cli.restore)
+		return cli_tunable_restore(o.root_dir, cli.journal_dir, stdout, stderr);
 	if (!o.batch && !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "blktune: the full-screen view needs a terminal; use -b for batch output\n");
 		return 2;

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/tunables-lib.sh"
 t_need_root
-[ -n "$T_CLI" ] || t_skip "neither blktune --set nor build/tunable-cli is built"
+[ -n "$T_CLI" ] || { t_fail "build/blktune is not built"; t_done; exit 1; }
 
 t_loop_create 64 || t_skip "cannot create a loop device"
 n=$(basename "$T_LOOP")
