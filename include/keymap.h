@@ -8,17 +8,25 @@
 
 #include "ui.h"
 
-/* What an action asks the main loop to do. */
-#define ACT_REDRAW 1u
-#define ACT_ROWS 2u     /* filter or sort changed: rebuild rows, no sample */
-#define ACT_SAMPLE 4u   /* take a sample now (after a change we made) */
 
 struct keymap_entry {
+	unsigned modes;       /* enum ui_mode bits the key works in */
 	int keys[4];          /* ncurses key codes, 0-terminated */
 	const char *label;    /* as shown in help: "j, Down" */
 	const char *help;
 	unsigned (*action)(struct ui *u);
 };
+
+/* Titles of the help sections, one per group of modes, in order. */
+struct keymap_section {
+	unsigned modes;
+	const char *title;
+};
+extern const struct keymap_section keymap_sections[];
+extern const int keymap_nsections;
+/* The section a key is listed under: the last one whose modes hold all of
+ * the key's modes. */
+int keymap_section_of(const struct keymap_entry *e);
 
 extern const struct keymap_entry keymap[];
 extern const int keymap_count;

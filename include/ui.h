@@ -7,15 +7,26 @@
 
 #include "app.h"
 #include "loop.h"
+#include "tunable.h"
 
+/* Modes are bits so a key binding can name the modes it works in. */
 enum ui_mode {
-	UI_TABLE,
-	UI_HELP,
+	UI_TABLE = 1,
+	UI_HELP = 2,
+	UI_TUNABLES = 4,
 };
+#define UI_ALL_MODES 0xffu
+
+/* What an action asks the main loop to do. */
+#define ACT_REDRAW 1u
+#define ACT_ROWS 2u     /* filter or sort changed: rebuild rows, no sample */
 
 enum ui_prompt {
 	UI_PROMPT_NONE,
-	UI_PROMPT_FILTER,
+	UI_PROMPT_FILTER,  /* name filter text */
+	UI_PROMPT_VALUE,   /* an exact value for the selected tunable */
+	UI_PROMPT_QUIT,    /* tunables changed: restore, keep or cancel */
+	UI_PROMPT_JOURNAL, /* an earlier session left originals: restore or leave */
 };
 
 struct ui {
@@ -34,6 +45,17 @@ struct ui {
 	char input[64];
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */
+	/* tunables: the session (journal, undo) and the panel's rows, read by
+	 * actions (never by views) and refreshed every few seconds */
+	struct tunable_session *ts;
+	bool keep_on_exit;   /* the person chose to keep changes: no restore */
+	bool exit_restored;  /* a signal restored everything on the way out */
+	int journal_pending; /* originals left by an earlier session, at start */
+	struct tunable_info *tun;
+	int ntun, tun_sel, tun_top;
+	char tun_dev[SAMPLE_NAME_MAX];
+	char tun_msg[TUNABLE_MSG_MAX]; /* why the list is empty or read-only */
+	double tun_read_t;
 };
 
 /* Status line message (printf-like). */

@@ -30,5 +30,6 @@ int view_header_draw(struct ui *u, int y, int width);
 int view_table_draw(struct ui *u, int y, int height, int width);
 int view_detail_draw(struct ui *u, int y, int height, int width);
 void view_help_draw(struct ui *u, int y, int height, int width);
+void view_tunables_draw(struct ui *u, int y, int height, int width);
 
 #endif

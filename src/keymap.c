@@ -1,22 +1,116 @@
 #include "keymap.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "action.h"
 #include "columns.h"
 
 const double keymap_intervals[KEYMAP_INTERVALS] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
-
-static unsigned act_quit(struct ui *u)
-{
-	u->quit = true;
-	return 0;
-}
 
 static unsigned act_help(struct ui *u)
 {
 	u->mode = u->mode == UI_HELP ? UI_TABLE : UI_HELP;
 	u->help_top = 0;
+	return ACT_REDRAW;
+}
+
+static unsigned act_tunables(struct ui *u)
+{
+	if (u->mode == UI_TUNABLES) {
+		u->mode = UI_TABLE;
+		return ACT_REDRAW;
+	}
+	u->mode = UI_TUNABLES;
+	action_tunables_reload(u);
+	return ACT_REDRAW;
+}
+
+static unsigned act_ra_up(struct ui *u)
+{
+	return action_tunable_step(u, "read_ahead_kb", +1);
+}
+
+static unsigned act_ra_down(struct ui *u)
+{
+	return action_tunable_step(u, "read_ahead_kb", -1);
+}
+
+static unsigned act_maxsect_up(struct ui *u)
+{
+	return action_tunable_step(u, "max_sectors_kb", +1);
+}
+
+static unsigned act_maxsect_down(struct ui *u)
+{
+	return action_tunable_step(u, "max_sectors_kb", -1);
+}
+
+static unsigned act_rq_affinity(struct ui *u)
+{
+	return action_tunable_step(u, "rq_affinity", +1);
+}
+
+static unsigned act_scheduler(struct ui *u)
+{
+	return action_tunable_step(u, "scheduler", +1);
+}
+
+static unsigned tun_move(struct ui *u, int delta)
+{
+	u->tun_sel += delta;
+	if (u->tun_sel >= u->ntun)
+		u->tun_sel = u->ntun - 1;
+	if (u->tun_sel < 0)
+		u->tun_sel = 0;
+	return ACT_REDRAW;
+}
+
+static unsigned act_tun_down(struct ui *u)
+{
+	return tun_move(u, 1);
+}
+
+static unsigned act_tun_up(struct ui *u)
+{
+	return tun_move(u, -1);
+}
+
+static unsigned tun_step(struct ui *u, int dir)
+{
+	if (u->tun_sel >= u->ntun)
+		return 0;
+	return action_tunable_step(u, u->tun[u->tun_sel].name, dir);
+}
+
+static unsigned act_tun_inc(struct ui *u)
+{
+	return tun_step(u, +1);
+}
+
+static unsigned act_tun_dec(struct ui *u)
+{
+	return tun_step(u, -1);
+}
+
+static unsigned act_tun_edit(struct ui *u)
+{
+	const char *why;
+
+	if (u->tun_sel >= u->ntun)
+		return 0;
+	if (!tunable_session_writable(u->ts, &why)) {
+		ui_status(u, "%s", why);
+		return ACT_REDRAW;
+	}
+	if (!u->tun[u->tun_sel].writable) {
+		ui_status(u, "%s is read-only: %s", u->tun[u->tun_sel].name, u->tun[u->tun_sel].def->help);
+		return ACT_REDRAW;
+	}
+	u->prompt = UI_PROMPT_VALUE;
+	snprintf(u->input, sizeof(u->input), "%s", u->tun[u->tun_sel].value);
 	return ACT_REDRAW;
 }
 
@@ -80,14 +174,22 @@ static unsigned act_up(struct ui *u)
 	return move_sel(u, -1);
 }
 
+/* A page: the table's height, or the help screen's. */
+static int page(const struct ui *u)
+{
+	int rows = u->mode == UI_HELP ? LINES - 5 : u->table_rows - 1;
+
+	return rows > 1 ? rows : 1;
+}
+
 static unsigned act_pgdown(struct ui *u)
 {
-	return move_sel(u, u->table_rows > 1 ? u->table_rows - 1 : 1);
+	return move_sel(u, page(u));
 }
 
 static unsigned act_pgup(struct ui *u)
 {
-	return move_sel(u, -(u->table_rows > 1 ? u->table_rows - 1 : 1));
+	return move_sel(u, -page(u));
 }
 
 static unsigned act_home(struct ui *u)
@@ -174,6 +276,16 @@ static unsigned act_right(struct ui *u)
 	return ACT_REDRAW;
 }
 
+static unsigned act_quit_ask(struct ui *u)
+{
+	if (tunable_session_changes(u->ts) > 0 && !u->keep_on_exit) {
+		u->prompt = UI_PROMPT_QUIT;
+		return ACT_REDRAW;
+	}
+	u->quit = true;
+	return 0;
+}
+
 static unsigned act_escape(struct ui *u)
 {
 	if (u->mode != UI_TABLE) {
@@ -194,36 +306,65 @@ static unsigned act_redraw(struct ui *u)
 	return ACT_REDRAW;
 }
 
+#define ALL UI_ALL_MODES
+#define TAB UI_TABLE
+#define TUN UI_TUNABLES
+#define LIST (UI_TABLE | UI_HELP)
+
+const struct keymap_section keymap_sections[] = {
+	{ ALL, "Everywhere" },
+	{ LIST, "Device table" },
+	{ TUN, "Tunables panel (t)" },
+};
+const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
+
+/* First match wins: mode-specific rows come before the general ones. */
 const struct keymap_entry keymap[] = {
-	{ { 'q', 0 }, "q", "quit", act_quit },
-	{ { '?', 'h', KEY_F(1), 0 }, "?, h, F1", "this help (again to close)", act_help },
-	{ { ' ', 0 }, "space", "pause or resume sampling", act_pause },
-	{ { '+', '=', 0 }, "+", "longer interval (0.1 0.2 0.5 1 2 5 10 30 60 s)", act_slower },
-	{ { '-', 0 }, "-", "shorter interval", act_faster },
-	{ { 'j', KEY_DOWN, 0 }, "j, Down", "select the next device", act_down },
-	{ { 'k', KEY_UP, 0 }, "k, Up", "select the previous device", act_up },
-	{ { KEY_NPAGE, 0 }, "PgDn", "a page down", act_pgdown },
-	{ { KEY_PPAGE, 0 }, "PgUp", "a page up", act_pgup },
-	{ { KEY_HOME, 'g', 0 }, "Home, g", "first device", act_home },
-	{ { KEY_END, 'G', 0 }, "End, G", "last device", act_end },
-	{ { '>', '.', 0 }, ">", "sort by the next column", act_sort_next },
-	{ { '<', ',', 0 }, "<", "sort by the previous column", act_sort_prev },
-	{ { 'r', 0 }, "r", "reverse the sort order", act_sort_reverse },
-	{ { 'i', 0 }, "i", "hide or show idle devices", act_idle },
-	{ { 'P', 0 }, "P", "show or hide partitions", act_partitions },
-	{ { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
-	{ { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
-	{ { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },
-	{ { KEY_RIGHT, 0 }, "Right", "scroll the table's columns right", act_right },
-	{ { 27, 0 }, "Esc", "close help, or clear the name filter", act_escape },
-	{ { 12, 0 }, "Ctrl-L", "redraw the screen", act_redraw },
+	{ ALL, { 'q', 0 }, "q", "quit (asks to restore or keep changed tunables)", act_quit_ask },
+	{ ALL, { '?', 'h', KEY_F(1), 0 }, "?, h, F1", "this help (again to close)", act_help },
+	{ ALL, { ' ', 0 }, "space", "pause or resume sampling", act_pause },
+	{ ALL, { '+', '=', 0 }, "+", "longer interval (0.1 0.2 0.5 1 2 5 10 30 60 s)", act_slower },
+	{ ALL, { '-', 0 }, "-", "shorter interval", act_faster },
+	{ ALL, { 't', 0 }, "t", "tunables panel of the selected device on or off", act_tunables },
+	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo },
+	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all },
+	{ ALL, { 'K', 0 }, "K", "keep the changes: no restore at quit or hang-up", action_keep },
+	{ ALL, { 12, 0 }, "Ctrl-L", "redraw the screen", act_redraw },
+	{ TUN, { 'j', KEY_DOWN, 0 }, "j, Down", "next tunable", act_tun_down },
+	{ TUN, { 'k', KEY_UP, 0 }, "k, Up", "previous tunable", act_tun_up },
+	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right", "step up: double a size, next choice, +1", act_tun_inc },
+	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec },
+	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit },
+	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
+	{ LIST, { 'j', KEY_DOWN, 0 }, "j, Down", "select the next device", act_down },
+	{ LIST, { 'k', KEY_UP, 0 }, "k, Up", "select the previous device", act_up },
+	{ LIST, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_pgdown },
+	{ LIST, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_pgup },
+	{ TAB, { KEY_HOME, 'g', 0 }, "Home, g", "first device", act_home },
+	{ TAB, { KEY_END, 'G', 0 }, "End, G", "last device", act_end },
+	{ TAB, { '>', '.', 0 }, ">", "sort by the next column", act_sort_next },
+	{ TAB, { '<', ',', 0 }, "<", "sort by the previous column", act_sort_prev },
+	{ TAB, { 'r', 0 }, "r", "reverse the sort order", act_sort_reverse },
+	{ TAB, { 'i', 0 }, "i", "hide or show idle devices", act_idle },
+	{ TAB, { 'P', 0 }, "P", "show or hide partitions", act_partitions },
+	{ TAB, { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
+	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
+	{ TAB, { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },
+	{ TAB, { KEY_RIGHT, 0 }, "Right", "scroll the table's columns right", act_right },
+	{ TAB, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up },
+	{ TAB, { '[', 0 }, "[", "halve read_ahead_kb", act_ra_down },
+	{ TAB, { '}', 0 }, "}", "double max_sectors_kb (up to max_hw_sectors_kb)", act_maxsect_up },
+	{ TAB, { '{', 0 }, "{", "halve max_sectors_kb", act_maxsect_down },
+	{ TAB, { 'x', 0 }, "x", "next rq_affinity (0 any CPU, 1 same group, 2 the submitting CPU)", act_rq_affinity },
+	{ TAB, { 'S', 0 }, "S", "next I/O scheduler of the selected device", act_scheduler },
+	{ LIST, { 27, 0 }, "Esc", "close help, or clear the name filter", act_escape },
 };
 const int keymap_count = (int)(sizeof(keymap) / sizeof(keymap[0]));
 
 unsigned keymap_dispatch(struct ui *u, int key)
 {
 	for (int i = 0; i < keymap_count; i++)
-		for (int k = 0; keymap[i].keys[k]; k++)
+		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & u->mode); k++)
 			if (keymap[i].keys[k] == key)
 				return keymap[i].action(u);
 	if (key >= 32 && key < 127)
@@ -233,12 +374,29 @@ unsigned keymap_dispatch(struct ui *u, int key)
 	return ACT_REDRAW;
 }
 
+int keymap_section_of(const struct keymap_entry *e)
+{
+	int found = 0;
+
+	for (int s = 0; s < keymap_nsections; s++)
+		if ((e->modes & ~keymap_sections[s].modes) == 0)
+			found = s;
+	return found;
+}
+
 void keymap_print(FILE *f, const char *style)
 {
-	for (int i = 0; i < keymap_count; i++) {
-		if (!strcmp(style, "man"))
-			fprintf(f, ".TP\n.B %s\n%s.\n", keymap[i].label, keymap[i].help);
-		else
-			fprintf(f, "  %-12s %s\n", keymap[i].label, keymap[i].help);
+	bool man = !strcmp(style, "man");
+
+	for (int s = 0; s < keymap_nsections; s++) {
+		fprintf(f, man ? ".SS %s\n" : "%s\n", keymap_sections[s].title);
+		for (int i = 0; i < keymap_count; i++) {
+			if (keymap_section_of(&keymap[i]) != s)
+				continue;
+			if (man)
+				fprintf(f, ".TP\n.B %s\n%s.\n", keymap[i].label, keymap[i].help);
+			else
+				fprintf(f, "  %-12s %s\n", keymap[i].label, keymap[i].help);
+		}
 	}
 }

@@ -4,10 +4,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "action.h"
+#include "cli-tunable.h"
 #include "keymap.h"
 #include "loop.h"
 #include "view.h"
@@ -20,25 +23,59 @@ static void resize(void)
 		resizeterm(ws.ws_row, ws.ws_col);
 }
 
-/* Text input of the name filter: applies on Enter, Esc restores. */
+/* A one-letter question: quit with changed tunables, or an old journal. */
+static unsigned choice_key(struct ui *u, int key)
+{
+	if (u->prompt == UI_PROMPT_QUIT) {
+		if (key == 'r' || key == 'R') {
+			action_exit_restore(u);
+			u->quit = true;
+		} else if (key == 'k' || key == 'K') {
+			action_keep(u);
+			u->quit = true;
+		} else if (key == 27 || key == 'c') {
+			ui_status(u, "not quitting");
+		} else {
+			return ACT_REDRAW; /* keep asking */
+		}
+	} else if (u->prompt == UI_PROMPT_JOURNAL) {
+		if (key == 'r' || key == 'R') {
+			u->prompt = UI_PROMPT_NONE;
+			return action_restore_all(u);
+		} else if (key == 'l' || key == 'L' || key == 27) {
+			ui_status(u, "journal left as it is: blktune --restore or U restores it later");
+		} else {
+			return ACT_REDRAW;
+		}
+	}
+	u->prompt = UI_PROMPT_NONE;
+	return ACT_REDRAW;
+}
+
+/* Text input (name filter, a tunable's value): Enter applies, Esc cancels. */
 static unsigned prompt_key(struct ui *u, int key)
 {
 	size_t len = strlen(u->input);
 
+	if (u->prompt == UI_PROMPT_QUIT || u->prompt == UI_PROMPT_JOURNAL)
+		return choice_key(u, key);
 	if (key == 27) {
 		u->prompt = UI_PROMPT_NONE;
 		return ACT_REDRAW;
 	}
 	if (key == '\n' || key == KEY_ENTER) {
+		enum ui_prompt p = u->prompt;
 		u->prompt = UI_PROMPT_NONE;
+		if (p == UI_PROMPT_VALUE)
+			return action_tunable_set_input(u);
 		snprintf(u->app->filter.name, sizeof(u->app->filter.name), "%s", u->input);
 		ui_status(u, u->input[0] ? "showing devices matching \"%s\"" : "filter cleared", u->input);
 		return ACT_ROWS;
 	}
 	if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len > 0) {
 		u->input[len - 1] = '\0';
-	} else if (key > 32 && key < 127 && len + 1 < sizeof(u->input) &&
-		   len + 1 < sizeof(u->app->filter.name)) {
+	} else if (key >= 32 && key < 127 && len + 1 < sizeof(u->input) &&
+		   (u->prompt == UI_PROMPT_VALUE || (key != ' ' && len + 1 < sizeof(u->app->filter.name)))) {
 		u->input[len] = (char)key;
 		u->input[len + 1] = '\0';
 	}
@@ -67,6 +104,22 @@ static unsigned handle_keys(struct ui *u)
 	return flags;
 }
 
+/* SIGTERM, SIGHUP (a dropped ssh session), SIGQUIT: put the originals back
+ * unless the person chose keep, then leave. SIGINT is the q key. */
+static unsigned on_signal(struct ui *u, int signo)
+{
+	if (signo == SIGWINCH) {
+		/* Redraw at the new size from the data we have: no sample. */
+		resize();
+		return ACT_REDRAW;
+	}
+	if (signo == SIGINT && u->prompt != UI_PROMPT_QUIT)
+		return keymap_dispatch(u, 'q');
+	u->exit_restored = action_exit_restore(u) == 0 && tunable_session_changes(u->ts) == 0;
+	u->quit = true;
+	return 0;
+}
+
 int tui_run(struct app *a)
 {
 	struct ui u;
@@ -74,16 +127,24 @@ int tui_run(struct app *a)
 
 	memset(&u, 0, sizeof(u));
 	u.app = a;
+	u.mode = UI_TABLE;
 	u.detail = true;
-	if ((err = app_refresh(a)) < 0)
+	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)
 		return err;
+	if ((err = app_refresh(a)) < 0) {
+		tunable_session_close(u.ts);
+		return err;
+	}
 	if ((err = loop_new(a->opt.interval, true, &u.loop)) < 0)
 		return err;
 	if (view_init(a->opt.no_color, &u.color) < 0) {
 		loop_free(u.loop);
+		tunable_session_close(u.ts);
 		return -ENOTTY;
 	}
 	ui_status(&u, "first interval: figures appear after %.1f s; ? for help", a->opt.interval);
+	if (root_is_live(a->root) && (u.journal_pending = cli_tunable_journal_pending(a->opt.journal_dir)) > 0)
+		u.prompt = UI_PROMPT_JOURNAL;
 	view_draw(&u);
 	while (!u.quit) {
 		unsigned flags = 0;
@@ -103,29 +164,35 @@ int tui_run(struct app *a)
 				ui_status(&u, "%s", sampler_error(a->sampler));
 			else if (!strncmp(u.status, "first interval", 14))
 				u.status[0] = '\0';
+			if (u.mode == UI_TUNABLES && a->cur.t - u.tun_read_t >= ACTION_PANEL_REREAD_S)
+				action_tunables_reload(&u);
 			flags |= ACT_REDRAW;
 			break;
 		case LOOP_INPUT:
 			flags |= handle_keys(&u);
 			break;
 		case LOOP_SIGNAL:
-			if (signo == SIGWINCH) {
-				/* Redraw at the new size from the data we have: no sample. */
-				resize();
-				flags |= ACT_REDRAW;
-			} else {
-				u.quit = true;
-			}
+			flags |= on_signal(&u, signo);
 			break;
 		}
 		if (flags & ACT_ROWS) {
 			app_rows(a);
 			ui_sync_selection(&u);
 		}
+		/* The panel follows the selected device. */
+		if (u.mode == UI_TUNABLES && ui_selected(&u) && strcmp(ui_selected(&u)->name, u.tun_dev))
+			action_tunables_reload(&u);
 		if (!u.quit && flags)
 			view_draw(&u);
 	}
 	view_end();
 	loop_free(u.loop);
+	if (tunable_session_changes(u.ts) > 0 && !u.keep_on_exit)
+		fprintf(stderr, "blktune: %zu tunable change(s) could not be restored; blktune --restore retries\n",
+			tunable_session_changes(u.ts));
+	else if (u.status[0] && (u.keep_on_exit || u.exit_restored))
+		fprintf(stderr, "blktune: %s\n", u.status);
+	tunable_session_close(u.ts);
+	free(u.tun);
 	return err;
 }

@@ -705,6 +705,11 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 		catf(msg, sizeof(msg), 0, "journal write failed (%s), nothing changed", strerror(-err));
 		return fail(res, err, msg);
 	}
+	/* "At start" is the value before our first change, even when the
+	 * panel never listed the device before (a quick key on the table). */
+	start_value(s, dev, t->name, res->before);
+	for (size_t i = 0; i < nside; i++)
+		start_value(s, dev, side[i].name, side[i].value);
 	err = write_target(s->root, t, norm, res->got, sizeof(res->got));
 	res->changed = !same_value(t->def, res->got, res->before);
 	if (err) {

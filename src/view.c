@@ -57,6 +57,15 @@ static void draw_status(struct ui *u, int y, int width)
 	mvhline(y, 0, ' ', width);
 	if (u->prompt == UI_PROMPT_FILTER)
 		mvprintw(y, 0, "filter: %s_  (Enter applies, Esc cancels)", u->input);
+	else if (u->prompt == UI_PROMPT_VALUE)
+		mvprintw(y, 0, "%s %s = %s_  (Enter sets, Esc cancels)", u->tun_dev,
+			 u->tun_sel < u->ntun ? u->tun[u->tun_sel].name : "?", u->input);
+	else if (u->prompt == UI_PROMPT_QUIT)
+		mvprintw(y, 0, "%zu tunable change(s): r restore and quit, k keep and quit, Esc stay",
+			 tunable_session_changes(u->ts));
+	else if (u->prompt == UI_PROMPT_JOURNAL)
+		mvprintw(y, 0, "an earlier blktune left %d changed tunable(s) in the journal: r restore now, l leave them",
+			 u->journal_pending);
 	else if (u->status[0])
 		mvprintw(y, 0, "%.*s", width, u->status);
 	else
@@ -77,6 +86,13 @@ void view_draw(struct ui *u)
 	y = view_header_draw(u, 0, w);
 	if (u->mode == UI_HELP) {
 		view_help_draw(u, y, h - y - 1, w);
+	} else if (u->mode == UI_TUNABLES) {
+		/* a few device rows stay in view, so the effect shows at once */
+		int table_h = (h - y - 1) / 3;
+		if (table_h < 3)
+			table_h = 3;
+		view_table_draw(u, y, table_h, w);
+		view_tunables_draw(u, y + table_h, h - 1 - y - table_h, w);
 	} else {
 		int avail = h - y - 1, detail_h = 0;
 		if (u->detail && avail >= 14)

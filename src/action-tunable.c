@@ -1,0 +1,172 @@
+#include "action.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* After a write: every figure of that device is re-read on the next sample,
+ * and the panel shows the kernel's value at once. */
+static void changed(struct ui *u, const struct tunable_result *res)
+{
+	const struct disk_metrics *m = ui_selected(u);
+
+	if (m && !strcmp(m->name, res->dev))
+		sampler_invalidate(u->app->sampler, m->dev);
+	else
+		for (size_t i = 0; i < u->app->nm; i++)
+			if (!strcmp(u->app->m[i].name, res->dev))
+				sampler_invalidate(u->app->sampler, u->app->m[i].dev);
+	if (u->mode == UI_TUNABLES)
+		action_tunables_reload(u);
+}
+
+static unsigned report(struct ui *u, const struct tunable_result *res)
+{
+	ui_status(u, "%s", res->msg);
+	if (!res->err || res->changed)
+		changed(u, res);
+	return ACT_REDRAW;
+}
+
+void action_tunables_reload(struct ui *u)
+{
+	const struct disk_metrics *m = ui_selected(u);
+	int n;
+
+	u->tun_read_t = now();
+	u->tun_msg[0] = '\0';
+	if (!m) {
+		u->ntun = 0;
+		snprintf(u->tun_msg, sizeof(u->tun_msg), "no device selected");
+		return;
+	}
+	if (!u->tun && !(u->tun = calloc(TUNABLE_LIST_MAX, sizeof(*u->tun)))) {
+		u->ntun = 0;
+		snprintf(u->tun_msg, sizeof(u->tun_msg), "out of memory");
+		return;
+	}
+	if (strcmp(u->tun_dev, m->name)) {
+		u->tun_sel = u->tun_top = 0;
+		snprintf(u->tun_dev, sizeof(u->tun_dev), "%s", m->name);
+	}
+	n = tunable_list(u->ts, m->name, u->tun, TUNABLE_LIST_MAX, u->tun_msg, sizeof(u->tun_msg));
+	u->ntun = n < 0 ? 0 : n;
+	if (u->tun_sel >= u->ntun)
+		u->tun_sel = u->ntun ? u->ntun - 1 : 0;
+}
+
+static bool writable(struct ui *u)
+{
+	const char *why;
+
+	if (tunable_session_writable(u->ts, &why))
+		return true;
+	ui_status(u, "%s", why);
+	return false;
+}
+
+unsigned action_tunable_step(struct ui *u, const char *name, int dir)
+{
+	const struct disk_metrics *m = ui_selected(u);
+	struct tunable_result res;
+
+	if (!m) {
+		ui_status(u, "no device selected");
+		return ACT_REDRAW;
+	}
+	if (!writable(u))
+		return ACT_REDRAW;
+	tunable_step(u->ts, m->name, name, dir, &res);
+	return report(u, &res);
+}
+
+unsigned action_tunable_set_input(struct ui *u)
+{
+	struct tunable_result res;
+
+	if (u->tun_sel >= u->ntun || !writable(u))
+		return ACT_REDRAW;
+	tunable_set(u->ts, u->tun_dev, u->tun[u->tun_sel].name, u->input, &res);
+	return report(u, &res);
+}
+
+unsigned action_undo(struct ui *u)
+{
+	struct tunable_result res;
+
+	if (tunable_undo(u->ts, &res) == -ENOENT) {
+		ui_status(u, "nothing to undo");
+		return ACT_REDRAW;
+	}
+	return report(u, &res);
+}
+
+struct restore_ctx {
+	struct ui *u;
+	int n, failed;
+	char last[TUNABLE_MSG_MAX];
+};
+
+static void restored(void *arg, const struct tunable_result *res)
+{
+	struct restore_ctx *c = arg;
+
+	c->n++;
+	if (res->err)
+		c->failed++;
+	snprintf(c->last, sizeof(c->last), "%s", res->msg);
+	changed(c->u, res);
+}
+
+unsigned action_restore_all(struct ui *u)
+{
+	struct restore_ctx c = { .u = u };
+	int err;
+
+	if (!writable(u))
+		return ACT_REDRAW;
+	err = tunable_restore_all(u->ts, restored, &c);
+	if (err < 0)
+		ui_status(u, "restore failed: %s", strerror(-err));
+	else if (c.n == 0)
+		ui_status(u, "nothing to restore: every tunable has its original value");
+	else if (c.n == 1)
+		ui_status(u, "restored: %s", c.last);
+	else
+		ui_status(u, "restored %d values%s (last: %s)", c.n - c.failed,
+			  c.failed ? ", some refused: see the journal" : "", c.last);
+	u->journal_pending = 0;
+	return ACT_REDRAW;
+}
+
+unsigned action_keep(struct ui *u)
+{
+	int err = tunable_keep(u->ts);
+
+	u->keep_on_exit = true;
+	if (err < 0)
+		ui_status(u, "keep: %s", strerror(-err));
+	else
+		ui_status(u, "changes kept: quitting or a hang-up will not restore them");
+	return ACT_REDRAW;
+}
+
+int action_exit_restore(struct ui *u)
+{
+	struct restore_ctx c = { .u = u };
+
+	if (u->keep_on_exit || tunable_session_changes(u->ts) == 0)
+		return 0;
+	tunable_restore_all(u->ts, restored, &c);
+	return c.failed;
+}

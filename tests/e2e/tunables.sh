@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Tunables from the full-screen view, for real: keys change read_ahead_kb and
+# the scheduler of a loop device this test made, sysfs shows it; quitting with
+# restore, a hang-up (SIGHUP) and a kill -9 followed by the start-up offer all
+# leave the device as it was.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-tmux.sh"
+t_need_root
+command -v tmux >/dev/null || t_skip "needs tmux"
+t_loop_create 64 || t_skip "cannot create a loop device"
+dev=$T_LOOP
+name=${dev#/dev/}
+q=/sys/block/$name/queue
+jdir=$T_TMP/journal
+trap 'tm_stop; t_cleanup' EXIT
+ra0=$(cat $q/read_ahead_kb)
+sched0=$(sed -E 's/.*\[([^]]*)\].*/\1/' $q/scheduler)
+bt="'$BLKTUNE' -d 0.5 --journal-dir '$jdir'"
+
+# start blktune with only our device in the table, selected
+start() {
+	rm -f "$T_TMP/exit"
+	tm_start "$bt; echo EXIT=\$? >'$T_TMP/exit'; sleep 60"
+	tm_wait "^DEVICE" 5
+	tm_keys / && tm_text "$name" && tm_keys Enter
+	tm_wait "matching \"$name\"" 2
+}
+sched() { sed -E 's/.*\[([^]]*)\].*/\1/' $q/scheduler; }
+
+start
+tm_keys ']'
+t_check "] doubles read_ahead_kb in sysfs" wait_sysfs $q/read_ahead_kb $((ra0 * 2))
+t_check "the status line says what the kernel set" tm_wait "$name read_ahead_kb $ra0 -> $((ra0 * 2))" 2
+t_check "and that open files keep the old value" tm_wait "files opened before keep the old value" 1
+tm_keys S
+sleep 0.5
+t_check "S changes the scheduler ($(sched))" test "$(sched)" != "$sched0"
+tm_keys t
+t_check "t opens the tunables panel" tm_wait "tunables of $name" 2
+t_check "the panel shows the value at start" tm_wait "^read_ahead_kb *$((ra0 * 2)) *$ra0 " 2
+# read_ahead_kb is the panel's first row: type an exact value
+tm_keys Enter
+t_check "Enter asks for a value" tm_wait "read_ahead_kb = " 2
+for i in 1 2 3 4 5 6 7 8; do tm_keys BSpace; done
+tm_text 3 && tm_keys Enter
+t_check "an exact value reaches sysfs, rounded by the kernel (asked 3)" wait_sysfs $q/read_ahead_kb 0
+t_check "the read-back difference is reported" tm_wait "asked 3, kernel set 0" 2
+tm_keys Enter
+for i in 1 2 3 4 5 6 7 8; do tm_keys BSpace; done
+tm_text abc && tm_keys Enter
+t_check "a bad value gets a one-line refusal" tm_wait "read_ahead_kb" 1
+t_eq "a bad value changes nothing" "$(cat $q/read_ahead_kb)" 0
+tm_keys u
+t_check "u undoes the last change" wait_sysfs $q/read_ahead_kb $((ra0 * 2))
+tm_keys Escape q
+t_check "q with changes asks restore or keep" tm_wait "r restore and quit" 2
+tm_keys r
+tm_wait_file "$T_TMP/exit" 5
+t_eq "quit with restore exits 0" "$(cat "$T_TMP/exit")" EXIT=0
+t_eq "read_ahead_kb restored" "$(cat $q/read_ahead_kb)" "$ra0"
+t_eq "scheduler restored" "$(sched)" "$sched0"
+t_check "journal emptied" test ! -s "$jdir/journal"
+tm_stop
+
+# A dropped ssh session: SIGHUP restores.
+start
+tm_keys ']' && wait_sysfs $q/read_ahead_kb $((ra0 * 2))
+tm_keys x
+sleep 0.5
+rqa=$(cat $q/rq_affinity)
+pid=$(pgrep -f "^$BLKTUNE -d 0.5 --journal-dir $jdir" | head -n 1)
+t_check "blktune is running (pid $pid)" test -n "$pid"
+kill -HUP "$pid"
+tm_wait_file "$T_TMP/exit" 5
+t_eq "SIGHUP restores read_ahead_kb" "$(cat $q/read_ahead_kb)" "$ra0"
+t_check "SIGHUP restores rq_affinity (was changed to $rqa)" test "$(cat $q/rq_affinity)" != "$rqa"
+tm_stop
+
+# kill -9: the journal survives; the next start offers to restore it.
+start
+tm_keys '}' '[' '[' && sleep 0.7
+t_check "changed before the kill" test "$(cat $q/read_ahead_kb)" != "$ra0"
+pkill -9 -f "^$BLKTUNE -d 0.5 --journal-dir $jdir"
+sleep 0.5
+t_check "the journal remains after kill -9" test -s "$jdir/journal"
+tm_stop
+rm -f "$T_TMP/exit"
+tm_start "$bt; echo EXIT=\$? >'$T_TMP/exit'; sleep 60"
+t_check "the next start offers to restore it" tm_wait "an earlier blktune left" 5
+tm_keys r
+t_check "r restores" wait_sysfs $q/read_ahead_kb "$ra0"
+tm_keys q
+tm_wait_file "$T_TMP/exit" 5
+t_eq "nothing left to ask at quit" "$(cat "$T_TMP/exit")" EXIT=0
+t_done
