@@ -17,6 +17,14 @@ enum ui_mode {
 };
 #define UI_ALL_MODES 0xffu
 
+/* Pages of the detail pane (Tab cycles). */
+enum ui_detail_page {
+	UI_DETAIL_FIGURES,  /* every diskstats figure, limits, sparklines */
+	UI_DETAIL_SIZES,    /* traced request sizes and latency histograms */
+	UI_DETAIL_CPUS,     /* traced per-CPU issues and completions */
+	UI_DETAIL_PAGES
+};
+
 /* What an action asks the main loop to do. */
 #define ACT_REDRAW 1u
 #define ACT_ROWS 2u     /* filter or sort changed: rebuild rows, no sample */
@@ -45,6 +53,7 @@ struct ui {
 	char input[64];
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */
+	int detail_page;  /* enum ui_detail_page */
 	/* tunables: the session (journal, undo) and the panel's rows, read by
 	 * actions (never by views) and refreshed every few seconds */
 	struct tunable_session *ts;

@@ -28,8 +28,10 @@ int view_attr(const struct ui *u, enum view_color c);
 /* The parts, each drawing into a band of lines; return lines used. */
 int view_header_draw(struct ui *u, int y, int width);
 int view_table_draw(struct ui *u, int y, int height, int width);
-int view_detail_draw(struct ui *u, int y, int height, int width);
+void view_detail_draw(struct ui *u, int y, int height, int width);
 void view_help_draw(struct ui *u, int y, int height, int width);
 void view_tunables_draw(struct ui *u, int y, int height, int width);
+void view_trace_sizes_draw(struct ui *u, int y, int height, int width);
+void view_trace_cpus_draw(struct ui *u, int y, int height, int width);
 
 #endif

@@ -262,6 +262,16 @@ static unsigned act_detail(struct ui *u)
 	return ACT_REDRAW;
 }
 
+static unsigned act_detail_page(struct ui *u)
+{
+	static const char *const names[UI_DETAIL_PAGES] = { "figures", "request sizes and latency", "per-CPU" };
+
+	u->detail = true;
+	u->detail_page = (u->detail_page + 1) % UI_DETAIL_PAGES;
+	ui_status(u, "detail: %s", names[u->detail_page]);
+	return ACT_REDRAW;
+}
+
 static unsigned act_left(struct ui *u)
 {
 	if (u->hscroll > 0)
@@ -349,6 +359,7 @@ const struct keymap_entry keymap[] = {
 	{ TAB, { 'P', 0 }, "P", "show or hide partitions", act_partitions },
 	{ TAB, { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
 	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
+	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, per-CPU", act_detail_page },
 	{ TAB, { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },
 	{ TAB, { KEY_RIGHT, 0 }, "Right", "scroll the table's columns right", act_right },
 	{ TAB, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up },

@@ -32,7 +32,7 @@ static void ll(char *out, size_t len, long long v)
 		snprintf(out, len, "%lld", v);
 }
 
-int view_detail_draw(struct ui *u, int y, int height, int width)
+void view_detail_draw(struct ui *u, int y, int height, int width)
 {
 	static const enum column_id rd[] = { COLUMN_R_S, COLUMN_RKB_S, COLUMN_RRQM_S, COLUMN_RRQM_PCT, COLUMN_R_AWAIT, COLUMN_RAREQ_SZ };
 	static const enum column_id wr[] = { COLUMN_W_S, COLUMN_WKB_S, COLUMN_WRQM_S, COLUMN_WRQM_PCT, COLUMN_W_AWAIT, COLUMN_WAREQ_SZ };
@@ -50,7 +50,7 @@ int view_detail_draw(struct ui *u, int y, int height, int width)
 	if (!m) {
 		mvprintw(line, 0, "detail: no device selected");
 		attrset(A_NORMAL);
-		return height;
+		return;
 	}
 	in = &m->info;
 	column_stack_text(m, stack, sizeof(stack));
@@ -94,5 +94,4 @@ int view_detail_draw(struct ui *u, int y, int height, int width)
 	}
 	if (line < y + height)
 		mvprintw(line++, 0, "         (last %d s)", n);
-	return line - y;
 }

@@ -31,6 +31,14 @@ int view_header_draw(struct ui *u, int y, int width)
 	} else {
 		mvprintw(y + 2, 0, "mem  n/a");
 	}
+	{
+		const char *why;
+		bool on = sampler_tracing(a->sampler, &why);
+		printw("  ");
+		attrset(on ? (int)A_NORMAL : view_attr(u, VC_DIM));
+		printw("trace %.*s", width - getcurx(stdscr) - 8, on ? "on" : why);
+		attrset(A_NORMAL);
+	}
 	for (int i = 0; i < a->cur.ntemps && getcurx(stdscr) < width - 16; i++)
 		printw("%s%s %.0fC", i ? " " : "  temp ", a->cur.temps[i].label, a->cur.temps[i].celsius);
 	return y + 3;

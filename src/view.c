@@ -98,8 +98,14 @@ void view_draw(struct ui *u)
 		if (u->detail && avail >= 14)
 			detail_h = avail >= 30 ? 15 : avail / 2;
 		view_table_draw(u, y, avail - detail_h, w);
-		if (detail_h)
-			view_detail_draw(u, h - 1 - detail_h, detail_h, w);
+		if (detail_h) {
+			static void (*const page[UI_DETAIL_PAGES])(struct ui *, int, int, int) = {
+				[UI_DETAIL_FIGURES] = view_detail_draw,
+				[UI_DETAIL_SIZES] = view_trace_sizes_draw,
+				[UI_DETAIL_CPUS] = view_trace_cpus_draw,
+			};
+			page[u->detail_page](u, h - 1 - detail_h, detail_h, w);
+		}
 	}
 	draw_status(u, h - 1, w);
 	refresh();

@@ -1,0 +1,190 @@
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "view.h"
+
+/* The traced pages of the detail pane: request sizes and latency side by
+ * side, and the per-CPU view of one device. Drawing only: every figure comes
+ * from the trace_metrics the model computed. */
+
+static const struct trace_metrics *traced(const struct ui *u, const struct disk_metrics **mp)
+{
+	const struct disk_metrics *m = ui_selected(u);
+
+	*mp = m;
+	if (!m || !m->t_metrics)
+		return NULL;
+	return &u->app->tm[m - u->app->m];
+}
+
+/* Why there is nothing to show, in one line. */
+static void no_trace(struct ui *u, const struct disk_metrics *m, int y)
+{
+	const char *why;
+
+	if (!sampler_tracing(u->app->sampler, &why))
+		mvprintw(y, 0, "tracing %s", why);
+	else if (m && m->info.kind == DISK_KIND_PARTITION)
+		mvprintw(y, 0, "partitions are traced as their disk: select %s", m->info.parent);
+	else
+		mvprintw(y, 0, "no traced I/O on this device in the last interval");
+}
+
+static void bucket_label(char *out, size_t len, uint64_t le, bool bytes, uint64_t prev_le)
+{
+	char b[16];
+
+	if (le == 0) { /* the open last bucket */
+		if (bytes)
+			format_kb((double)prev_le / 1024.0, b, sizeof(b));
+		else
+			snprintf(b, sizeof(b), "%llus", (unsigned long long)(prev_le / 1000000));
+		snprintf(out, len, ">%s", b);
+		return;
+	}
+	if (bytes) {
+		if (le < 1024)
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)le);
+		else
+			format_kb((double)le / 1024.0, b, sizeof(b));
+	} else if (le < 1000) {
+		snprintf(b, sizeof(b), "%lluus", (unsigned long long)le);
+	} else if (le < 1000000) {
+		snprintf(b, sizeof(b), "%.3gms", (double)le / 1000.0);
+	} else {
+		snprintf(b, sizeof(b), "%.3gs", (double)le / 1e6);
+	}
+	snprintf(out, len, "<=%s", b);
+}
+
+static void bar(int n, int width)
+{
+	for (int i = 0; i < n && i < width; i++)
+		addch('#');
+}
+
+/* First and last non-empty bucket over several histograms. */
+static void span(const uint64_t *const *h, int nh, int nb, int *lo, int *hi)
+{
+	*lo = nb;
+	*hi = -1;
+	for (int k = 0; k < nh; k++)
+		for (int i = 0; i < nb; i++)
+			if (h[k][i]) {
+				if (i < *lo)
+					*lo = i;
+				if (i > *hi)
+					*hi = i;
+			}
+}
+
+void view_trace_sizes_draw(struct ui *u, int y, int height, int width)
+{
+	const struct disk_metrics *m;
+	const struct trace_metrics *t = traced(u, &m);
+	const uint64_t *sz[2], *lat[1];
+	int lo, hi, llo, lhi, rows = height - 2, right = width / 2 + 2;
+	uint64_t rtot = 0, wtot = 0, rb = 0, wb = 0, ltot = 0, lmax = 0, smax = 0;
+	char lab[24];
+
+	if (!t) {
+		no_trace(u, m, y);
+		return;
+	}
+	sz[0] = t->d.size_count[TRACE_OP_READ];
+	sz[1] = t->d.size_count[TRACE_OP_WRITE];
+	lat[0] = t->d.lat;
+	span(sz, 2, TRACE_SIZE_BUCKETS, &lo, &hi);
+	span(lat, 1, TRACE_LAT_BUCKETS, &llo, &lhi);
+	for (int i = 0; i < TRACE_SIZE_BUCKETS; i++) {
+		rtot += sz[0][i];
+		wtot += sz[1][i];
+		rb += t->d.size_bytes[TRACE_OP_READ][i];
+		wb += t->d.size_bytes[TRACE_OP_WRITE][i];
+		smax = sz[0][i] + sz[1][i] > smax ? sz[0][i] + sz[1][i] : smax;
+	}
+	for (int i = 0; i < TRACE_LAT_BUCKETS; i++) {
+		ltot += t->d.lat[i];
+		lmax = t->d.lat[i] > lmax ? t->d.lat[i] : lmax;
+	}
+	attrset(view_attr(u, VC_TITLE));
+	mvprintw(y, 0, "request sizes (traced, this interval)");
+	mvprintw(y, right, "latency, allocation to completion (log2 buckets)");
+	attrset(A_NORMAL);
+	mvprintw(y + 1, 0, "%-8s %8s %6s %8s %6s", "size", "reads", "%bytes", "writes", "%bytes");
+	mvprintw(y + 1, right, "%-9s %8s %6s", "<=", "count", "%");
+	/* Keep the widest part of each histogram if the pane is short. */
+	if (hi - lo + 1 > rows)
+		lo = hi - rows + 1;
+	if (lhi - llo + 1 > rows)
+		llo = lhi - rows + 1;
+	for (int i = lo, r = 0; i <= hi && r < rows; i++, r++) {
+		bucket_label(lab, sizeof(lab), trace_size_bucket_le((unsigned)i), true,
+			     i ? trace_size_bucket_le((unsigned)i - 1) : 0);
+		mvprintw(y + 2 + r, 0, "%-8s %8llu %5.1f%% %8llu %5.1f%% ", lab, (unsigned long long)sz[0][i],
+			 rb ? 100.0 * (double)t->d.size_bytes[TRACE_OP_READ][i] / (double)rb : 0.0,
+			 (unsigned long long)sz[1][i],
+			 wb ? 100.0 * (double)t->d.size_bytes[TRACE_OP_WRITE][i] / (double)wb : 0.0);
+		bar(smax ? (int)((sz[0][i] + sz[1][i]) * 12 / smax) : 0, right - 2 - getcurx(stdscr));
+	}
+	for (int i = llo, r = 0; i <= lhi && r < rows; i++, r++) {
+		bucket_label(lab, sizeof(lab), trace_lat_bucket_le_us((unsigned)i), false,
+			     i ? trace_lat_bucket_le_us((unsigned)i - 1) : 0);
+		mvprintw(y + 2 + r, right, "%-9s %8llu %5.1f%% ", lab + 2, (unsigned long long)t->d.lat[i],
+			 ltot ? 100.0 * (double)t->d.lat[i] / (double)ltot : 0.0);
+		bar(lmax ? (int)(t->d.lat[i] * 16 / lmax) : 0, width - getcurx(stdscr) - 1);
+	}
+	if (rtot + wtot == 0 && ltot == 0)
+		mvprintw(y + 2, 0, "no reads or writes traced in the last interval");
+	if (height > 2 && isfinite(t->lat_p50_us))
+		mvprintw(y + height - 1, right, "p50 %.0f  p90 %.0f  p99 %.0f  max %.0f us (bucket resolution)",
+			 t->lat_p50_us, t->lat_p90_us, t->lat_p99_us, t->lat_max_us);
+}
+
+void view_trace_cpus_draw(struct ui *u, int y, int height, int width)
+{
+	const struct disk_metrics *m;
+	const struct trace_metrics *t = traced(u, &m);
+	int line = y + 1;
+
+	if (!t) {
+		no_trace(u, m, y);
+		return;
+	}
+	attrset(view_attr(u, VC_TITLE));
+	mvprintw(y, 0, "completions by where they were submitted:");
+	attrset(A_NORMAL);
+	for (int c = 0; c < TRACE_CLASSES; c++) {
+		if (isfinite(t->cls_share[c]))
+			printw("  %s %.1f%%", trace_class_names[c], t->cls_share[c] * 100.0);
+		else
+			printw("  %s -", trace_class_names[c]);
+	}
+	if (isfinite(m->t_gap_pct) && m->t_gap_pct > 1.0) {
+		attrset(view_attr(u, VC_BAD));
+		mvprintw(line++, 0, "traced completions differ from /proc/diskstats by %.1f%%", m->t_gap_pct);
+		attrset(A_NORMAL);
+	}
+	mvprintw(line++, 0, "%-5s %10s %10s", "CPU", "issued", "completed");
+	if (t->nmat > 0 && t->nmat <= 16) {
+		printw("   submitted on CPU ->");
+		for (unsigned c = 0; c < t->nmat && getcurx(stdscr) < width - 9; c++)
+			printw(" %8u", c);
+	}
+	for (unsigned c = 0; c < t->ncpu && line < y + height; c++) {
+		const struct trace_cpu *tc = &t->cpu[c];
+		if (t->ncpu > 16 && !tc->issued && !tc->completed)
+			continue; /* many CPUs: only the busy ones */
+		mvprintw(line, 0, "%-5u %10llu %10llu", c, (unsigned long long)tc->issued,
+			 (unsigned long long)tc->completed);
+		if (t->nmat > 0 && t->nmat <= 16 && c < t->nmat) {
+			printw("   completed here:     ");
+			for (unsigned s = 0; s < t->nmat && getcurx(stdscr) < width - 9; s++)
+				printw(" %8llu", (unsigned long long)t->matrix[c * t->nmat + s]);
+		}
+		line++;
+	}
+}
