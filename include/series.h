@@ -1,0 +1,81 @@
+/* series: per device, a ring of the last window's per-interval metrics (every
+ * numeric column of columns[]) and, where the device was traced, that
+ * interval's histograms and per-CPU counts, plus the time of the last tunable
+ * change. An A/B snapshot summarises a device's window: the intervals since
+ * its last tunable change, at most window seconds back.
+ *
+ * Devices are keyed by dev_t and name (a reused name is another device).
+ * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 260 +
+ * 8 x CPUs bytes where traced; the ring keeps window / interval + 2 points,
+ * never more than SERIES_POINTS_MAX. At 1 s intervals and the default 30 s
+ * window that is 32 x 140 B = 4.4 KiB per device, 4.5 MiB for 1024 devices
+ * (+ 8.6 MiB if all 1024 are traced on 2 CPUs); the worst case (0.1 s, 60 s)
+ * is SERIES_POINTS_MAX x 140 B = 84 KiB per device, 84 MiB for 1024. */
+#ifndef BLKTUNE_SERIES_H
+#define BLKTUNE_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "columns.h"
+#include "model.h"
+#include "stats.h"
+#include "trace.h"
+
+#define SERIES_WINDOW_DEFAULT 30.0
+#define SERIES_WINDOW_MAX 3600.0
+#define SERIES_POINTS_MAX 600
+
+/* Histograms and per-CPU counts summed over a window (or one interval). */
+struct series_trace {
+	uint64_t intervals;                     /* traced intervals summed */
+	uint64_t size[2][TRACE_SIZE_BUCKETS];   /* [read/write] request sizes */
+	uint64_t lat[TRACE_LAT_BUCKETS];        /* request latency, log2 µs */
+	unsigned ncpu;
+	uint64_t *cpu_issued, *cpu_completed;   /* ncpu each */
+};
+
+struct series;
+
+/* window: seconds (clamped to 1..SERIES_WINDOW_MAX). Returns 0 or -ENOMEM. */
+int series_new(double window, struct series **out);
+void series_free(struct series *s);
+void series_set_window(struct series *s, double window);
+double series_window(const struct series *s);
+
+/* One interval of every device, ending at t (seconds, any monotonic clock:
+ * the sample's). Intervals that are not DISK_OK (a device's first sample, a
+ * counter reset) are not statistics of anything and are skipped. Devices
+ * absent from m for longer than the window are forgotten. tm, when not NULL,
+ * is parallel to m: the traced figures of the same interval (used where
+ * m[i].t_metrics). Returns 0 or -ENOMEM. */
+int series_add(struct series *s, const struct disk_metrics *m, size_t n, double t);
+int series_add_traced(struct series *s, const struct disk_metrics *m, const struct trace_metrics *tm,
+		      size_t n, double t);
+/* A tunable of the device changed at t: its window restarts after t (the
+ * interval that straddles t mixes both settings and is left out). */
+void series_mark_change(struct series *s, dev_t dev, const char *name, double t);
+
+size_t series_count(const struct series *s);
+/* Device i (0 <= i < series_count), in the order first seen. */
+void series_device(const struct series *s, size_t i, dev_t *dev, const char **name);
+
+/* The window of a device, ending at its newest point. */
+struct series_window {
+	size_t n;               /* intervals in the window */
+	double t_start, t_end;  /* same clock as series_add's t */
+	double last_change;     /* -INFINITY when none seen */
+	struct stats_summary st[COLUMN_COUNT]; /* numeric columns; others n = 0 */
+	bool traced;            /* some interval in the window was traced */
+	struct series_trace trace;
+};
+
+void series_window_init(struct series_window *w);
+void series_window_free(struct series_window *w);
+/* Returns 0, -ENOENT for an unknown device, -ENOMEM. w->n may be 0 (no
+ * complete interval yet since the last change). */
+int series_window_get(const struct series *s, dev_t dev, const char *name, struct series_window *w);
+
+#endif

@@ -1,0 +1,99 @@
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLOT_W_MAX 200
+#define PLOT_H_MAX 60
+
+bool plot_log_x(const struct plot_point *p, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(p[i].x > 0))
+			return false;
+		lo = fmin(lo, p[i].x);
+		hi = fmax(hi, p[i].x);
+	}
+	return n > 1 && hi / lo >= 8;
+}
+
+static bool numeric(const struct plot_point *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i].x))
+			return false;
+	return n > 0;
+}
+
+/* Column of point i in 0..w-1. */
+static int column(const struct plot_point *p, size_t n, size_t i, int w, bool logx, bool num)
+{
+	double lo = INFINITY, hi = -INFINITY, x;
+
+	if (!num)
+		return n > 1 ? (int)lround((double)i * (w - 1) / (double)(n - 1)) : w / 2;
+	for (size_t k = 0; k < n; k++) {
+		x = logx ? log(p[k].x) : p[k].x;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
+	x = logx ? log(p[i].x) : p[i].x;
+	return hi > lo ? (int)lround((x - lo) / (hi - lo) * (w - 1)) : w / 2;
+}
+
+int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int height, const char *xname,
+	      const char *yname)
+{
+	char grid[PLOT_H_MAX][PLOT_W_MAX + 1], axis[PLOT_W_MAX + 16];
+	bool logx = plot_log_x(p, n), num = numeric(p, n);
+	double ymax = 0;
+	int w = width < 10 ? 10 : width > PLOT_W_MAX ? PLOT_W_MAX : width;
+	int h = height < 3 ? 3 : height > PLOT_H_MAX ? PLOT_H_MAX : height;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i].y > ymax)
+			ymax = p[i].y;
+	if (!(ymax > 0))
+		ymax = 1;
+	for (int r = 0; r < h; r++) {
+		memset(grid[r], ' ', (size_t)w);
+		grid[r][w] = '\0';
+	}
+	for (size_t i = 0; i < n; i++) {
+		int c = column(p, n, i, w, logx, num), r;
+		if (isnan(p[i].y))
+			continue;
+		r = h - 1 - (int)lround(p[i].y / ymax * (h - 1));
+		grid[r][c] = '*';
+	}
+	fprintf(f, "%s against %s%s\n", yname, xname, logx ? " (log scale)" : "");
+	for (int r = 0; r < h; r++) {
+		double yv = ymax * (h - 1 - r) / (h - 1);
+		if (r == 0 || r == h - 1 || r == h / 2)
+			fprintf(f, "%9.1f |%s\n", yv, grid[r]);
+		else
+			fprintf(f, "%9s |%s\n", "", grid[r]);
+	}
+	fprintf(f, "%9s +", "");
+	for (int c = 0; c < w; c++)
+		fputc('-', f);
+	fputc('\n', f);
+	/* Tick labels where they fit without overlapping the previous one. */
+	memset(axis, ' ', sizeof(axis) - 1);
+	axis[sizeof(axis) - 1] = '\0';
+	for (size_t i = 0, next = 0; i < n; i++) {
+		size_t c = (size_t)column(p, n, i, w, logx, num), len = strlen(p[i].label);
+		if (c < next || c + len > sizeof(axis) - 1)
+			continue;
+		memcpy(axis + c, p[i].label, len);
+		next = c + len + 1;
+	}
+	for (size_t e = sizeof(axis) - 1; e > 0 && axis[e - 1] == ' '; e--)
+		axis[e - 1] = '\0';
+	fprintf(f, "%9s  %s\n", "", axis);
+	return ferror(f) ? -EIO : 0;
+}

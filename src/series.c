@@ -1,0 +1,330 @@
+#include "series.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One interval's traced counts; 32 bits suffice for one interval. */
+struct point_trace {
+	uint32_t size[2][TRACE_SIZE_BUCKETS];
+	uint32_t lat[TRACE_LAT_BUCKETS];
+	unsigned ncpu;
+	uint32_t cpu[]; /* issued, completed per CPU */
+};
+
+struct point {
+	double t, interval;
+	float v[COLUMN_COUNT]; /* float: 7 digits are plenty for a rate, half the memory */
+	struct point_trace *tr;
+};
+
+struct device {
+	dev_t dev;
+	char name[SAMPLE_NAME_MAX];
+	double last_change, last_seen;
+	struct point *p;
+	size_t cap, head, n; /* ring: oldest at head */
+};
+
+struct series {
+	double window;
+	struct device *d;
+	size_t n, cap;
+};
+
+static double clamp_window(double w)
+{
+	if (!(w >= 1))
+		return 1;
+	return w > SERIES_WINDOW_MAX ? SERIES_WINDOW_MAX : w;
+}
+
+int series_new(double window, struct series **out)
+{
+	struct series *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->window = clamp_window(window);
+	*out = s;
+	return 0;
+}
+
+static void device_free(struct device *d)
+{
+	for (size_t i = 0; i < d->cap; i++)
+		free(d->p[i].tr);
+	free(d->p);
+}
+
+void series_free(struct series *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		device_free(&s->d[i]);
+	free(s->d);
+	free(s);
+}
+
+void series_set_window(struct series *s, double window)
+{
+	s->window = clamp_window(window);
+}
+
+double series_window(const struct series *s)
+{
+	return s->window;
+}
+
+static struct device *find(const struct series *s, dev_t dev, const char *name, size_t hint)
+{
+	if (hint < s->n && s->d[hint].dev == dev && !strcmp(s->d[hint].name, name))
+		return &s->d[hint];
+	for (size_t i = 0; i < s->n; i++)
+		if (s->d[i].dev == dev && !strcmp(s->d[i].name, name))
+			return &s->d[i];
+	return NULL;
+}
+
+static struct device *add_device(struct series *s, dev_t dev, const char *name)
+{
+	struct device *d;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct device *nd = realloc(s->d, cap * sizeof(*nd));
+		if (!nd)
+			return NULL;
+		s->d = nd;
+		s->cap = cap;
+	}
+	d = &s->d[s->n++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->last_change = -INFINITY;
+	return d;
+}
+
+static struct point *at(const struct device *d, size_t i)
+{
+	return &d->p[(d->head + i) % d->cap];
+}
+
+/* Drop points that ended before the window could reach them. */
+static void prune(struct device *d, double now, double window)
+{
+	while (d->n > 0 && at(d, 0)->t < now - window) {
+		d->head = (d->head + 1) % d->cap;
+		d->n--;
+	}
+}
+
+/* Room for one more point: grow the ring (unwrapping it) up to
+ * SERIES_POINTS_MAX, then overwrite the oldest. */
+static struct point *push(struct device *d)
+{
+	struct point *p;
+
+	if (d->n == d->cap && d->cap < SERIES_POINTS_MAX) {
+		size_t cap = d->cap ? d->cap * 2 : 8;
+		struct point *np;
+
+		if (cap > SERIES_POINTS_MAX)
+			cap = SERIES_POINTS_MAX;
+		if (!(np = calloc(cap, sizeof(*np))))
+			return NULL;
+		for (size_t i = 0; i < d->cap; i++)
+			np[i] = d->p[(d->head + i) % d->cap];
+		free(d->p);
+		d->p = np;
+		d->head = 0;
+		d->cap = cap;
+	}
+	if (d->n == d->cap) {
+		d->head = (d->head + 1) % d->cap;
+		d->n--;
+	}
+	p = &d->p[(d->head + d->n) % d->cap];
+	d->n++;
+	return p;
+}
+
+static uint32_t u32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static int set_trace(struct point *p, const struct trace_metrics *tm)
+{
+	if (!tm) {
+		free(p->tr);
+		p->tr = NULL;
+		return 0;
+	}
+	if (!p->tr || p->tr->ncpu != tm->ncpu) {
+		struct point_trace *tr = realloc(p->tr, sizeof(*tr) + 2 * tm->ncpu * sizeof(tr->cpu[0]));
+		if (!tr)
+			return -ENOMEM;
+		p->tr = tr;
+	}
+	for (int o = 0; o < 2; o++)
+		for (int b = 0; b < TRACE_SIZE_BUCKETS; b++)
+			p->tr->size[o][b] = u32(tm->d.size_count[o][b]);
+	for (int b = 0; b < TRACE_LAT_BUCKETS; b++)
+		p->tr->lat[b] = u32(tm->d.lat[b]);
+	p->tr->ncpu = tm->ncpu;
+	for (unsigned c = 0; c < tm->ncpu; c++) {
+		p->tr->cpu[2 * c] = u32(tm->cpu[c].issued);
+		p->tr->cpu[2 * c + 1] = u32(tm->cpu[c].completed);
+	}
+	return 0;
+}
+
+static void forget(struct series *s, double t)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (t - s->d[i].last_seen > s->window)
+			device_free(&s->d[i]);
+		else
+			s->d[j++] = s->d[i];
+	}
+	s->n = j;
+}
+
+int series_add_traced(struct series *s, const struct disk_metrics *m, const struct trace_metrics *tm,
+		      size_t n, double t)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct device *d = find(s, m[i].dev, m[i].name, i);
+		struct point *p;
+
+		if (!d && !(d = add_device(s, m[i].dev, m[i].name)))
+			return -ENOMEM;
+		d->last_seen = t;
+		if (m[i].state != DISK_OK || !(m[i].interval > 0))
+			continue;
+		prune(d, t, s->window);
+		if (!(p = push(d)))
+			return -ENOMEM;
+		p->t = t;
+		p->interval = m[i].interval;
+		for (int c = 0; c < COLUMN_COUNT; c++)
+			p->v[c] = columns[c].type == COL_NUM ? (float)column_value(&columns[c], &m[i]) : NAN;
+		if (set_trace(p, tm && m[i].t_metrics ? &tm[i] : NULL) < 0)
+			return -ENOMEM;
+	}
+	forget(s, t);
+	return 0;
+}
+
+int series_add(struct series *s, const struct disk_metrics *m, size_t n, double t)
+{
+	return series_add_traced(s, m, NULL, n, t);
+}
+
+void series_mark_change(struct series *s, dev_t dev, const char *name, double t)
+{
+	struct device *d = find(s, dev, name, 0);
+
+	if (!d && !(d = add_device(s, dev, name)))
+		return; /* out of memory: the window simply starts later */
+	d->last_change = t;
+	d->last_seen = t;
+}
+
+size_t series_count(const struct series *s)
+{
+	return s->n;
+}
+
+void series_device(const struct series *s, size_t i, dev_t *dev, const char **name)
+{
+	*dev = s->d[i].dev;
+	*name = s->d[i].name;
+}
+
+void series_window_init(struct series_window *w)
+{
+	memset(w, 0, sizeof(*w));
+}
+
+void series_window_free(struct series_window *w)
+{
+	free(w->trace.cpu_issued);
+	free(w->trace.cpu_completed);
+	series_window_init(w);
+}
+
+static int add_trace(struct series_trace *st, const struct point_trace *tr)
+{
+	if (st->ncpu < tr->ncpu) {
+		uint64_t *is = realloc(st->cpu_issued, tr->ncpu * sizeof(*is)), *co;
+		if (!is)
+			return -ENOMEM;
+		st->cpu_issued = is;
+		if (!(co = realloc(st->cpu_completed, tr->ncpu * sizeof(*co))))
+			return -ENOMEM;
+		st->cpu_completed = co;
+		for (unsigned c = st->ncpu; c < tr->ncpu; c++)
+			st->cpu_issued[c] = st->cpu_completed[c] = 0;
+		st->ncpu = tr->ncpu;
+	}
+	st->intervals++;
+	for (int o = 0; o < 2; o++)
+		for (int b = 0; b < TRACE_SIZE_BUCKETS; b++)
+			st->size[o][b] += tr->size[o][b];
+	for (int b = 0; b < TRACE_LAT_BUCKETS; b++)
+		st->lat[b] += tr->lat[b];
+	for (unsigned c = 0; c < tr->ncpu; c++) {
+		st->cpu_issued[c] += tr->cpu[2 * c];
+		st->cpu_completed[c] += tr->cpu[2 * c + 1];
+	}
+	return 0;
+}
+
+int series_window_get(const struct series *s, dev_t dev, const char *name, struct series_window *w)
+{
+	const struct device *d = find(s, dev, name, 0);
+	struct stats_acc acc[COLUMN_COUNT];
+	double end, from;
+	int err;
+
+	series_window_free(w);
+	if (!d)
+		return -ENOENT;
+	w->last_change = d->last_change;
+	for (int c = 0; c < COLUMN_COUNT; c++)
+		stats_acc_init(&acc[c]);
+	end = d->n ? at(d, d->n - 1)->t : d->last_seen;
+	/* A point covers (t - interval, t]: it belongs to the window when it
+	 * started at or after both the last change and end - window. The
+	 * tolerance absorbs timer jitter in t - interval. */
+	from = fmax(d->last_change, end - s->window);
+	w->t_start = w->t_end = end;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct point *p = at(d, i);
+
+		if (p->t - p->interval < from - 1e-3)
+			continue;
+		if (w->n++ == 0)
+			w->t_start = p->t - p->interval;
+		for (int c = 0; c < COLUMN_COUNT; c++) {
+			if (isnan(p->v[c]) || ((columns[c].flags & COLUMN_GAUGE) && p->v[c] < 0))
+				continue;
+			stats_acc_add(&acc[c], p->v[c]);
+		}
+		if (p->tr) {
+			w->traced = true;
+			if ((err = add_trace(&w->trace, p->tr)) < 0)
+				return err;
+		}
+	}
+	for (int c = 0; c < COLUMN_COUNT; c++)
+		stats_acc_summary(&acc[c], &w->st[c]);
+	return 0;
+}

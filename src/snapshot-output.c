@@ -1,0 +1,353 @@
+#include "snapshot-output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+
+static void when(double t, char *out, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	localtime_r(&s, &tm);
+	strftime(out, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+/* Bucket bounds in the unit's natural steps: 512 -> "512", 4096 -> "4K". */
+static void human(uint64_t v, char *out, size_t len)
+{
+	static const char sfx[] = "KMGT";
+	int k = -1;
+
+	while (v >= 1024 && v % 1024 == 0 && k < 3) {
+		v /= 1024;
+		k++;
+	}
+	if (k < 0)
+		snprintf(out, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(out, len, "%llu%c", (unsigned long long)v, sfx[k]);
+}
+
+void snapshot_bucket_label(const struct snapshot_vec_def *def, unsigned i, char *out, size_t len)
+{
+	char b[24];
+	uint64_t le;
+
+	if (!def->bucket_le || i >= def->len) {
+		snprintf(out, len, "%s", "");
+		return;
+	}
+	le = def->bucket_le(i);
+	if (le) {
+		human(le, b, sizeof(b));
+		snprintf(out, len, "<=%s", b);
+	} else {
+		human(def->bucket_le(i - 1), b, sizeof(b));
+		snprintf(out, len, ">%s", b);
+	}
+}
+
+static void num(double v, int width, int prec, char *out, size_t len)
+{
+	if (isnan(v))
+		snprintf(out, len, "%*s", width, "-");
+	else
+		format_num(v, width, prec, out, len);
+}
+
+static double vec_sum(const struct snapshot_vec *v)
+{
+	double s = 0;
+
+	for (size_t i = 0; v && i < v->n; i++)
+		s += v->v[i];
+	return s;
+}
+
+static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct snapshot_vec *v, size_t i)
+{
+	char label[32];
+
+	if (def->kind == SNAP_VEC_HIST)
+		snapshot_bucket_label(def, (unsigned)i, label, sizeof(label));
+	else if (def->kind == SNAP_VEC_PERCPU)
+		snprintf(label, sizeof(label), "cpu%zu", i);
+	else
+		snprintf(label, sizeof(label), "%s", def->names[i]);
+	fprintf(f, "    %-10s %12.6g", label, v->v[i]);
+}
+
+int snapshot_print_text(FILE *f, const struct snapshot *s)
+{
+	char t[32], a[32], b[32];
+
+	when(s->time, t, sizeof(t));
+	fprintf(f, "snapshot of %s, kernel %s, taken %s, window up to %g s\n", s->host, s->kernel, t, s->window);
+	for (size_t i = 0; i < s->ndev; i++) {
+		const struct snapshot_dev *d = &s->dev[i];
+
+		when(d->start, a, sizeof(a));
+		when(d->end, b, sizeof(b));
+		fprintf(f, "\n%s (%u:%u): %zu intervals, %s to %s (%.1f s)\n", d->name, d->major, d->minor, d->n,
+			a, b + 11, d->end - d->start);
+		fprintf(f, "  %-10s %5s %12s %12s %12s %12s\n", "metric", "n", "mean", "sd", "min", "max");
+		for (int c = 0; c < COLUMN_COUNT; c++) {
+			const struct stats_summary *st = &d->st[c];
+			if (st->n == 0 || (st->min == 0 && st->max == 0))
+				continue;
+			fprintf(f, "  %-10s %5zu %12.6g %12.6g %12.6g %12.6g\n", columns[c].header, st->n, st->mean,
+				st->sd, st->min, st->max);
+		}
+		if (d->ntun)
+			fprintf(f, "  tunables:\n");
+		for (size_t k = 0; k < d->ntun; k++)
+			fprintf(f, "    %-28s %s\n", d->tun[k].name, d->tun[k].value);
+		for (size_t k = 0; k < d->nvec; k++) {
+			const struct snapshot_vec_def *def = &snapshot_vecs[d->vec[k].id];
+			fprintf(f, "  %s (%s):\n", def->title, def->unit);
+			for (size_t j = 0; j < d->vec[k].n; j++) {
+				if (def->kind != SNAP_VEC_VALUES && d->vec[k].v[j] == 0)
+					continue;
+				vec_line(f, def, &d->vec[k], j);
+				fputc('\n', f);
+			}
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot_dev *a,
+			 const struct snapshot_dev *b)
+{
+	const struct snapshot_vec_def *def = &snapshot_vecs[id];
+	const struct snapshot_vec *va = a ? snapshot_dev_vec(a, id) : NULL, *vb = b ? snapshot_dev_vec(b, id) : NULL;
+	size_t n = va ? va->n : 0;
+	double sa = vec_sum(va), sb = vec_sum(vb);
+
+	if (!va && !vb)
+		return;
+	if (vb && vb->n > n)
+		n = vb->n;
+	fprintf(f, "  %s (%s)\n    %-10s %18s %18s\n", def->title, def->unit, "", "A", "B");
+	for (size_t i = 0; i < n; i++) {
+		double x = va && i < va->n ? va->v[i] : NAN, y = vb && i < vb->n ? vb->v[i] : NAN;
+		char label[32];
+
+		if (def->kind != SNAP_VEC_VALUES && !(x > 0) && !(y > 0))
+			continue;
+		if (def->kind == SNAP_VEC_HIST)
+			snapshot_bucket_label(def, (unsigned)i, label, sizeof(label));
+		else if (def->kind == SNAP_VEC_PERCPU)
+			snprintf(label, sizeof(label), "cpu%zu", i);
+		else
+			snprintf(label, sizeof(label), "%s", def->names[i]);
+		if (def->kind == SNAP_VEC_VALUES)
+			fprintf(f, "    %-10s %18.6g %18.6g\n", label, x, y);
+		else
+			fprintf(f, "    %-10s %10.0f %6.1f%% %10.0f %6.1f%%\n", label, isnan(x) ? 0 : x,
+				sa > 0 && !isnan(x) ? x / sa * 100 : 0, isnan(y) ? 0 : y,
+				sb > 0 && !isnan(y) ? y / sb * 100 : 0);
+	}
+}
+
+static void dev_text(FILE *f, const struct compare_dev *cd)
+{
+	size_t quiet = 0;
+
+	fprintf(f, "\n%s", cd->name);
+	if (cd->a)
+		fprintf(f, "  A: %zu intervals (%.1f s)", cd->a->n, cd->a->end - cd->a->start);
+	else
+		fprintf(f, "  only in B");
+	if (cd->b)
+		fprintf(f, "  B: %zu intervals (%.1f s)", cd->b->n, cd->b->end - cd->b->start);
+	else
+		fprintf(f, "  only in A");
+	fputc('\n', f);
+	if (cd->ndiffer)
+		fprintf(f, "  tunables that differ:\n");
+	for (size_t i = 0; i < cd->ndiffer; i++)
+		fprintf(f, "    %-28s %s -> %s\n", cd->tun[i].name, cd->tun[i].a ? cd->tun[i].a : "(absent)",
+			cd->tun[i].b ? cd->tun[i].b : "(absent)");
+	if (cd->ntun)
+		fprintf(f, "  %zu tunable%s the same\n", cd->ntun - cd->ndiffer, cd->ntun - cd->ndiffer == 1 ? "" : "s");
+	fprintf(f, "  %-10s %10s %10s %9s  %s\n", "metric", "A mean", "B mean", "change", "verdict (Welch 95%)");
+	for (size_t i = 0; i < cd->nm; i++) {
+		const struct compare_metric *m = &cd->m[i];
+		const struct column *c = &columns[m->col];
+		char a[16], b[16], ch[16];
+
+		if (!m->active) {
+			quiet++;
+			continue;
+		}
+		num(m->a.mean, 10, c->prec, a, sizeof(a));
+		num(m->b.mean, 10, c->prec, b, sizeof(b));
+		if (isnan(m->change_pct))
+			snprintf(ch, sizeof(ch), "%9s", "-");
+		else
+			snprintf(ch, sizeof(ch), "%+8.1f%%", m->change_pct);
+		fprintf(f, "  %-10s %s %s %s  %s", c->header, a, b, ch, compare_verdict_names[m->verdict]);
+		if (m->w.valid && isfinite(m->w.t))
+			fprintf(f, " (t %.2f, df %.1f, crit %.2f)", m->w.t, m->w.df, m->w.tcrit);
+		fputc('\n', f);
+	}
+	if (quiet)
+		fprintf(f, "  (%zu metrics zero on both sides not shown)\n", quiet);
+	for (int id = 0; id < SNAP_VEC_COUNT; id++)
+		side_by_side(f, (enum snapshot_vec_id)id, cd->a, cd->b);
+}
+
+int compare_print_text(FILE *f, const struct compare_result *r)
+{
+	char ta[32], tb[32];
+
+	when(r->a->time, ta, sizeof(ta));
+	when(r->b->time, tb, sizeof(tb));
+	fprintf(f, "A: %s, kernel %s, taken %s\nB: %s, kernel %s, taken %s\n", r->a->host, r->a->kernel, ta,
+		r->b->host, r->b->kernel, tb);
+	if (strcmp(r->a->host, r->b->host))
+		fprintf(f, "note: A and B come from different hosts\n");
+	for (size_t i = 0; i < r->ndev; i++)
+		dev_text(f, &r->dev[i]);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- JSON ---- */
+
+static void jnum(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+	else
+		fputs("null", f);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+	char buf[2 * TUNABLE_VALUE_MAX + 8];
+
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	format_json_string(s, buf, sizeof(buf));
+	fprintf(f, "\"%s\"", buf);
+}
+
+static void jsummary(FILE *f, const struct stats_summary *s)
+{
+	fprintf(f, "{\"n\": %zu, \"mean\": ", s->n);
+	jnum(f, s->mean);
+	fputs(", \"sd\": ", f);
+	jnum(f, s->sd);
+	fputs(", \"min\": ", f);
+	jnum(f, s->min);
+	fputs(", \"max\": ", f);
+	jnum(f, s->max);
+	fputc('}', f);
+}
+
+static void jside(FILE *f, const struct snapshot *s, const char *key)
+{
+	fprintf(f, "\"%s\": {\"host\": ", key);
+	jstr(f, s->host);
+	fputs(", \"kernel\": ", f);
+	jstr(f, s->kernel);
+	fputs(", \"time\": ", f);
+	jnum(f, s->time);
+	fputs(", \"window_max_s\": ", f);
+	jnum(f, s->window);
+	fputc('}', f);
+}
+
+static void jvec(FILE *f, const struct snapshot_vec *v)
+{
+	if (!v) {
+		fputs("null", f);
+		return;
+	}
+	fputc('[', f);
+	for (size_t i = 0; i < v->n; i++) {
+		fputs(i ? ", " : "", f);
+		jnum(f, v->v[i]);
+	}
+	fputc(']', f);
+}
+
+static void jdev(FILE *f, const struct compare_dev *cd)
+{
+	fputs("{\"device\": ", f);
+	jstr(f, cd->name);
+	fputs(", \"a_intervals\": ", f);
+	jnum(f, cd->a ? (double)cd->a->n : NAN);
+	fputs(", \"b_intervals\": ", f);
+	jnum(f, cd->b ? (double)cd->b->n : NAN);
+	fputs(", \"tunables\": [", f);
+	for (size_t i = 0; i < cd->ntun; i++) {
+		fputs(i ? ", " : "", f);
+		fputs("{\"name\": ", f);
+		jstr(f, cd->tun[i].name);
+		fputs(", \"a\": ", f);
+		jstr(f, cd->tun[i].a);
+		fputs(", \"b\": ", f);
+		jstr(f, cd->tun[i].b);
+		fprintf(f, ", \"differs\": %s}", cd->tun[i].differs ? "true" : "false");
+	}
+	fputs("], \"metrics\": [", f);
+	for (size_t i = 0; i < cd->nm; i++) {
+		const struct compare_metric *m = &cd->m[i];
+		fputs(i ? ", " : "", f);
+		fputs("{\"metric\": ", f);
+		jstr(f, columns[m->col].json);
+		fprintf(f, ", \"good\": %d, \"a\": ", columns[m->col].good);
+		jsummary(f, &m->a);
+		fputs(", \"b\": ", f);
+		jsummary(f, &m->b);
+		fputs(", \"change_pct\": ", f);
+		jnum(f, m->change_pct);
+		fputs(", \"t\": ", f);
+		jnum(f, m->w.t);
+		fputs(", \"df\": ", f);
+		jnum(f, m->w.df);
+		fputs(", \"t_crit_95\": ", f);
+		jnum(f, m->w.tcrit);
+		fputs(", \"p\": ", f);
+		jnum(f, m->w.p);
+		fputs(", \"verdict\": ", f);
+		jstr(f, compare_verdict_names[m->verdict]);
+		fputc('}', f);
+	}
+	fputs("], \"blocks\": {", f);
+	for (int id = 0, k = 0; id < SNAP_VEC_COUNT; id++) {
+		const struct snapshot_vec *va = cd->a ? snapshot_dev_vec(cd->a, (enum snapshot_vec_id)id) : NULL;
+		const struct snapshot_vec *vb = cd->b ? snapshot_dev_vec(cd->b, (enum snapshot_vec_id)id) : NULL;
+		if (!va && !vb)
+			continue;
+		fprintf(f, "%s\"%s.%s\": {\"a\": ", k++ ? ", " : "", snapshot_vecs[id].block, snapshot_vecs[id].key);
+		jvec(f, va);
+		fputs(", \"b\": ", f);
+		jvec(f, vb);
+		fputc('}', f);
+	}
+	fputs("}}", f);
+}
+
+int compare_print_json(FILE *f, const struct compare_result *r)
+{
+	fputs("{\"format\": \"blktune-diff\", \"version\": 1, ", f);
+	jside(f, r->a, "a");
+	fputs(", ", f);
+	jside(f, r->b, "b");
+	fputs(", \"devices\": [", f);
+	for (size_t i = 0; i < r->ndev; i++) {
+		fputs(i ? ", " : "", f);
+		jdev(f, &r->dev[i]);
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? -EIO : 0;
+}

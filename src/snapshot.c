@@ -1,0 +1,826 @@
+#include "snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static const char *const pct_names[] = { "p50", "p90", "p99" };
+static const double pct_at[] = { 0.50, 0.90, 0.99 };
+
+const struct snapshot_vec_def snapshot_vecs[SNAP_VEC_COUNT] = {
+	[SNAP_VEC_SIZE_READ] = { "trace", "size_read", SNAP_VEC_HIST, TRACE_SIZE_BUCKETS, "B",
+				 trace_size_bucket_le, NULL, "read request sizes (traced)" },
+	[SNAP_VEC_SIZE_WRITE] = { "trace", "size_write", SNAP_VEC_HIST, TRACE_SIZE_BUCKETS, "B",
+				  trace_size_bucket_le, NULL, "write request sizes (traced)" },
+	[SNAP_VEC_LAT] = { "trace", "lat_us", SNAP_VEC_HIST, TRACE_LAT_BUCKETS, "us", trace_lat_bucket_le_us,
+			   NULL, "request latency, allocation to completion (traced)" },
+	[SNAP_VEC_LAT_PCT] = { "trace", "lat_pct_us", SNAP_VEC_VALUES, 3, "us", NULL, pct_names,
+			       "latency percentiles (bucket resolution)" },
+	[SNAP_VEC_CPU_ISSUED] = { "trace", "cpu_issued", SNAP_VEC_PERCPU, 0, "requests", NULL, NULL,
+				  "requests issued per CPU (traced)" },
+	[SNAP_VEC_CPU_COMPLETED] = { "trace", "cpu_completed", SNAP_VEC_PERCPU, 0, "requests", NULL, NULL,
+				     "requests completed per CPU (traced)" },
+};
+
+void snapshot_init(struct snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static void dev_free(struct snapshot_dev *d)
+{
+	free(d->tun);
+	for (size_t i = 0; i < d->nvec; i++)
+		free(d->vec[i].v);
+	free(d->vec);
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ndev; i++)
+		dev_free(&s->dev[i]);
+	free(s->dev);
+	snapshot_init(s);
+}
+
+static struct snapshot_dev *add_dev(struct snapshot *s)
+{
+	struct snapshot_dev *d;
+
+	/* The capacity is ndev rounded up to a power of two: grow on reaching one. */
+	if ((s->ndev & (s->ndev - 1)) == 0) {
+		size_t cap = s->ndev ? s->ndev * 2 : 1;
+		struct snapshot_dev *nd = realloc(s->dev, cap * sizeof(*nd));
+		if (!nd)
+			return NULL;
+		s->dev = nd;
+	}
+	d = &s->dev[s->ndev++];
+	memset(d, 0, sizeof(*d));
+	return d;
+}
+
+static struct snapshot_tunable *add_tunable(struct snapshot_dev *d)
+{
+	if ((d->ntun & (d->ntun - 1)) == 0) {
+		size_t cap = d->ntun ? d->ntun * 2 : 1;
+		struct snapshot_tunable *nt = realloc(d->tun, cap * sizeof(*nt));
+		if (!nt)
+			return NULL;
+		d->tun = nt;
+	}
+	return &d->tun[d->ntun++];
+}
+
+int snapshot_dev_add_vec(struct snapshot_dev *d, enum snapshot_vec_id id, const double *v, size_t n)
+{
+	struct snapshot_vec *nv;
+
+	if (d->nvec && d->vec[d->nvec - 1].id >= id)
+		return -EINVAL;
+	if (!(nv = realloc(d->vec, (d->nvec + 1) * sizeof(*nv))))
+		return -ENOMEM;
+	d->vec = nv;
+	nv = &d->vec[d->nvec];
+	nv->id = id;
+	nv->n = n;
+	if (!(nv->v = malloc((n ? n : 1) * sizeof(double))))
+		return -ENOMEM;
+	memcpy(nv->v, v, n * sizeof(double));
+	d->nvec++;
+	return 0;
+}
+
+const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum snapshot_vec_id id)
+{
+	for (size_t i = 0; i < d->nvec; i++)
+		if (d->vec[i].id == id)
+			return &d->vec[i];
+	return NULL;
+}
+
+const struct snapshot_dev *snapshot_find(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndev; i++)
+		if (!strcmp(s->dev[i].name, name))
+			return &s->dev[i];
+	return NULL;
+}
+
+const char *snapshot_tunable(const struct snapshot_dev *d, const char *name)
+{
+	for (size_t i = 0; i < d->ntun; i++)
+		if (!strcmp(d->tun[i].name, name))
+			return d->tun[i].value;
+	return NULL;
+}
+
+/* ---- capture ---- */
+
+static int add_counts(struct snapshot_dev *d, enum snapshot_vec_id id, const uint64_t *c, size_t n)
+{
+	double v[SNAPSHOT_VEC_MAX];
+
+	if (n > SNAPSHOT_VEC_MAX)
+		n = SNAPSHOT_VEC_MAX;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)c[i];
+	return snapshot_dev_add_vec(d, id, v, n);
+}
+
+static int capture_trace(struct snapshot_dev *d, const struct series_trace *t)
+{
+	double pct[3];
+	int err;
+
+	for (int i = 0; i < 3; i++)
+		pct[i] = trace_lat_percentile_us(t->lat, pct_at[i]);
+	if ((err = add_counts(d, SNAP_VEC_SIZE_READ, t->size[0], TRACE_SIZE_BUCKETS)) < 0 ||
+	    (err = add_counts(d, SNAP_VEC_SIZE_WRITE, t->size[1], TRACE_SIZE_BUCKETS)) < 0 ||
+	    (err = add_counts(d, SNAP_VEC_LAT, t->lat, TRACE_LAT_BUCKETS)) < 0 ||
+	    (err = snapshot_dev_add_vec(d, SNAP_VEC_LAT_PCT, pct, 3)) < 0 ||
+	    (err = add_counts(d, SNAP_VEC_CPU_ISSUED, t->cpu_issued, t->ncpu)) < 0)
+		return err;
+	return add_counts(d, SNAP_VEC_CPU_COMPLETED, t->cpu_completed, t->ncpu);
+}
+
+/* Writable or not, every tunable the panel lists: a read-only one (a
+ * managed IRQ) still explains a difference between A and B. */
+static int capture_tunables(struct snapshot_dev *d, struct tunable_session *ts, struct tunable_info *info)
+{
+	char msg[TUNABLE_MSG_MAX];
+	int n = tunable_list(ts, d->name, info, TUNABLE_LIST_MAX, msg, sizeof(msg));
+
+	/* Partitions and bio-based devices without a queue have none. */
+	for (int i = 0; i < n; i++) {
+		struct snapshot_tunable *t = add_tunable(d);
+		if (!t)
+			return -ENOMEM;
+		snprintf(t->name, sizeof(t->name), "%s", info[i].name);
+		snprintf(t->value, sizeof(t->value), "%s", info[i].value);
+	}
+	return 0;
+}
+
+int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char *msg, size_t len)
+{
+	double wall = (double)src->wall_now.tv_sec + src->wall_now.tv_nsec / 1e9;
+	struct tunable_info *info = src->ts ? calloc(TUNABLE_LIST_MAX, sizeof(*info)) : NULL;
+	struct series_window w;
+	struct utsname u;
+	int err = 0;
+
+	snapshot_free(s);
+	if (src->ts && !info)
+		return -ENOMEM;
+	uname(&u);
+	snprintf(s->host, sizeof(s->host), "%s", src->host ? src->host : u.nodename);
+	snprintf(s->kernel, sizeof(s->kernel), "%s", src->kernel ? src->kernel : u.release);
+	s->time = wall;
+	s->window = series_window(src->series);
+	series_window_init(&w);
+	for (size_t i = 0; i < series_count(src->series) && !err; i++) {
+		struct snapshot_dev *d;
+		const char *name;
+		dev_t dev;
+
+		series_device(src->series, i, &dev, &name);
+		if (src->only && strcmp(src->only, name))
+			continue;
+		if ((err = series_window_get(src->series, dev, name, &w)) < 0)
+			break;
+		if (w.n == 0)
+			continue;
+		if (!(d = add_dev(s))) {
+			err = -ENOMEM;
+			break;
+		}
+		snprintf(d->name, sizeof(d->name), "%s", name);
+		d->major = major(dev);
+		d->minor = minor(dev);
+		d->start = wall - (src->t_now - w.t_start);
+		d->end = wall - (src->t_now - w.t_end);
+		d->n = w.n;
+		memcpy(d->st, w.st, sizeof(d->st));
+		if (info && (err = capture_tunables(d, src->ts, info)) < 0)
+			break;
+		if (w.traced && (err = capture_trace(d, &w.trace)) < 0)
+			break;
+	}
+	series_window_free(&w);
+	free(info);
+	if (err)
+		snprintf(msg, len, "snapshot: %s", strerror(-err));
+	else if (s->ndev == 0) {
+		err = -ENOENT;
+		if (src->only)
+			snprintf(msg, len, "%s has no complete interval since its last change yet", src->only);
+		else
+			snprintf(msg, len, "no device has a complete interval since its last change yet");
+	}
+	return err;
+}
+
+/* ---- writer ---- */
+
+static void put_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(" nan", f);
+	else
+		fprintf(f, " %.17g", v);
+}
+
+/* Names are single words; values run to the end of the line. */
+static bool word_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static bool rest_ok(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r' || *s == '\0')
+			return false;
+	return true;
+}
+
+int snapshot_write(const struct snapshot *s, FILE *f)
+{
+	fprintf(f, "%s %d\nhost %s\nkernel %s\ntime %.6f\nwindow %.17g\n", SNAPSHOT_MAGIC, SNAPSHOT_VERSION,
+		word_ok(s->host) ? s->host : "unknown", word_ok(s->kernel) ? s->kernel : "unknown", s->time,
+		s->window);
+	for (size_t i = 0; i < s->ndev; i++) {
+		const struct snapshot_dev *d = &s->dev[i];
+
+		if (!word_ok(d->name))
+			return -EINVAL;
+		fprintf(f, "device %s %u:%u\nspan %.6f %.6f %zu\n", d->name, d->major, d->minor, d->start, d->end,
+			d->n);
+		for (int c = 0; c < COLUMN_COUNT; c++) {
+			const struct stats_summary *st = &d->st[c];
+			if (columns[c].type != COL_NUM || st->n == 0)
+				continue;
+			fprintf(f, "stat %s %zu", columns[c].json, st->n);
+			put_num(f, st->mean);
+			put_num(f, st->sd);
+			put_num(f, st->min);
+			put_num(f, st->max);
+			fputc('\n', f);
+		}
+		for (size_t t = 0; t < d->ntun; t++) {
+			if (!word_ok(d->tun[t].name) || !rest_ok(d->tun[t].value))
+				return -EINVAL;
+			fprintf(f, "tunable %s %s\n", d->tun[t].name, d->tun[t].value);
+		}
+		for (size_t v = 0; v < d->nvec; v++) {
+			const struct snapshot_vec_def *def = &snapshot_vecs[d->vec[v].id];
+			fprintf(f, "vec %s %s", def->block, def->key);
+			for (size_t k = 0; k < d->vec[v].n; k++)
+				put_num(f, d->vec[v].v[k]);
+			fputc('\n', f);
+		}
+		fputs("end-device\n", f);
+	}
+	fprintf(f, "end %zu\n", s->ndev);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int snapshot_default_dir(char *out, size_t len)
+{
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	int n;
+
+	/* The XDG spec says a relative XDG_STATE_HOME is invalid: ignore it. */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(out, len, "%s/blktune", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(out, len, "%s/.local/state/blktune", home);
+	else
+		return -ENOENT;
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return mkdir_p(out, 0700);
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Write, flush and fsync s into fd (closed here). */
+static int write_fd(const struct snapshot *s, int fd)
+{
+	FILE *f = fdopen(fd, "w");
+	int err;
+
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = snapshot_write(s, f);
+	if (fflush(f) != 0 && !err)
+		err = -errno;
+	if (!err && fsync(fileno(f)) < 0)
+		err = -errno;
+	if (fclose(f) != 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int snapshot_save(const struct snapshot *s, const char *dir, const char *label, char *path, size_t plen,
+		  char *msg, size_t len)
+{
+	char def[PATH_MAX], tmp[PATH_MAX], stamp[32];
+	time_t when = (time_t)s->time;
+	struct tm tm;
+	int fd, err;
+
+	if (!dir) {
+		if ((err = snapshot_default_dir(def, sizeof(def))) < 0) {
+			snprintf(msg, len, "snapshot directory: %s", strerror(-err));
+			return err;
+		}
+		dir = def;
+	} else if ((err = mkdir_p(dir, 0700)) < 0) {
+		snprintf(msg, len, "snapshot directory %s: %s", dir, strerror(-err));
+		return err;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.snapshot.XXXXXX", dir);
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		err = -errno;
+		snprintf(msg, len, "%s: %s", tmp, strerror(-err));
+		return err;
+	}
+	if ((err = write_fd(s, fd)) < 0) {
+		unlink(tmp);
+		snprintf(msg, len, "writing %s: %s", tmp, strerror(-err));
+		return err;
+	}
+	localtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	/* link() + unlink() is a rename that never replaces an existing
+	 * snapshot: another take in the same second gets the next number. */
+	for (int k = 1;; k++) {
+		if (k == 1)
+			snprintf(path, plen, "%s/%s-%s.snap", dir, stamp, label);
+		else
+			snprintf(path, plen, "%s/%s-%s-%d.snap", dir, stamp, label, k);
+		if (link(tmp, path) == 0)
+			break;
+		if (errno != EEXIST || k == 1000) {
+			err = -errno;
+			unlink(tmp);
+			snprintf(msg, len, "%s: %s", path, strerror(-err));
+			return err;
+		}
+	}
+	unlink(tmp);
+	if ((err = fsync_dir(dir)) < 0) {
+		snprintf(msg, len, "fsync %s: %s", dir, strerror(-err));
+		return err;
+	}
+	snprintf(msg, len, "saved %s", path);
+	return 0;
+}
+
+/* ---- reader ---- */
+
+enum rec { REC_MAGIC, REC_HOST, REC_KERNEL, REC_TIME, REC_WINDOW, REC_DEVICE, REC_SPAN, REC_STAT,
+	   REC_TUNABLE, REC_VEC, REC_END_DEVICE, REC_END, REC_COUNT };
+
+/* Order of the records: each may follow only the records whose rank is at
+ * most its own (device blocks repeat: device follows end-device). */
+static const char *const rec_names[REC_COUNT] = {
+	[REC_MAGIC] = SNAPSHOT_MAGIC, [REC_HOST] = "host", [REC_KERNEL] = "kernel", [REC_TIME] = "time",
+	[REC_WINDOW] = "window", [REC_DEVICE] = "device", [REC_SPAN] = "span", [REC_STAT] = "stat",
+	[REC_TUNABLE] = "tunable", [REC_VEC] = "vec", [REC_END_DEVICE] = "end-device", [REC_END] = "end",
+};
+
+struct parser {
+	const char *name;
+	size_t line;
+	char *msg;
+	size_t len;
+	enum rec last;      /* previous record */
+	int last_stat, last_vec;
+	struct snapshot *s;
+};
+
+static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(p->msg, p->len, "%s:%zu: %s", p->name, p->line, why);
+	return -EINVAL;
+}
+
+/* Next space-separated word of *pos (NUL-terminated in place), or NULL. */
+static char *word(char **pos)
+{
+	char *w = *pos, *e;
+
+	if (!w || !*w)
+		return NULL;
+	e = strchr(w, ' ');
+	if (e) {
+		*e = '\0';
+		*pos = e + 1;
+	} else {
+		*pos = w + strlen(w);
+	}
+	return w;
+}
+
+static int num(struct parser *p, char **pos, const char *what, double *out)
+{
+	char *w = word(pos), *end;
+
+	if (!w)
+		return perr(p, "missing %s", what);
+	errno = 0;
+	*out = strtod(w, &end);
+	if (*end || end == w || errno == ERANGE || isinf(*out))
+		return perr(p, "%s '%.40s' is not a number", what, w);
+	return 0;
+}
+
+static int count(struct parser *p, char **pos, const char *what, size_t max, size_t *out)
+{
+	char *w = word(pos), *end;
+	unsigned long long v;
+
+	if (!w)
+		return perr(p, "missing %s", what);
+	if (w[0] < '0' || w[0] > '9')
+		return perr(p, "%s '%.40s' is not a count", what, w);
+	errno = 0;
+	v = strtoull(w, &end, 10);
+	if (*end || errno || v > max)
+		return perr(p, "%s '%.40s' is not a count up to %zu", what, w, max);
+	*out = (size_t)v;
+	return 0;
+}
+
+static int no_more(struct parser *p, char **pos)
+{
+	return *pos && **pos ? perr(p, "unexpected '%.40s' at the end of the line", *pos) : 0;
+}
+
+static struct snapshot_dev *cur_dev(struct parser *p)
+{
+	return &p->s->dev[p->s->ndev - 1];
+}
+
+static int rec_device(struct parser *p, char **pos)
+{
+	char *name = word(pos), *mm = word(pos), *end;
+	struct snapshot_dev *d;
+	unsigned long ma, mi;
+
+	if (!name || !mm)
+		return perr(p, "expected 'device NAME MAJOR:MINOR'");
+	if (strlen(name) >= sizeof(d->name))
+		return perr(p, "device name '%.40s' too long", name);
+	if (snapshot_find(p->s, name))
+		return perr(p, "device %s appears twice", name);
+	if (p->s->ndev >= SNAPSHOT_DEVS_MAX)
+		return perr(p, "more than %d devices", SNAPSHOT_DEVS_MAX);
+	if (mm[0] < '0' || mm[0] > '9')
+		return perr(p, "'%.40s' is not MAJOR:MINOR", mm);
+	ma = strtoul(mm, &end, 10);
+	if (*end != ':' || end[1] < '0' || end[1] > '9' || ma > 4095)
+		return perr(p, "'%.40s' is not MAJOR:MINOR", mm);
+	mi = strtoul(end + 1, &end, 10);
+	if (*end || mi > 1048575)
+		return perr(p, "'%.40s' is not MAJOR:MINOR", mm);
+	if (!(d = add_dev(p->s)))
+		return -ENOMEM;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->major = (unsigned)ma;
+	d->minor = (unsigned)mi;
+	p->last_stat = p->last_vec = -1;
+	return no_more(p, pos);
+}
+
+static int rec_span(struct parser *p, char **pos)
+{
+	struct snapshot_dev *d = cur_dev(p);
+	int err;
+
+	if ((err = num(p, pos, "start", &d->start)) || (err = num(p, pos, "end", &d->end)) ||
+	    (err = count(p, pos, "intervals", SIZE_MAX / 2, &d->n)))
+		return err;
+	if (!(d->end >= d->start))
+		return perr(p, "span ends before it starts");
+	return no_more(p, pos);
+}
+
+static int rec_stat(struct parser *p, char **pos)
+{
+	struct snapshot_dev *d = cur_dev(p);
+	char *key = word(pos);
+	struct stats_summary st;
+	int c, err;
+
+	if (!key)
+		return perr(p, "expected 'stat KEY N MEAN SD MIN MAX'");
+	c = column_find(key);
+	if (c < 0 || columns[c].type != COL_NUM || strcmp(columns[c].json, key))
+		return perr(p, "unknown metric '%.40s'", key);
+	if (c <= p->last_stat)
+		return perr(p, "metric %s %s", key, c == p->last_stat ? "twice" : "out of order");
+	p->last_stat = c;
+	if ((err = count(p, pos, "n", d->n, &st.n)) || (err = num(p, pos, "mean", &st.mean)) ||
+	    (err = num(p, pos, "sd", &st.sd)) || (err = num(p, pos, "min", &st.min)) ||
+	    (err = num(p, pos, "max", &st.max)))
+		return err;
+	if (st.n == 0 || isnan(st.mean) || isnan(st.min) || isnan(st.max) || !(st.min <= st.max) ||
+	    (st.n >= 2) == isnan(st.sd) || st.sd < 0)
+		return perr(p, "metric %s: inconsistent n, mean, sd, min, max", key);
+	d->st[c] = st;
+	return no_more(p, pos);
+}
+
+static int rec_tunable(struct parser *p, char **pos)
+{
+	struct snapshot_dev *d = cur_dev(p);
+	struct snapshot_tunable *t;
+	char *name = word(pos);
+
+	if (!name || !*name)
+		return perr(p, "expected 'tunable NAME VALUE'");
+	if (strlen(name) >= sizeof(t->name) || strlen(*pos) >= sizeof(t->value))
+		return perr(p, "tunable '%.40s' or its value too long", name);
+	if (snapshot_tunable(d, name))
+		return perr(p, "tunable %s twice", name);
+	if (!(t = add_tunable(d)))
+		return -ENOMEM;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	snprintf(t->value, sizeof(t->value), "%s", *pos);
+	*pos += strlen(*pos);
+	return 0;
+}
+
+static int rec_vec(struct parser *p, char **pos)
+{
+	double v[SNAPSHOT_VEC_MAX];
+	struct snapshot_dev *d = cur_dev(p);
+	char *block = word(pos), *key = word(pos);
+	const struct snapshot_vec_def *def = NULL;
+	size_t n = 0;
+	int id, err;
+
+	if (!block || !key)
+		return perr(p, "expected 'vec BLOCK KEY VALUES'");
+	for (id = 0; id < SNAP_VEC_COUNT; id++)
+		if (!strcmp(snapshot_vecs[id].block, block) && !strcmp(snapshot_vecs[id].key, key))
+			break;
+	if (id == SNAP_VEC_COUNT)
+		return perr(p, "unknown block '%.40s %.40s'", block, key);
+	def = &snapshot_vecs[id];
+	if (id <= p->last_vec)
+		return perr(p, "%s %s %s", block, key, id == p->last_vec ? "twice" : "out of order");
+	p->last_vec = id;
+	while (**pos) {
+		if (n == SNAPSHOT_VEC_MAX)
+			return perr(p, "%s %s: more than %d values", block, key, SNAPSHOT_VEC_MAX);
+		if ((err = num(p, pos, "value", &v[n])))
+			return err;
+		if (def->kind != SNAP_VEC_VALUES && !(v[n] >= 0))
+			return perr(p, "%s %s: negative count", block, key);
+		n++;
+	}
+	if (def->len ? n != def->len : n == 0)
+		return perr(p, "%s %s: %zu values, expected %zu", block, key, n, def->len);
+	return snapshot_dev_add_vec(d, (enum snapshot_vec_id)id, v, n);
+}
+
+static int rec_text(struct parser *p, char **pos, char *out, size_t size, const char *what)
+{
+	char *w = word(pos);
+
+	if (!w || !*w)
+		return perr(p, "expected '%s VALUE'", what);
+	if (strlen(w) >= size)
+		return perr(p, "%s too long", what);
+	snprintf(out, size, "%s", w);
+	return no_more(p, pos);
+}
+
+/* Which record may come after which. */
+static bool may_follow(enum rec prev, enum rec r, bool first)
+{
+	if (first)
+		return r == REC_MAGIC;
+	switch (r) {
+	case REC_HOST: case REC_KERNEL: case REC_TIME: case REC_WINDOW:
+		return prev == r - 1;
+	case REC_DEVICE:
+		return prev == REC_WINDOW || prev == REC_END_DEVICE;
+	case REC_SPAN:
+		return prev == REC_DEVICE;
+	case REC_STAT: case REC_TUNABLE: case REC_VEC: case REC_END_DEVICE:
+		return prev >= REC_SPAN && prev <= r;
+	case REC_END:
+		return prev == REC_WINDOW || prev == REC_END_DEVICE;
+	default:
+		return false;
+	}
+}
+
+static int record(struct parser *p, char *line, bool first)
+{
+	char *pos = line, *kw = word(&pos);
+	size_t ndev;
+	int r, err;
+
+	if (first && (!kw || strcmp(kw, SNAPSHOT_MAGIC)))
+		return perr(p, "not a blktune snapshot (no '%s' line)", SNAPSHOT_MAGIC);
+	if (!kw || !*kw)
+		return perr(p, "empty line");
+	for (r = 0; r < REC_COUNT; r++)
+		if (!strcmp(kw, rec_names[r]))
+			break;
+	if (r == REC_COUNT)
+		return perr(p, "unknown record '%.40s'", kw);
+	if (!may_follow(p->last, (enum rec)r, first))
+		return perr(p, "'%s' cannot follow '%s' (sections out of order, repeated or missing)", kw,
+			    rec_names[p->last]);
+	p->last = (enum rec)r;
+	switch (r) {
+	case REC_MAGIC: {
+		char *v = word(&pos);
+		if (!v || strcmp(v, "1"))
+			return perr(p, "unknown version '%.20s' (this blktune reads %s %d)", v ? v : "", SNAPSHOT_MAGIC,
+				    SNAPSHOT_VERSION);
+		return no_more(p, &pos);
+	}
+	case REC_HOST:
+		return rec_text(p, &pos, p->s->host, sizeof(p->s->host), "host");
+	case REC_KERNEL:
+		return rec_text(p, &pos, p->s->kernel, sizeof(p->s->kernel), "kernel");
+	case REC_TIME:
+		if ((err = num(p, &pos, "time", &p->s->time)))
+			return err;
+		if (isnan(p->s->time))
+			return perr(p, "time is not a number");
+		return no_more(p, &pos);
+	case REC_WINDOW:
+		if ((err = num(p, &pos, "window", &p->s->window)))
+			return err;
+		if (!(p->s->window > 0))
+			return perr(p, "window must be positive");
+		return no_more(p, &pos);
+	case REC_DEVICE:
+		return rec_device(p, &pos);
+	case REC_SPAN:
+		return rec_span(p, &pos);
+	case REC_STAT:
+		return rec_stat(p, &pos);
+	case REC_TUNABLE:
+		return rec_tunable(p, &pos);
+	case REC_VEC:
+		return rec_vec(p, &pos);
+	case REC_END_DEVICE:
+		return no_more(p, &pos);
+	default: /* REC_END */
+		if ((err = count(p, &pos, "device count", SNAPSHOT_DEVS_MAX, &ndev)))
+			return err;
+		if (ndev != p->s->ndev)
+			return perr(p, "end says %zu devices, the file has %zu", ndev, p->s->ndev);
+		return no_more(p, &pos);
+	}
+}
+
+int snapshot_parse(const char *buf, size_t size, const char *name, struct snapshot *out, char *msg,
+		   size_t len)
+{
+	struct parser p = { .name = name, .msg = msg, .len = len, .s = out };
+	char *copy, *line, *nl;
+	int err = 0;
+
+	snapshot_init(out);
+	if (size > SNAPSHOT_FILE_MAX) {
+		snprintf(msg, len, "%s: larger than %u bytes", name, SNAPSHOT_FILE_MAX);
+		return -EINVAL;
+	}
+	if (!(copy = malloc(size + 1)))
+		return -ENOMEM;
+	memcpy(copy, buf, size);
+	copy[size] = '\0';
+	for (line = copy; !err && line < copy + size; line = nl + 1) {
+		p.line++;
+		nl = memchr(line, '\n', (size_t)(copy + size - line));
+		if (!nl) {
+			err = perr(&p, "truncated: the last line has no newline");
+			break;
+		}
+		*nl = '\0';
+		if (strlen(line) != (size_t)(nl - line))
+			err = perr(&p, "garbage: a NUL byte");
+		else if (p.last == REC_END && p.line > 1)
+			err = perr(&p, "data after 'end'");
+		else
+			err = record(&p, line, p.line == 1);
+	}
+	if (!err && p.line == 0)
+		err = perr(&p, "empty file");
+	else if (!err && p.last != REC_END)
+		err = perr(&p, "truncated: no 'end' line%s", p.last >= REC_DEVICE ? " (file ends inside a device)" : "");
+	free(copy);
+	if (err)
+		snapshot_free(out);
+	return err;
+}
+
+int snapshot_read(const char *path, struct snapshot *out, char *msg, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int err;
+
+	snapshot_init(out);
+	if (!f) {
+		err = -errno;
+		snprintf(msg, len, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	/* Read up to one byte past the limit so that snapshot_parse sees it. */
+	for (;;) {
+		size_t r;
+		if (n == cap) {
+			char *nb;
+			cap = cap ? cap * 2 : 65536;
+			if (cap > SNAPSHOT_FILE_MAX + 1)
+				cap = SNAPSHOT_FILE_MAX + 1;
+			if (n == cap)
+				break;
+			if (!(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		err = -EIO;
+		snprintf(msg, len, "%s: read error", path);
+	} else {
+		err = snapshot_parse(buf ? buf : "", n, path, out, msg, len);
+	}
+	fclose(f);
+	free(buf);
+	return err;
+}

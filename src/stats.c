@@ -1,0 +1,169 @@
+#include "stats.h"
+
+#include <float.h>
+#include <math.h>
+
+void stats_acc_init(struct stats_acc *a)
+{
+	a->n = 0;
+	a->mean = a->m2 = 0;
+	a->min = INFINITY;
+	a->max = -INFINITY;
+}
+
+void stats_acc_add(struct stats_acc *a, double x)
+{
+	double d = x - a->mean;
+
+	a->n++;
+	a->mean += d / (double)a->n;
+	a->m2 += d * (x - a->mean);
+	if (x < a->min)
+		a->min = x;
+	if (x > a->max)
+		a->max = x;
+}
+
+void stats_acc_summary(const struct stats_acc *a, struct stats_summary *out)
+{
+	out->n = a->n;
+	if (a->n == 0) {
+		out->mean = out->sd = out->min = out->max = NAN;
+		return;
+	}
+	out->mean = a->mean;
+	out->min = a->min;
+	out->max = a->max;
+	out->sd = a->n < 2 ? NAN : sqrt(fmax(a->m2, 0) / (double)(a->n - 1));
+}
+
+void stats_summarize(const double *x, size_t n, struct stats_summary *out)
+{
+	struct stats_acc a;
+
+	stats_acc_init(&a);
+	for (size_t i = 0; i < n; i++)
+		stats_acc_add(&a, x[i]);
+	stats_acc_summary(&a, out);
+}
+
+/* Continued fraction of the incomplete beta (modified Lentz), which converges
+ * fast for x < (a + 1) / (a + b + 2); the caller uses the symmetry otherwise. */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 10000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double stats_betai(double a, double b, double x)
+{
+	double lbt;
+
+	if (!(x > 0))
+		return 0;
+	if (!(x < 1))
+		return 1;
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	if (isinf(df))
+		return 0.5 * erfc(-t / sqrt(2));
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(T > |t|) = I_{df/(df+t^2)}(df/2, 1/2) / 2 */
+	tail = 0.5 * stats_betai(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1, target;
+	bool upper = p > 0.5;
+
+	if (!(p > 0 && p < 1) || isnan(df) || df <= 0)
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	/* Work on the upper half by symmetry; bracket, then bisect to double
+	 * precision (60 halvings of a bracket no wider than its upper end). */
+	target = upper ? p : 1 - p;
+	while (stats_t_cdf(hi, df) < target && hi < 1e300)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > DBL_EPSILON * hi; i++) {
+		double mid = lo + (hi - lo) / 2;
+		if (stats_t_cdf(mid, df) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return upper ? lo + (hi - lo) / 2 : -(lo + (hi - lo) / 2);
+}
+
+void stats_welch(const struct stats_summary *a, const struct stats_summary *b, struct stats_welch *out)
+{
+	double va, vb, se2, diff;
+
+	out->t = out->df = out->p = out->tcrit = NAN;
+	out->significant = false;
+	out->valid = a->n >= 2 && b->n >= 2 && !isnan(a->sd) && !isnan(b->sd);
+	if (!out->valid)
+		return;
+	va = a->sd * a->sd / (double)a->n;
+	vb = b->sd * b->sd / (double)b->n;
+	se2 = va + vb;
+	diff = b->mean - a->mean;
+	if (se2 <= 0) {
+		/* No noise at all: any difference is real. */
+		out->df = (double)(a->n + b->n - 2);
+		out->tcrit = stats_t_quantile(0.975, out->df);
+		out->t = diff == 0 ? 0 : copysign(INFINITY, diff);
+		out->p = diff == 0 ? 1 : 0;
+		out->significant = diff != 0;
+		return;
+	}
+	out->t = diff / sqrt(se2);
+	out->df = se2 * se2 / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	out->tcrit = stats_t_quantile(0.975, out->df);
+	out->p = 2 * stats_t_cdf(-fabs(out->t), out->df);
+	out->significant = fabs(out->t) > out->tcrit;
+}
