@@ -1,0 +1,156 @@
+#include "ab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+static const char slot_name[AB_SLOTS] = { 'A', 'B' };
+
+void ab_init(struct ab *ab)
+{
+	memset(ab, 0, sizeof(*ab));
+	for (int i = 0; i < AB_SLOTS; i++)
+		snapshot_init(&ab->snap[i]);
+}
+
+void ab_free(struct ab *ab)
+{
+	if (ab->have_cmp)
+		compare_free(&ab->cmp);
+	for (int i = 0; i < AB_SLOTS; i++)
+		snapshot_free(&ab->snap[i]);
+	ab_init(ab);
+}
+
+int ab_take(struct ab *ab, enum ab_slot slot, const struct ab_source *src, const char *dev, char *msg,
+	    size_t len)
+{
+	struct snapshot_source ss = {
+		.series = src->series, .ts = src->ts, .host = src->host, .kernel = src->kernel,
+		.t_now = src->t_now, .wall_now = src->wall_now, .only = dev,
+	};
+	struct snapshot s;
+	char why[SNAPSHOT_MSG_MAX];
+	int err;
+
+	snapshot_init(&s);
+	if ((err = snapshot_capture(&s, &ss, why, sizeof(why))) < 0) {
+		snprintf(msg, len, "%c not taken: %s", slot_name[slot], why);
+		return err;
+	}
+	if (ab->have_cmp) {
+		compare_free(&ab->cmp);
+		ab->have_cmp = false;
+	}
+	snapshot_free(&ab->snap[slot]);
+	ab->snap[slot] = s;
+	ab->have[slot] = true;
+	ab->saved[slot] = false;
+	if (s.ndev == 1)
+		snprintf(msg, len, "%c: %s, %zu intervals (%.1f s)", slot_name[slot], s.dev[0].name, s.dev[0].n,
+			 s.dev[0].end - s.dev[0].start);
+	else
+		snprintf(msg, len, "%c: %zu devices", slot_name[slot], s.ndev);
+	if (ab->have[AB_A] && ab->have[AB_B]) {
+		if ((err = compare_snapshots(&ab->snap[AB_A], &ab->snap[AB_B], &ab->cmp)) < 0)
+			return err;
+		ab->have_cmp = true;
+		snprintf(msg + strlen(msg), len - strlen(msg), "; compared with %c", slot_name[!slot]);
+	}
+	return 0;
+}
+
+/* The scheduler first: its parameters (iosched/...) exist only under it. */
+static bool first_pass(const char *name, int pass)
+{
+	return (strcmp(name, "scheduler") == 0) == (pass == 0);
+}
+
+static int apply_dev(const struct snapshot_dev *d, struct tunable_session *ts, struct series *se, double t_now,
+		     int *changed, char *last, size_t lastlen)
+{
+	struct tunable_info cur;
+	struct tunable_result res;
+	char why[TUNABLE_MSG_MAX];
+	int refused = 0;
+	bool marked = false;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < d->ntun; i++) {
+			const struct snapshot_tunable *t = &d->tun[i];
+
+			if (!first_pass(t->name, pass))
+				continue;
+			/* Gone, read-only (a managed IRQ) or already equal: nothing to do. */
+			if (tunable_get(ts, d->name, t->name, &cur, why, sizeof(why)) < 0 || !cur.writable ||
+			    !strcmp(cur.value, t->value))
+				continue;
+			if (tunable_set(ts, d->name, t->name, t->value, &res) < 0) {
+				refused++;
+				snprintf(last, lastlen, "%s", res.msg);
+				continue;
+			}
+			(*changed)++;
+			if (!marked && se) {
+				dev_t dev = makedev(d->major, d->minor);
+				series_mark_change(se, dev, d->name, t_now);
+				marked = true;
+			}
+			if (!refused)
+				snprintf(last, lastlen, "%s", res.msg);
+		}
+	}
+	return refused;
+}
+
+int ab_apply(struct ab *ab, enum ab_slot slot, struct tunable_session *ts, struct series *se, double t_now,
+	     const char *dev, char *msg, size_t len)
+{
+	const struct snapshot *s = &ab->snap[slot];
+	char last[TUNABLE_MSG_MAX] = "";
+	int changed = 0, refused = 0;
+
+	if (!ab->have[slot]) {
+		snprintf(msg, len, "no snapshot %c to re-apply", slot_name[slot]);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < s->ndev; i++)
+		if (!dev || !strcmp(dev, s->dev[i].name))
+			refused += apply_dev(&s->dev[i], ts, se, t_now, &changed, last, sizeof(last));
+	if (!changed && !refused)
+		snprintf(msg, len, "%c's tunables are already set", slot_name[slot]);
+	else if (changed == 1 && !refused)
+		snprintf(msg, len, "%c re-applied: %s", slot_name[slot], last);
+	else
+		snprintf(msg, len, "%c re-applied: %d changed, %d refused%s%s", slot_name[slot], changed, refused,
+			 refused ? ": " : "", refused ? last : "");
+	return refused;
+}
+
+int ab_save(struct ab *ab, const char *dir, char *msg, size_t len)
+{
+	char why[SNAPSHOT_MSG_MAX], label[2] = "A";
+	int err;
+
+	for (int i = 0; i < AB_SLOTS; i++) {
+		if (!ab->have[i] || ab->saved[i])
+			continue;
+		label[0] = slot_name[i];
+		if ((err = snapshot_save(&ab->snap[i], dir, label, ab->path[i], sizeof(ab->path[i]), why,
+					 sizeof(why))) < 0) {
+			snprintf(msg, len, "%c not saved: %s", slot_name[i], why);
+			return err;
+		}
+		ab->saved[i] = true;
+	}
+	if (!ab->have[AB_A] && !ab->have[AB_B])
+		snprintf(msg, len, "nothing to save: take A and B first");
+	else if (ab->have[AB_A] && ab->have[AB_B])
+		snprintf(msg, len, "saved: blktune diff %s %s", ab->path[AB_A], ab->path[AB_B]);
+	else
+		snprintf(msg, len, "saved %s", ab->path[ab->have[AB_A] ? AB_A : AB_B]);
+	return 0;
+}
