@@ -8,6 +8,7 @@
 
 #include "history.h"
 #include "model.h"
+#include "model-cpus.h"
 #include "root.h"
 #include "rows.h"
 #include "sample.h"
@@ -39,6 +40,8 @@ struct app {
 	size_t *rows;
 	size_t nrows;
 	struct cpu_metrics cpu;
+	bool cpu_view;             /* per-CPU detail sampled (CPU view shown) */
+	struct cpus_metrics cpus;  /* its rows, valid while cpu_view */
 	struct history *hist;
 	struct rows_filter filter;
 	char error[256];     /* why app_open failed */
@@ -51,6 +54,8 @@ void app_close(struct app *a);
 int app_refresh(struct app *a);
 /* Recompute the visible rows (after a filter or sort change; no sampling). */
 void app_rows(struct app *a);
+/* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
+int app_cpu_view(struct app *a, bool on, const char *dev);
 /* Index of the metrics of a device (by dev_t and name) or -1. */
 long app_find(const struct app *a, dev_t dev, const char *name);
 

@@ -66,6 +66,22 @@ struct mem_stat {
 	uint64_t total_kb, available_kb, cached_kb, dirty_kb, writeback_kb;
 };
 
+#define SAMPLE_IRQ_MAX 16
+
+/* Per-CPU counters for the CPU view; valid only while it is on. */
+struct cpus_sample {
+	bool valid;
+	bool have_stat;            /* stat[] read (libproc2: live system only) */
+	unsigned ncpu, cap;
+	struct cpu_stat *stat;     /* [ncpu] ticks per CPU */
+	uint64_t *block_softirq;   /* [ncpu] BLOCK softirqs, all devices */
+	unsigned nirq;             /* IRQs of the watched device */
+	unsigned irq[SAMPLE_IRQ_MAX];
+	char irq_dev[SAMPLE_NAME_MAX];
+	char effective[SAMPLE_IRQ_MAX][64]; /* effective_affinity_list per IRQ */
+	uint64_t *irq_count;       /* [nirq * ncpu] */
+};
+
 struct temp_reading {
 	char label[24];
 	double celsius;
@@ -81,6 +97,7 @@ struct sample {
 	struct mem_stat mem;
 	struct temp_reading temps[SAMPLE_TEMPS_MAX];
 	int ntemps;
+	struct cpus_sample cpus;
 	bool traced;               /* trace holds this instant's BPF counters */
 	struct trace_sample trace; /* cumulative, keyed by dev_t (source-bpf) */
 };
@@ -96,6 +113,8 @@ struct disk_sample *sample_add_disk(struct sample *s);
 const struct disk_sample *sample_find(const struct sample *s, dev_t dev, size_t hint);
 /* Deep copy; returns 0 or -ENOMEM. */
 int sample_copy(struct sample *dst, const struct sample *src);
+/* Size the per-CPU arrays for ncpu CPUs. Returns 0 or -ENOMEM. */
+int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu);
 /* Swap contents (cheap way to keep "previous"). */
 void sample_swap(struct sample *a, struct sample *b);
 

@@ -32,6 +32,9 @@ size_t sampler_open_fds(const struct sampler *sp);
 /* Tracing state for the header: true when the BPF programs run; otherwise
  * why holds one line ("off (--no-trace)", "not root and no CAP_BPF ..."). */
 bool sampler_tracing(const struct sampler *sp, const char **why);
+/* The CPU view's per-CPU detail: on while the view is shown, watching the
+ * IRQs of dev. Returns 0 or -errno. */
+int sampler_cpu_detail(struct sampler *sp, bool on, const char *dev);
 /* The loaded tracer, or NULL (CPU topology, program statistics). */
 const struct source_bpf *sampler_bpf(const struct sampler *sp);
 

@@ -14,6 +14,7 @@ enum ui_mode {
 	UI_TABLE = 1,
 	UI_HELP = 2,
 	UI_TUNABLES = 4,
+	UI_CPUS = 8,
 };
 #define UI_ALL_MODES 0xffu
 
@@ -54,6 +55,8 @@ struct ui {
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */
 	int detail_page;  /* enum ui_detail_page */
+	int cpu_top;      /* first CPU row shown in the CPU view */
+	char cpu_dev[SAMPLE_NAME_MAX]; /* the device whose IRQs the CPU view watches */
 	/* tunables: the session (journal, undo) and the panel's rows, read by
 	 * actions (never by views) and refreshed every few seconds */
 	struct tunable_session *ts;

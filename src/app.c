@@ -52,6 +52,7 @@ void app_close(struct app *a)
 	free(a->tm);
 	free(a->m);
 	free(a->rows);
+	model_cpus_free(&a->cpus);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -91,6 +92,16 @@ int app_refresh(struct app *a)
 	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
 	model_trace(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->tm);
 	model_cpu(&a->prev.cpu, &a->cur.cpu, &a->cpu);
+	if (a->cpu_view && a->have_prev) {
+		const struct trace_metrics *dev_tm = NULL;
+		for (size_t i = 0; i < a->nm; i++)
+			if (a->m[i].t_metrics && !strcmp(a->m[i].name, a->cur.cpus.irq_dev))
+				dev_tm = &a->tm[i];
+		if ((err = model_cpus(&a->prev, &a->cur, dev_tm, &a->cpus)) < 0)
+			return err;
+	} else {
+		a->cpus.valid = false;
+	}
 	if (a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;
 	app_rows(a);
@@ -103,4 +114,11 @@ long app_find(const struct app *a, dev_t dev, const char *name)
 		if (a->m[i].dev == dev && !strcmp(a->m[i].name, name))
 			return (long)i;
 	return -1;
+}
+
+int app_cpu_view(struct app *a, bool on, const char *dev)
+{
+	a->cpu_view = on;
+	a->cpus.valid = false;
+	return sampler_cpu_detail(a->sampler, on, dev);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <string.h>
 
 #include "action.h"
 #include "columns.h"
@@ -26,6 +27,52 @@ static unsigned act_tunables(struct ui *u)
 	u->mode = UI_TUNABLES;
 	action_tunables_reload(u);
 	return ACT_REDRAW;
+}
+
+static unsigned act_cpus(struct ui *u)
+{
+	const struct disk_metrics *m = ui_selected(u);
+	int err;
+
+	if (u->mode == UI_CPUS) {
+		u->mode = UI_TABLE;
+		app_cpu_view(u->app, false, NULL);
+		return ACT_REDRAW;
+	}
+	u->mode = UI_CPUS;
+	u->cpu_top = 0;
+	snprintf(u->cpu_dev, sizeof(u->cpu_dev), "%s", m ? m->name : "");
+	if ((err = app_cpu_view(u->app, true, m ? m->name : NULL)) < 0)
+		ui_status(u, "CPU view: %s", strerror(-err));
+	return ACT_REDRAW;
+}
+
+static unsigned cpu_scroll(struct ui *u, int delta)
+{
+	u->cpu_top += delta;
+	if (u->cpu_top < 0)
+		u->cpu_top = 0;
+	return ACT_REDRAW;
+}
+
+static unsigned act_cpu_down(struct ui *u)
+{
+	return cpu_scroll(u, 1);
+}
+
+static unsigned act_cpu_up(struct ui *u)
+{
+	return cpu_scroll(u, -1);
+}
+
+static unsigned act_cpu_pgdown(struct ui *u)
+{
+	return cpu_scroll(u, LINES - 8);
+}
+
+static unsigned act_cpu_pgup(struct ui *u)
+{
+	return cpu_scroll(u, -(LINES - 8));
 }
 
 static unsigned act_ra_up(struct ui *u)
@@ -298,6 +345,8 @@ static unsigned act_quit_ask(struct ui *u)
 
 static unsigned act_escape(struct ui *u)
 {
+	if (u->mode == UI_CPUS)
+		return act_cpus(u);
 	if (u->mode != UI_TABLE) {
 		u->mode = UI_TABLE;
 		return ACT_REDRAW;
@@ -320,11 +369,13 @@ static unsigned act_redraw(struct ui *u)
 #define TAB UI_TABLE
 #define TUN UI_TUNABLES
 #define LIST (UI_TABLE | UI_HELP)
+#define CPU UI_CPUS
 
 const struct keymap_section keymap_sections[] = {
 	{ ALL, "Everywhere" },
 	{ LIST, "Device table" },
 	{ TUN, "Tunables panel (t)" },
+	{ CPU, "CPU view (c)" },
 };
 const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
 
@@ -335,6 +386,7 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { ' ', 0 }, "space", "pause or resume sampling", act_pause },
 	{ ALL, { '+', '=', 0 }, "+", "longer interval (0.1 0.2 0.5 1 2 5 10 30 60 s)", act_slower },
 	{ ALL, { '-', 0 }, "-", "shorter interval", act_faster },
+	{ ALL, { 'c', 0 }, "c", "CPU view of the selected device on or off", act_cpus },
 	{ ALL, { 't', 0 }, "t", "tunables panel of the selected device on or off", act_tunables },
 	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo },
 	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all },
@@ -346,6 +398,11 @@ const struct keymap_entry keymap[] = {
 	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec },
 	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit },
 	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
+	{ CPU, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the CPUs down", act_cpu_down },
+	{ CPU, { 'k', KEY_UP, 0 }, "k, Up", "scroll the CPUs up", act_cpu_up },
+	{ CPU, { KEY_NPAGE, 0 }, "PgDn", "a page of CPUs down", act_cpu_pgdown },
+	{ CPU, { KEY_PPAGE, 0 }, "PgUp", "a page of CPUs up", act_cpu_pgup },
+	{ CPU, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ LIST, { 'j', KEY_DOWN, 0 }, "j, Down", "select the next device", act_down },
 	{ LIST, { 'k', KEY_UP, 0 }, "k, Up", "select the previous device", act_up },
 	{ LIST, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_pgdown },

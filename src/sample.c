@@ -10,8 +10,62 @@ void sample_init(struct sample *s)
 	trace_sample_init(&s->trace);
 }
 
+static void cpus_free(struct cpus_sample *c)
+{
+	free(c->stat);
+	free(c->block_softirq);
+	free(c->irq_count);
+	memset(c, 0, sizeof(*c));
+}
+
+int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu)
+{
+	if (ncpu > c->cap) {
+		struct cpu_stat *st = realloc(c->stat, ncpu * sizeof(*st));
+		uint64_t *b, *i;
+		if (!st)
+			return -ENOMEM;
+		c->stat = st;
+		if (!(b = realloc(c->block_softirq, ncpu * sizeof(*b))))
+			return -ENOMEM;
+		c->block_softirq = b;
+		if (!(i = realloc(c->irq_count, (size_t)ncpu * SAMPLE_IRQ_MAX * sizeof(*i))))
+			return -ENOMEM;
+		c->irq_count = i;
+		c->cap = ncpu;
+	}
+	c->ncpu = ncpu;
+	memset(c->stat, 0, ncpu * sizeof(*c->stat));
+	memset(c->block_softirq, 0, ncpu * sizeof(*c->block_softirq));
+	memset(c->irq_count, 0, (size_t)ncpu * SAMPLE_IRQ_MAX * sizeof(*c->irq_count));
+	return 0;
+}
+
+static int cpus_copy(struct cpus_sample *dst, const struct cpus_sample *src)
+{
+	struct cpus_sample keep = *dst;
+	int err;
+
+	if ((err = sample_cpus_reserve(&keep, src->ncpu)) < 0) {
+		*dst = keep;
+		return err;
+	}
+	*dst = *src;
+	dst->stat = keep.stat;
+	dst->block_softirq = keep.block_softirq;
+	dst->irq_count = keep.irq_count;
+	dst->cap = keep.cap;
+	if (src->ncpu) {
+		memcpy(dst->stat, src->stat, src->ncpu * sizeof(*src->stat));
+		memcpy(dst->block_softirq, src->block_softirq, src->ncpu * sizeof(*src->block_softirq));
+		memcpy(dst->irq_count, src->irq_count, (size_t)src->ncpu * src->nirq * sizeof(*src->irq_count));
+	}
+	return 0;
+}
+
 void sample_free(struct sample *s)
 {
+	cpus_free(&s->cpus);
 	free(s->disks);
 	trace_sample_free(&s->trace);
 	sample_init(s);
@@ -21,12 +75,17 @@ void sample_clear(struct sample *s)
 {
 	struct disk_sample *d = s->disks;
 	struct trace_sample tr = s->trace;
+	struct cpus_sample cpus = s->cpus;
 	size_t cap = s->cap;
 
 	memset(s, 0, sizeof(*s));
 	s->disks = d;
 	s->cap = cap;
 	s->trace = tr;
+	s->cpus.stat = cpus.stat;
+	s->cpus.block_softirq = cpus.block_softirq;
+	s->cpus.irq_count = cpus.irq_count;
+	s->cpus.cap = cpus.cap;
 	trace_sample_reset(&s->trace, tr.ncpu);
 }
 
@@ -65,9 +124,14 @@ int sample_copy(struct sample *dst, const struct sample *src)
 		memcpy(d, src->disks, src->ndisks * sizeof(*d));
 	}
 	struct trace_sample tr = dst->trace;
+	struct cpus_sample cpus = dst->cpus;
 	int err = trace_sample_copy(&tr, &src->trace);
 
+	if (!err)
+		err = cpus_copy(&cpus, &src->cpus);
 	if (err) {
+		dst->trace = tr;
+		dst->cpus = cpus;
 		free(d);
 		return err;
 	}
@@ -76,6 +140,7 @@ int sample_copy(struct sample *dst, const struct sample *src)
 	dst->disks = d;
 	dst->cap = src->ndisks;
 	dst->trace = tr;
+	dst->cpus = cpus;
 	return 0;
 }
 

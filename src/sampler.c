@@ -8,6 +8,7 @@
 
 #include "source-bpf.h"
 #include "source-cpu.h"
+#include "source-cpus.h"
 #include "source-diskstats.h"
 #include "source-mem.h"
 #include "source-queue.h"
@@ -33,6 +34,7 @@ struct sampler {
 	int ntemps;
 	struct sampler_host host;
 	struct source_bpf *bpf;
+	struct source_cpus *cpus; /* only while the CPU view is on */
 	char trace_why[160];
 	size_t last_ndisks;
 	double uptime0, t0;
@@ -96,6 +98,7 @@ void sampler_close(struct sampler *sp)
 	source_mem_close(sp->mem);
 	source_sensors_close(sp->sensors);
 	source_bpf_close(sp->bpf);
+	source_cpus_close(sp->cpus);
 	free(sp);
 }
 
@@ -130,6 +133,8 @@ int sampler_take(struct sampler *sp, struct sample *s)
 	}
 	if (sp->cpu)
 		source_cpu_read(sp->cpu, s);
+	if (sp->cpus)
+		source_cpus_read(sp->cpus, s);
 	if (sp->mem && s->t >= sp->mem_next) {
 		struct sample tmp;
 		sample_init(&tmp);
@@ -186,4 +191,18 @@ bool sampler_tracing(const struct sampler *sp, const char **why)
 const struct source_bpf *sampler_bpf(const struct sampler *sp)
 {
 	return sp->bpf;
+}
+
+int sampler_cpu_detail(struct sampler *sp, bool on, const char *dev)
+{
+	int err;
+
+	if (!on) {
+		source_cpus_close(sp->cpus);
+		sp->cpus = NULL;
+		return 0;
+	}
+	if (!sp->cpus && (err = source_cpus_open(sp->root, &sp->cpus)) < 0)
+		return err;
+	return source_cpus_watch(sp->cpus, dev);
 }

@@ -179,7 +179,14 @@ int tui_run(struct app *a)
 			app_rows(a);
 			ui_sync_selection(&u);
 		}
-		/* The panel follows the selected device. */
+		/* Per-CPU sampling costs: only while the CPU view is shown. */
+		if (u.mode != UI_CPUS && a->cpu_view && u.mode != UI_HELP)
+			app_cpu_view(a, false, NULL);
+		/* The CPU view and the panel follow the selected device. */
+		if (u.mode == UI_CPUS && ui_selected(&u) && strcmp(ui_selected(&u)->name, u.cpu_dev)) {
+			snprintf(u.cpu_dev, sizeof(u.cpu_dev), "%s", ui_selected(&u)->name);
+			app_cpu_view(a, true, u.cpu_dev);
+		}
 		if (u.mode == UI_TUNABLES && ui_selected(&u) && strcmp(ui_selected(&u)->name, u.tun_dev))
 			action_tunables_reload(&u);
 		if (!u.quit && flags)

@@ -86,6 +86,8 @@ void view_draw(struct ui *u)
 	y = view_header_draw(u, 0, w);
 	if (u->mode == UI_HELP) {
 		view_help_draw(u, y, h - y - 1, w);
+	} else if (u->mode == UI_CPUS) {
+		view_cpus_draw(u, y, h - y - 1, w);
 	} else if (u->mode == UI_TUNABLES) {
 		/* a few device rows stay in view, so the effect shows at once */
 		int table_h = (h - y - 1) / 3;

@@ -54,7 +54,7 @@ START_TEST(json_uses_iostat_keys)
 	struct cpu_metrics cpu = { .valid = true, .user = 1, .idle = 99 };
 	struct sampler_host host = { "host\"x", "6.18" };
 	size_t rows[1] = { 0 };
-	struct output_report r = { &s, &cpu, &m, rows, 1, 1.0, &host };
+	struct output_report r = { .cur = &s, .cpu = &cpu, .disks = &m, .rows = rows, .nrows = 1, .interval = 1.0, .host = &host };
 	char *buf = NULL, key[64];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -93,7 +93,7 @@ START_TEST(text_columns_align)
 	struct cpu_metrics cpu = { 0 };
 	struct sampler_host host = { "h", "k" };
 	size_t rows[2] = { 0, 1 };
-	struct output_report r = { &s, &cpu, m, rows, 2, 1.0, &host };
+	struct output_report r = { .cur = &s, .cpu = &cpu, .disks = m, .rows = rows, .nrows = 2, .interval = 1.0, .host = &host };
 	char *buf = NULL, *l1, *l2, *l3;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
