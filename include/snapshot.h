@@ -111,8 +111,9 @@ struct snapshot_source {
 void snapshot_init(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
 
-/* Summarise each device's window (devices without a complete interval in it
- * are left out; -ENOENT when none is left, msg says why). Returns 0 or -errno. */
+/* Fill s (its previous content is not freed) with each device's window
+ * summary (devices without a complete interval in it are left out; -ENOENT when none is left, msg
+ * says why). Returns 0 or -errno; s is empty on failure. */
 int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char *msg, size_t len);
 /* Append a vec to a device (copying v); vecs must come in ascending id. */
 int snapshot_dev_add_vec(struct snapshot_dev *d, enum snapshot_vec_id id, const double *v, size_t n);

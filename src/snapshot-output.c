@@ -229,14 +229,14 @@ static void jnum(FILE *f, double v)
 
 static void jstr(FILE *f, const char *s)
 {
-	char buf[2 * TUNABLE_VALUE_MAX + 8];
+	char buf[6 * TUNABLE_VALUE_MAX + 8]; /* every byte may become \\u00XX */
 
 	if (!s) {
 		fputs("null", f);
 		return;
 	}
 	format_json_string(s, buf, sizeof(buf));
-	fprintf(f, "\"%s\"", buf);
+	fputs(buf, f);
 }
 
 static void jsummary(FILE *f, const struct stats_summary *s)

@@ -178,7 +178,7 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 	struct utsname u;
 	int err = 0;
 
-	snapshot_free(s);
+	snapshot_init(s);
 	if (src->ts && !info)
 		return -ENOMEM;
 	uname(&u);
@@ -217,8 +217,10 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 	}
 	series_window_free(&w);
 	free(info);
-	if (err)
+	if (err) {
+		snapshot_free(s);
 		snprintf(msg, len, "snapshot: %s", strerror(-err));
+	}
 	else if (s->ndev == 0) {
 		err = -ENOENT;
 		if (src->only)

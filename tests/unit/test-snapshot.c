@@ -1,0 +1,431 @@
+/* series, snapshot, compare: windows since a change, verdicts on constructed
+ * series, file round trip, parser errors with line numbers, and a save
+ * killed with SIGKILL never leaving a partial file under a final name. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "series.h"
+#include "snapshot-output.h"
+#include "snapshot.h"
+#include "unit.h"
+
+static struct disk_metrics disk(const char *name, unsigned minor, double r_s, double rareq)
+{
+	struct disk_metrics m;
+
+	memset(&m, 0, sizeof(m));
+	m.dev = makedev(7, minor);
+	snprintf(m.name, sizeof(m.name), "%s", name);
+	m.state = DISK_OK;
+	m.interval = 1;
+	m.r_s = r_s;
+	m.rareq_sz = rareq;
+	m.rkb_s = r_s * rareq;
+	m.rmb_s = m.rkb_s / 1024;
+	m.r_await = 2;
+	m.read_ahead_kb = 128;
+	m.max_sectors_kb = -1;
+	m.t_lat_avg_us = m.t_lat_p99_us = m.t_same_cpu_pct = m.t_completed = m.t_gap_pct = NAN;
+	return m;
+}
+
+static void feed(struct series *se, double t0, int n, double r_s, double jitter, double rareq)
+{
+	for (int i = 0; i < n; i++) {
+		struct disk_metrics m = disk("loop7", 7, r_s + (i % 2 ? jitter : -jitter), rareq);
+		ck_assert_int_eq(series_add(se, &m, 1, t0 + i + 1), 0);
+	}
+}
+
+static void take(struct series *se, double now, struct snapshot *s)
+{
+	struct snapshot_source src = { .series = se, .host = "testhost", .kernel = "6.18-test", .t_now = now };
+	char msg[256];
+
+	src.wall_now.tv_sec = 1767225600 + (time_t)now;
+	ck_assert_int_eq(snapshot_capture(s, &src, msg, sizeof(msg)), 0);
+}
+
+START_TEST(test_window_since_change)
+{
+	struct series *se;
+	struct series_window w;
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	series_window_init(&w);
+	feed(se, 0, 50, 100, 1, 4);
+	ck_assert_int_eq(series_window_get(se, makedev(7, 7), "loop7", &w), 0);
+	ck_assert_uint_eq(w.n, 30); /* at most the window */
+	ck_assert_double_eq_tol(w.st[COLUMN_R_S].mean, 100, 1e-9);
+	/* A change at t = 45.5: the interval (45, 46] straddles it and is left out. */
+	series_mark_change(se, makedev(7, 7), "loop7", 45.5);
+	ck_assert_int_eq(series_window_get(se, makedev(7, 7), "loop7", &w), 0);
+	ck_assert_uint_eq(w.n, 4);
+	ck_assert_double_eq_tol(w.t_start, 46, 1e-9);
+	/* Another name on the same dev_t is another device. */
+	ck_assert_int_eq(series_window_get(se, makedev(7, 7), "loop8", &w), -ENOENT);
+	/* Gauges below 0 mean "no such attribute" and are not statistics. */
+	ck_assert_uint_eq(w.st[COLUMN_MAXSECT_KB].n, 0);
+	ck_assert_uint_eq(w.st[COLUMN_T_P99].n, 0);
+	series_window_free(&w);
+	series_free(se);
+}
+END_TEST
+
+START_TEST(test_verdicts)
+{
+	struct series *se;
+	struct snapshot a, b;
+	struct compare_result r;
+	const struct compare_dev *cd;
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	feed(se, 0, 20, 100, 5, 4);
+	take(se, 20, &a);
+	series_mark_change(se, makedev(7, 7), "loop7", 20);
+	/* Throughput up by 3 sd: better; request size 4 -> 8: changed
+	 * (rareq-sz has no good direction); r_await constant: within noise. */
+	feed(se, 20, 20, 115, 5, 8);
+	take(se, 40, &b);
+	ck_assert_uint_eq(b.dev[0].n, 20);
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	cd = compare_find(&r, "loop7");
+	ck_assert_ptr_nonnull(cd);
+	for (size_t i = 0; i < cd->nm; i++) {
+		const struct compare_metric *m = &cd->m[i];
+		if (m->col == COLUMN_R_S) {
+			ck_assert_int_eq(m->verdict, CMP_BETTER);
+			ck_assert_double_eq_tol(m->change_pct, 15, 1e-6);
+		} else if (m->col == COLUMN_RAREQ_SZ) {
+			ck_assert_int_eq(m->verdict, CMP_CHANGED);
+		} else if (m->col == COLUMN_R_AWAIT) {
+			ck_assert_int_eq(m->verdict, CMP_NOISE);
+		}
+	}
+	compare_free(&r);
+	/* Swapped: the same difference is worse. Within noise: means 1 apart
+	 * with sd 5 over 20 intervals. */
+	ck_assert_int_eq(compare_snapshots(&b, &a, &r), 0);
+	for (size_t i = 0; i < r.dev[0].nm; i++)
+		if (r.dev[0].m[i].col == COLUMN_R_S)
+			ck_assert_int_eq(r.dev[0].m[i].verdict, CMP_WORSE);
+	compare_free(&r);
+	{
+		struct stats_summary x = { 20, 100, 5, 90, 110 }, y = { 20, 101, 5, 91, 111 };
+		struct compare_metric m;
+		compare_metric(COLUMN_W_AWAIT, &x, &y, &m);
+		ck_assert_int_eq(m.verdict, CMP_NOISE);
+		y.mean = 110;
+		compare_metric(COLUMN_W_AWAIT, &x, &y, &m);
+		ck_assert_int_eq(m.verdict, CMP_WORSE); /* await: lower is better */
+	}
+	snapshot_free(&a);
+	snapshot_free(&b);
+	series_free(se);
+}
+END_TEST
+
+static char *to_text(const struct snapshot *s, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(snapshot_write(s, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void sample_snapshot(struct snapshot *s)
+{
+	struct series *se;
+	double v[TRACE_LAT_BUCKETS] = { 0 };
+	struct snapshot_tunable *t;
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	feed(se, 0, 10, 100, 3, 4);
+	take(se, 10, s);
+	series_free(se);
+	/* Tunables and a histogram, as a capture with tracing would add. */
+	s->dev[0].tun = calloc(2, sizeof(*t));
+	s->dev[0].ntun = 2;
+	snprintf(s->dev[0].tun[0].name, TUNABLE_NAME_MAX, "read_ahead_kb");
+	snprintf(s->dev[0].tun[0].value, TUNABLE_VALUE_MAX, "128");
+	snprintf(s->dev[0].tun[1].name, TUNABLE_NAME_MAX, "irq/36");
+	snprintf(s->dev[0].tun[1].value, TUNABLE_VALUE_MAX, "0-1 (managed)");
+	v[3] = 10;
+	v[7] = 0.5e9;
+	ck_assert_int_eq(snapshot_dev_add_vec(&s->dev[0], SNAP_VEC_LAT, v, TRACE_LAT_BUCKETS), 0);
+	v[0] = 1;
+	ck_assert_int_eq(snapshot_dev_add_vec(&s->dev[0], SNAP_VEC_CPU_ISSUED, v, 2), 0);
+	ck_assert_int_eq(snapshot_dev_add_vec(&s->dev[0], SNAP_VEC_SIZE_READ, v, 2), -EINVAL); /* order */
+}
+
+START_TEST(test_round_trip)
+{
+	struct snapshot s, back;
+	char msg[256], *text, *again;
+	size_t len, len2;
+
+	sample_snapshot(&s);
+	text = to_text(&s, &len);
+	ck_assert_str_eq(strtok(strdup(text), "\n"), "blktune-snapshot 1");
+	ck_assert_int_eq(snapshot_parse(text, len, "t.snap", &back, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(back.host, "testhost");
+	ck_assert_uint_eq(back.ndev, 1);
+	ck_assert_str_eq(back.dev[0].name, "loop7");
+	ck_assert_uint_eq(back.dev[0].minor, 7);
+	ck_assert_uint_eq(back.dev[0].n, 10);
+	/* %.17g: every double comes back bit for bit */
+	ck_assert(back.dev[0].st[COLUMN_R_S].mean == s.dev[0].st[COLUMN_R_S].mean);
+	ck_assert(back.dev[0].st[COLUMN_R_S].sd == s.dev[0].st[COLUMN_R_S].sd);
+	ck_assert_str_eq(snapshot_tunable(&back.dev[0], "irq/36"), "0-1 (managed)");
+	ck_assert_double_eq(snapshot_dev_vec(&back.dev[0], SNAP_VEC_LAT)->v[7], 0.5e9);
+	ck_assert_uint_eq(snapshot_dev_vec(&back.dev[0], SNAP_VEC_CPU_ISSUED)->n, 2);
+	again = to_text(&back, &len2);
+	ck_assert_str_eq(again, text);
+	free(text);
+	free(again);
+	snapshot_free(&s);
+	snapshot_free(&back);
+}
+END_TEST
+
+/* Replace the first occurrence of from in text (which must contain it). */
+static char *edit(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out;
+
+	ck_assert_ptr_nonnull(at);
+	out = malloc(strlen(text) + strlen(to) + 1);
+	sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+static void expect_error(const char *text, size_t len, const char *want)
+{
+	struct snapshot s;
+	char msg[256];
+
+	ck_assert_int_eq(snapshot_parse(text, len, "x.snap", &s, msg, sizeof(msg)), -EINVAL);
+	if (!strstr(msg, want))
+		ck_abort_msg("got '%s', want '%s'", msg, want);
+	ck_assert_uint_eq(s.ndev, 0);
+}
+
+START_TEST(test_parser_errors)
+{
+	struct snapshot s;
+	size_t len;
+	char *text, *t;
+
+	sample_snapshot(&s);
+	text = to_text(&s, &len);
+	snapshot_free(&s);
+	expect_error("", 0, "x.snap:0: empty file");
+	expect_error("hello\n", 6, "x.snap:1: not a blktune snapshot");
+	t = edit(text, "blktune-snapshot 1", "blktune-snapshot 2");
+	expect_error(t, strlen(t), "x.snap:1: unknown version '2'");
+	free(t);
+	/* truncated anywhere: in the middle of a line, or at a line end */
+	expect_error(text, len / 2, "truncated");
+	t = strstr(text, "end-device\n");
+	expect_error(text, (size_t)(t - text), "truncated: no 'end' line (file ends inside a device)");
+	expect_error(text, len - 2, "truncated: the last line has no newline");
+	/* reordered sections: host after kernel; a stat after a tunable */
+	t = edit(text, "host testhost\nkernel 6.18-test\n", "kernel 6.18-test\nhost testhost\n");
+	expect_error(t, strlen(t), "x.snap:2: 'kernel' cannot follow 'blktune-snapshot'");
+	free(t);
+	t = edit(text, "end-device\n", "stat r/s 2 1 0 1 1\nend-device\n");
+	expect_error(t, strlen(t), "'stat' cannot follow 'vec'");
+	free(t);
+	/* duplicate: a second window line, a stat twice, a device twice */
+	t = edit(text, "window 30\n", "window 30\nwindow 30\n");
+	expect_error(t, strlen(t), "x.snap:6: 'window' cannot follow 'window'");
+	free(t);
+	t = edit(text, "stat r/s", "stat r/s 2 1 0 1 1\nstat r/s");
+	expect_error(t, strlen(t), "metric r/s twice");
+	free(t);
+	t = edit(text, "end 1\n", "device loop7 7:7\nend 1\n");
+	expect_error(t, strlen(t), "device loop7 appears twice");
+	free(t);
+	/* garbage and malformed lines */
+	t = edit(text, "window 30\n", "window 30\n\x01\xff garbage\n");
+	expect_error(t, strlen(t), "x.snap:6: unknown record");
+	free(t);
+	t = edit(text, "time ", "time x");
+	expect_error(t, strlen(t), "x.snap:4: time 'x");
+	free(t);
+	t = edit(text, "device loop7 7:7", "device loop7 7-7");
+	expect_error(t, strlen(t), "x.snap:6: '7-7' is not MAJOR:MINOR");
+	free(t);
+	t = edit(text, "stat r/s 10", "stat r/s 11");
+	expect_error(t, strlen(t), "x.snap:8: n '11' is not a count up to 10");
+	free(t);
+	t = edit(text, "stat r/s", "stat bogus/s");
+	expect_error(t, strlen(t), "unknown metric 'bogus/s'");
+	free(t);
+	t = edit(text, "vec trace cpu_issued 1 0", "vec trace cpu_issued 1 -4");
+	expect_error(t, strlen(t), "negative count");
+	free(t);
+	t = edit(text, "end 1", "end 2");
+	expect_error(t, strlen(t), "end says 2 devices, the file has 1");
+	free(t);
+	t = edit(text, "end 1\n", "end 1\nmore\n");
+	expect_error(t, strlen(t), "data after 'end'");
+	free(t);
+	{
+		char nul[64] = "blktune-snapshot 1\nho\0st x\n";
+		expect_error(nul, 27, "x.snap:2: garbage: a NUL byte");
+	}
+	free(text);
+}
+END_TEST
+
+static size_t count_files(const char *dir, const char *suffix, bool check)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name), sl = strlen(suffix);
+		char path[4096], msg[256];
+		struct snapshot s;
+
+		if (l < sl || strcmp(e->d_name + l - sl, suffix))
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (check) {
+			if (snapshot_read(path, &s, msg, sizeof(msg)) != 0)
+				ck_abort_msg("partial file under a final name: %s", msg);
+			snapshot_free(&s);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+START_TEST(test_kill9_never_leaves_half_file)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl);
+	struct snapshot s;
+	size_t saved = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	/* Big enough (about 1 MB) that a kill lands mid-write. */
+	sample_snapshot(&s);
+	{
+		struct snapshot_dev one = s.dev[0];
+		s.dev = realloc(s.dev, 4000 * sizeof(*s.dev));
+		for (size_t i = 1; i < 4000; i++) {
+			s.dev[i] = one;
+			snprintf(s.dev[i].name, sizeof(s.dev[i].name), "d%zu", i);
+			s.dev[i].ntun = 0;
+			s.dev[i].nvec = 0;
+		}
+		s.ndev = 4000;
+	}
+	for (int round = 0; round < 8; round++) {
+		pid_t pid = fork();
+		struct timespec ts = { 0, (long)(2 + round * round * 4) * 1000000L };
+		int st;
+
+		if (pid == 0) {
+			char path[4096], msg[256];
+			for (;;)
+				snapshot_save(&s, dir, "K", path, sizeof(path), msg, sizeof(msg));
+		}
+		nanosleep(&ts, NULL);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		ck_assert(WIFSIGNALED(st));
+	}
+	saved = count_files(dir, ".snap", true);
+	/* Temporary files may be left by the kills, never a final name. */
+	fprintf(stderr, "kill -9 test: %zu complete snapshots, %zu temporary files\n", saved,
+		count_files(dir, "", false) - saved);
+	s.ndev = 1;
+	snapshot_free(&s);
+	unit_rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_save_and_default_dir)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), d[4096], p1[4096], p2[4096], msg[256];
+	struct snapshot s;
+
+	sample_snapshot(&s);
+	setenv("XDG_STATE_HOME", dir, 1);
+	ck_assert_int_eq(snapshot_default_dir(d, sizeof(d)), 0);
+	ck_assert(strstr(d, "/blktune") != NULL);
+	ck_assert_int_eq(snapshot_save(&s, NULL, "A", p1, sizeof(p1), msg, sizeof(msg)), 0);
+	ck_assert_int_eq(snapshot_save(&s, NULL, "A", p2, sizeof(p2), msg, sizeof(msg)), 0);
+	ck_assert_str_ne(p1, p2); /* same second: never over the first */
+	ck_assert_uint_eq(count_files(d, ".snap", true), 2);
+	unsetenv("XDG_STATE_HOME");
+	snapshot_free(&s);
+	unit_rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_output)
+{
+	struct snapshot a, b;
+	struct compare_result r;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	sample_snapshot(&a);
+	sample_snapshot(&b);
+	snprintf(b.dev[0].tun[0].value, TUNABLE_VALUE_MAX, "4096");
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_uint_eq(r.dev[0].ndiffer, 1);
+	ck_assert_str_eq(r.dev[0].tun[0].name, "read_ahead_kb"); /* differing first */
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print_text(f, &r), 0);
+	ck_assert_int_eq(compare_print_json(f, &r), 0);
+	ck_assert_int_eq(snapshot_print_text(f, &a), 0);
+	fclose(f);
+	ck_assert(strstr(buf, "read_ahead_kb                128 -> 4096") != NULL);
+	if (!strstr(buf, "\"verdict\": \"within noise\""))
+		ck_abort_msg("%s", buf);
+	free(buf);
+	compare_free(&r);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+END_TEST
+
+UNIT_SUITE(snapshot_suite)
+static Suite *snapshot_suite(void)
+{
+	Suite *s = suite_create("snapshot");
+	TCase *tc = tcase_create("snapshot");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_window_since_change);
+	tcase_add_test(tc, test_verdicts);
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_parser_errors);
+	tcase_add_test(tc, test_kill9_never_leaves_half_file);
+	tcase_add_test(tc, test_save_and_default_dir);
+	tcase_add_test(tc, test_output);
+	suite_add_tcase(s, tc);
+	return s;
+}

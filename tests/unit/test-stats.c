@@ -1,0 +1,113 @@
+/* stats: summaries, Student's t and Welch's test against reference values.
+ * References: R 4.x (qt, pt, t.test) and scipy.stats.t, as stated per test. */
+#include <math.h>
+
+#include "stats.h"
+#include "unit.h"
+
+START_TEST(test_summary)
+{
+	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct stats_summary s;
+
+	stats_summarize(x, 8, &s);
+	ck_assert_uint_eq(s.n, 8);
+	ck_assert_double_eq_tol(s.mean, 5, 1e-12);
+	ck_assert_double_eq_tol(s.sd, sqrt(32.0 / 7), 1e-12); /* sample sd */
+	ck_assert_double_eq(s.min, 2);
+	ck_assert_double_eq(s.max, 9);
+	stats_summarize(x, 1, &s);
+	ck_assert(isnan(s.sd));
+	stats_summarize(x, 0, &s);
+	ck_assert(isnan(s.mean));
+}
+END_TEST
+
+START_TEST(test_t_quantile)
+{
+	/* qt(0.975, df) in R / scipy.stats.t.ppf(0.975, df) */
+	static const struct { double df, q; } ref[] = {
+		{ 1, 12.706204736174707 }, { 2, 4.302652729749464 }, { 5, 2.570581835636314 },
+		{ 10, 2.2281388519649385 }, { 30, 2.0422724563012373 }, { 1000, 1.9623390808264078 },
+		{ INFINITY, 1.959963984540054 },
+	};
+
+	for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++)
+		ck_assert_double_eq_tol(stats_t_quantile(0.975, ref[i].df), ref[i].q, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.025, 5), -2.570581835636314, 1e-9);
+	/* fractional df: the quantile inverts the CDF */
+	ck_assert_double_eq_tol(stats_t_cdf(stats_t_quantile(0.975, 17.776), 17.776), 0.975, 1e-12);
+}
+END_TEST
+
+START_TEST(test_t_cdf)
+{
+	/* pt(2, 5) = 0.9490302605850709; df 1 is Cauchy, df 2 has a closed form */
+	ck_assert_double_eq_tol(stats_t_cdf(2, 5), 0.9490302605850709, 1e-12);
+	ck_assert_double_eq_tol(stats_t_cdf(0.7, 1), 0.5 + atan(0.7) / M_PI, 1e-13);
+	ck_assert_double_eq_tol(stats_t_cdf(-1.3, 2), 0.5 - 1.3 / (2 * sqrt(2 + 1.69)), 1e-13);
+	ck_assert_double_eq_tol(stats_t_cdf(0, 7.5), 0.5, 1e-15);
+	/* I_x(a, b) symmetry and a closed form: I_x(1, b) = 1 - (1 - x)^b */
+	ck_assert_double_eq_tol(stats_betai(1, 3.5, 0.3), 1 - pow(0.7, 3.5), 1e-13);
+	ck_assert_double_eq_tol(stats_betai(2.5, 4, 0.6) + stats_betai(4, 2.5, 0.4), 1, 1e-13);
+}
+END_TEST
+
+START_TEST(test_welch_sleep)
+{
+	/* R: t.test(extra ~ group, data = sleep): Welch Two Sample t-test,
+	 * t = -1.8608, df = 17.776, p-value = 0.07939 (group 1 minus group 2). */
+	const double g1[] = { 0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0 };
+	const double g2[] = { 1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4 };
+	struct stats_summary a, b;
+	struct stats_welch w;
+
+	stats_summarize(g2, 10, &a);
+	stats_summarize(g1, 10, &b);
+	stats_welch(&a, &b, &w); /* B - A = group 1 - group 2 */
+	ck_assert(w.valid);
+	ck_assert_double_eq_tol(w.t, -1.860813, 1e-6);
+	ck_assert_double_eq_tol(w.df, 17.77647, 1e-5);
+	ck_assert_double_eq_tol(w.p, 0.07939414, 1e-7);
+	ck_assert(!w.significant);
+	/* qt(0.975, 17) = 2.109816, qt(0.975, 18) = 2.100922: at 17.776 about 2.1029 */
+	ck_assert_double_eq_tol(w.tcrit, 2.1029, 5e-4);
+}
+END_TEST
+
+START_TEST(test_welch_edges)
+{
+	struct stats_summary a = { 5, 10, 0, 10, 10 }, b = { 5, 12, 0, 12, 12 }, one = { 1, 3, NAN, 3, 3 };
+	struct stats_welch w;
+
+	/* No variance: different means are a real difference, equal are not. */
+	stats_welch(&a, &b, &w);
+	ck_assert(w.valid && w.significant && isinf(w.t) && w.t > 0);
+	stats_welch(&a, &a, &w);
+	ck_assert(w.valid && !w.significant);
+	stats_welch(&a, &one, &w);
+	ck_assert(!w.valid);
+	/* Large separation relative to noise. */
+	a = (struct stats_summary){ 30, 100, 5, 90, 110 };
+	b = (struct stats_summary){ 30, 110, 5, 100, 120 };
+	stats_welch(&a, &b, &w);
+	ck_assert(w.significant);
+	ck_assert_double_eq_tol(w.df, 58, 1e-9);
+	ck_assert_double_eq_tol(w.t, 10 / sqrt(50.0 / 30), 1e-9);
+}
+END_TEST
+
+UNIT_SUITE(stats_suite)
+static Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_summary);
+	tcase_add_test(tc, test_t_quantile);
+	tcase_add_test(tc, test_t_cdf);
+	tcase_add_test(tc, test_welch_sleep);
+	tcase_add_test(tc, test_welch_edges);
+	suite_add_tcase(s, tc);
+	return s;
+}
