@@ -1,0 +1,319 @@
+#include "source-readahead.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "readahead.skel.h"
+
+struct source_ra {
+	struct readahead *skel;
+	struct root *root;
+	unsigned ncpu;          /* possible CPUs: the per-CPU map's value count */
+	unsigned page_size;
+	struct ra_dev_cpu *vals;
+	__u32 *keys;
+	size_t nkeys, cap_keys;
+};
+
+/* Every tracepoint the accounting needs: without one of them the identity
+ * hit + mapped + waste + unread = pages cannot hold, so all are required. */
+static const char *const tracepoints[] = {
+	"page_cache_sync_ra", "page_cache_async_ra", "page_cache_ra_unbounded",
+	"page_cache_ra_order", "mm_filemap_add_to_page_cache", "mm_filemap_get_pages",
+	"mm_filemap_map_pages", "mm_filemap_fault", "mm_filemap_delete_from_page_cache",
+};
+#define NTP (sizeof(tracepoints) / sizeof(tracepoints[0]))
+
+/* libbpf prints warnings to stderr by default; library code must not print,
+ * so while opening its first warning is kept as the reason for a failure. */
+static char libbpf_msg[160];
+
+static int capture_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[512];
+	size_t n;
+
+	if (level != LIBBPF_WARN || libbpf_msg[0])
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strcspn(line, "\n");
+	line[n] = '\0';
+	if (n)
+		snprintf(libbpf_msg, sizeof(libbpf_msg), "%s",
+			 strncmp(line, "libbpf: ", 8) ? line : line + 8);
+	return 0;
+}
+
+static bool has_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
+/* Reasons the mode cannot work here, checked before libbpf tries, so the user
+ * reads the cause rather than a verifier message. The tracepoints are probed
+ * in the kernel's BTF (btf_trace_<name>), never guessed from its version. */
+static int precheck(const struct root *r, char *why, size_t whylen)
+{
+	char buf[128];
+
+	if (!root_exists(r, "sys/kernel/btf/vmlinux")) {
+		snprintf(why, whylen, "kernel has no BTF (/sys/kernel/btf/vmlinux missing, needs CONFIG_DEBUG_INFO_BTF)");
+		return -ENOTSUP;
+	}
+	for (size_t i = 0; i < NTP; i++)
+		if (libbpf_find_vmlinux_btf_id(tracepoints[i], BPF_TRACE_RAW_TP) < 0) {
+			snprintf(why, whylen, "kernel lacks the readahead tracepoints (no %s)", tracepoints[i]);
+			return -ENOTSUP;
+		}
+	if (geteuid() != 0 && !has_cap(CAP_SYS_ADMIN) &&
+	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
+		snprintf(why, whylen, "not root and no CAP_BPF/CAP_PERFMON (setcap cap_bpf,cap_perfmon+ep)");
+		return -EPERM;
+	}
+	if (root_read(r, "sys/kernel/security/lockdown", buf, sizeof(buf)) > 0 &&
+	    strstr(buf, "[confidentiality]")) {
+		snprintf(why, whylen, "kernel lockdown (confidentiality) forbids BPF tracing");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int load(struct source_ra *src, char *why, size_t whylen)
+{
+	unsigned shift = 0;
+	int err;
+
+	src->skel = readahead__open();
+	if (!src->skel) {
+		err = -errno;
+		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	while ((1U << shift) < src->page_size)
+		shift++;
+	src->skel->rodata->page_shift = shift;
+	err = readahead__load(src->skel);
+	if (err) {
+		if (err == -EPERM || err == -EACCES)
+			snprintf(why, whylen, "BPF refused (%s)%s%s", strerror(-err),
+				 libbpf_msg[0] ? ": " : "", libbpf_msg);
+		else
+			snprintf(why, whylen, "kernel refused the BPF program: %s",
+				 libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		return err;
+	}
+	err = readahead__attach(src->skel);
+	if (err) {
+		snprintf(why, whylen, "cannot attach to the readahead tracepoints: %s",
+			 libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int source_ra_open(struct source_ra **out, char *why, size_t whylen)
+{
+	struct source_ra *src;
+	libbpf_print_fn_t old;
+	int err, n;
+
+	*out = NULL;
+	if (whylen)
+		why[0] = '\0';
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return -ENOMEM;
+	err = root_open("/", &src->root);
+	if (err) {
+		snprintf(why, whylen, "cannot open /: %s", strerror(-err));
+		free(src);
+		return err;
+	}
+	libbpf_msg[0] = '\0';
+	old = libbpf_set_print(capture_print);
+	err = precheck(src->root, why, whylen);
+	n = libbpf_num_possible_cpus();
+	if (!err && n <= 0) {
+		err = n ? n : -EINVAL;
+		snprintf(why, whylen, "cannot count possible CPUs: %s", strerror(-err));
+	}
+	if (!err) {
+		src->ncpu = (unsigned)n;
+		src->page_size = (unsigned)sysconf(_SC_PAGESIZE);
+		src->vals = calloc((size_t)n, sizeof(*src->vals));
+		err = src->vals ? load(src, why, whylen) : -ENOMEM;
+	}
+	libbpf_set_print(old);
+	if (err) {
+		source_ra_close(src);
+		return err;
+	}
+	*out = src;
+	return 0;
+}
+
+void source_ra_close(struct source_ra *src)
+{
+	if (!src)
+		return;
+	readahead__destroy(src->skel);
+	root_close(src->root);
+	free(src->vals);
+	free(src->keys);
+	free(src);
+}
+
+static dev_t dev_from_kernel(__u32 kdev)
+{
+	return makedev(kdev >> 20, kdev & 0xfffff);
+}
+
+int source_ra_disk_of(const struct root *r, dev_t dev, dev_t *disk)
+{
+	char path[96], link[512], buf[32], *slash, *name;
+	unsigned maj, min;
+	ssize_t n;
+
+	*disk = 0;
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u", major(dev), minor(dev));
+	n = root_readlink(r, path, link, sizeof(link));
+	if (n < 0)
+		return n == -ENOENT ? 0 : (int)n;
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/partition", major(dev), minor(dev));
+	if (!root_exists(r, path)) {
+		*disk = dev;
+		return 0;
+	}
+	/* .../block/sda/sda1: the partition's parent directory is its disk. */
+	slash = strrchr(link, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	slash = strrchr(link, '/');
+	name = slash ? slash + 1 : link;
+	if (!*name || !strcmp(name, "..") || !strcmp(name, "."))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "sys/class/block/%s/dev", name);
+	n = root_read(r, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return -EINVAL;
+	*disk = makedev(maj, min);
+	return 0;
+}
+
+static int collect_keys(struct source_ra *src, int fd)
+{
+	__u32 key, *prev = NULL;
+
+	src->nkeys = 0;
+	for (;;) {
+		if (bpf_map_get_next_key(fd, prev, &key))
+			return errno == ENOENT ? 0 : -errno;
+		if (src->nkeys == src->cap_keys) {
+			size_t cap = src->cap_keys ? src->cap_keys * 2 : 16;
+			void *p = realloc(src->keys, cap * sizeof(*src->keys));
+
+			if (!p)
+				return -ENOMEM;
+			src->keys = p;
+			src->cap_keys = cap;
+		}
+		src->keys[src->nkeys] = key;
+		prev = &src->keys[src->nkeys++];
+		/* Entries are never deleted, so the walk cannot restart. */
+		if (src->nkeys > RA_MAX_DEVS)
+			return -EOVERFLOW;
+	}
+}
+
+int source_ra_read(struct source_ra *src, struct ra_sample *out)
+{
+	int fd = bpf_map__fd(src->skel->maps.ra_devs);
+	struct timespec ts;
+	int err;
+
+	err = collect_keys(src, fd);
+	if (err)
+		return err;
+	ra_sample_reset(out);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	out->t_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	out->page_size = src->page_size;
+	for (size_t i = 0; i < src->nkeys; i++) {
+		dev_t dev = dev_from_kernel(src->keys[i]), disk;
+		struct ra_counts c;
+
+		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals))
+			return -errno;
+		ra_counts_from_cpus(&c, src->vals, src->ncpu);
+		/* A device that vanished since still has its own entry. */
+		if (source_ra_disk_of(src->root, dev, &disk))
+			disk = 0;
+		err = ra_sample_add(out, dev, disk, &c);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int source_ra_live_pages(struct source_ra *src, dev_t dev, uint64_t *pages)
+{
+	int fd = bpf_map__fd(src->skel->maps.ra_blocks);
+	struct ra_block_key key, next;
+	struct ra_block v;
+	void *prev = NULL;
+	uint64_t n = 0;
+
+	for (;;) {
+		if (bpf_map_get_next_key(fd, prev, &next)) {
+			if (errno != ENOENT)
+				return -errno;
+			break;
+		}
+		key = next;
+		prev = &key;
+		/* An entry deleted during the walk may restart it (the kernel
+		 * starts over when prev is gone): exact only while idle. */
+		if (dev_from_kernel(key.dev) == dev && bpf_map_lookup_elem(fd, &key, &v) == 0)
+			n += ra_popcount(v.bits);
+	}
+	*pages = n;
+	return 0;
+}
+
+int source_ra_stats(const struct source_ra *src, struct source_ra_stat *out)
+{
+	struct bpf_program *p;
+
+	memset(out, 0, sizeof(*out));
+	bpf_object__for_each_program(p, src->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			return -errno;
+		out->run_cnt += info.run_cnt;
+		out->run_time_ns += info.run_time_ns;
+		out->recursion_misses += info.recursion_misses;
+	}
+	return 0;
+}
