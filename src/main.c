@@ -13,13 +13,13 @@
 #include "app.h"
 #include "batch.h"
 #include "cli-tunable.h"
-#include "keymap.h"
+#include "doc.h"
 #include "tui.h"
 
 #define BLKTUNE_VERSION "0.1"
 
-enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_KEYS, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
-       OPT_JOURNAL_DIR, OPT_NO_TRACE };
+enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
+       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -34,7 +34,7 @@ static const struct option long_opts[] = {
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "restore", no_argument, NULL, OPT_RESTORE },
 	{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
-	{ "keys", optional_argument, NULL, OPT_KEYS },
+	{ "list", required_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -57,7 +57,8 @@ static void usage(FILE *f)
 		"                         print what the kernel set, exit (repeatable)\n"
 		"      --restore          put back every original value in the journal and exit\n"
 		"      --journal-dir DIR  where the tunables journal lives (default /run/blktune)\n"
-		"      --keys[=man]       list the interactive keys and exit\n"
+		"      --list WHAT        print the keys, columns or tunables and exit\n"
+		"                         (WHAT: keys, columns, tunables; add :man for roff)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          print the version\n");
 }
@@ -142,10 +143,15 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 			cli->journal_dir = optarg;
 			o->journal_dir = optarg;
 			break;
-		case OPT_KEYS:
-			keymap_print(stdout, optarg && !strcmp(optarg, "man") ? "man" : "text");
+		case OPT_LIST: {
+			char what[16];
+			const char *colon = strchr(optarg, ':');
+			snprintf(what, sizeof(what), "%.*s", colon ? (int)(colon - optarg) : (int)strlen(optarg), optarg);
+			if ((colon && strcmp(colon, ":man")) || doc_print(stdout, what, colon != NULL) < 0)
+				return bad("--list %s: give keys, columns or tunables, optionally with :man", optarg);
 			*done = 1;
 			return 0;
+		}
 		case 'h':
 			usage(stdout);
 			*done = 1;
