@@ -209,7 +209,7 @@ int source_ra_disk_of(const struct root *r, dev_t dev, dev_t *disk)
 	name = slash ? slash + 1 : link;
 	if (!*name || !strcmp(name, "..") || !strcmp(name, "."))
 		return -EINVAL;
-	snprintf(path, sizeof(path), "sys/class/block/%s/dev", name);
+	snprintf(path, sizeof(path), "sys/block/%s/dev", name);
 	n = root_read(r, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
