@@ -18,6 +18,11 @@ unsigned action_tunable_set_input(struct ui *u);
 unsigned action_undo(struct ui *u);
 unsigned action_restore_all(struct ui *u);
 unsigned action_keep(struct ui *u);
+/* A/B: take snapshot A or B of the selected device (its series window). */
+unsigned action_ab_take(struct ui *u, enum ab_slot slot);
+/* Put the selected device's tunables back to A's or B's values. */
+unsigned action_ab_apply(struct ui *u, enum ab_slot slot);
+unsigned action_ab_save(struct ui *u);
 /* At exit or on SIGTERM/SIGHUP: restore unless the person chose keep.
  * Writes one line per value to the status (and returns failures). */
 int action_exit_restore(struct ui *u);

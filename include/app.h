@@ -13,6 +13,7 @@
 #include "rows.h"
 #include "sample.h"
 #include "sampler.h"
+#include "series.h"
 
 #define APP_MAX_DEVS 64
 #define APP_INTERVAL_MIN 0.1
@@ -24,6 +25,8 @@ struct app_options {
 	double interval;
 	long count;          /* batch reports; 0 = until interrupted */
 	bool batch, json, partitions, no_color, no_trace;
+	bool readahead;      /* start with the readahead mode on (--readahead) */
+	double ab_window;    /* A/B window: at most this many seconds (--ab-window) */
 	const char *devs[APP_MAX_DEVS];
 	size_t ndevs;
 };
@@ -35,7 +38,10 @@ struct app {
 	struct sample prev, cur;
 	bool have_prev;
 	struct disk_metrics *m;
-	struct trace_metrics *tm; /* traced interval of m[i], valid where m[i].traced */
+	struct trace_metrics *tm; /* traced interval of m[i], valid where m[i].t_metrics */
+	struct ra_metrics *ram;   /* readahead interval of m[i], valid where m[i].ra_metrics */
+	struct ra_metrics *ra_total; /* and since the mode was turned on */
+	struct series *series;    /* per-interval history for A/B snapshots */
 	size_t nm, mcap;
 	size_t *rows;
 	size_t nrows;
@@ -54,6 +60,10 @@ void app_close(struct app *a);
 int app_refresh(struct app *a);
 /* Recompute the visible rows (after a filter or sort change; no sampling). */
 void app_rows(struct app *a);
+/* Readahead mode on or off; why gets the reason it could not start. */
+int app_readahead(struct app *a, bool on, char *why, size_t whylen);
+/* A tunable of dev changed now: A/B windows start after it. */
+void app_mark_change(struct app *a, const char *dev);
 /* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
 int app_cpu_view(struct app *a, bool on, const char *dev);
 /* Index of the metrics of a device (by dev_t and name) or -1. */

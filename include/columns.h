@@ -21,6 +21,7 @@ enum column_id {
 	COLUMN_R_S, COLUMN_W_S, COLUMN_RMB_S, COLUMN_WMB_S,
 	COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ, COLUMN_R_AWAIT, COLUMN_W_AWAIT,
 	COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_IN_FLIGHT, COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_SAME,
+	COLUMN_RA_HIT,
 	COLUMN_RRQM_PCT, COLUMN_WRQM_PCT,
 	COLUMN_RA_KB, COLUMN_MAXSECT_KB, COLUMN_SCHED, COLUMN_STACK,
 	/* the rest: detail pane, batch output and JSON only */
@@ -48,6 +49,8 @@ struct column {
 /* From the BPF tracer: "n/a" where tracing is off or the device untraced;
  * JSON carries them in the trace fields instead. */
 #define COLUMN_TRACED 2u
+/* Shown only while the readahead mode is on; JSON has it in "readahead". */
+#define COLUMN_RAMODE 4u
 
 extern const struct column columns[COLUMN_COUNT];
 

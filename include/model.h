@@ -41,6 +41,9 @@ struct disk_metrics {
 	double t_same_cpu_pct;             /* completions on the submitting CPU */
 	double t_completed;                /* traced completions in the interval */
 	double t_gap_pct;                  /* |traced - diskstats| / diskstats x 100 */
+	/* Readahead mode: hit% of the device's readahead pages (NAN: none). */
+	bool ra_metrics;                   /* the ra_metrics beside it hold this interval */
+	double ra_hit_pct;
 };
 
 struct cpu_metrics {
@@ -61,6 +64,11 @@ void model_cpu(const struct cpu_stat *prev, const struct cpu_stat *cur, struct c
  * m[i] its scalar columns. Devices the tracer has not seen are NAN. */
 void model_trace(const struct sample *prev, const struct sample *cur, struct disk_metrics *m,
 		 struct trace_metrics *tm);
+/* Readahead figures of every device of cur (mode on): the interval in
+ * ram[i] and m[i].ra_hit_pct, the totals since the mode was turned on in
+ * total[i] (where hit + mapped + waste + unread = pages holds). */
+void model_readahead(const struct sample *prev, const struct sample *cur, struct disk_metrics *m,
+		     struct ra_metrics *ram, struct ra_metrics *total);
 /* True if nothing moved on the device during the interval. */
 bool model_disk_idle(const struct disk_metrics *m);
 

@@ -15,6 +15,7 @@ struct output_report {
 	const struct cpu_metrics *cpu;
 	const struct disk_metrics *disks;
 	const struct trace_metrics *traces; /* parallel to disks; NULL: none */
+	const struct ra_metrics *ra;        /* parallel to disks; NULL: readahead mode off */
 	const size_t *rows; /* indices into disks, in display order */
 	size_t nrows;
 	double interval;

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "readahead.h"
 #include "trace.h"
 
 #define SAMPLE_NAME_MAX 32
@@ -100,6 +101,8 @@ struct sample {
 	struct cpus_sample cpus;
 	bool traced;               /* trace holds this instant's BPF counters */
 	struct trace_sample trace; /* cumulative, keyed by dev_t (source-bpf) */
+	bool ra_valid;             /* ra holds readahead counters (mode on) */
+	struct ra_sample ra;       /* cumulative, keyed by s_dev and disk */
 };
 
 void sample_init(struct sample *s);

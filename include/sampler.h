@@ -35,6 +35,10 @@ bool sampler_tracing(const struct sampler *sp, const char **why);
 /* The CPU view's per-CPU detail: on while the view is shown, watching the
  * IRQs of dev. Returns 0 or -errno. */
 int sampler_cpu_detail(struct sampler *sp, bool on, const char *dev);
+/* Readahead mode on or off (loads or unloads its BPF programs: off costs
+ * nothing). Returns 0 or -errno with a one-line reason in why. */
+int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen);
+bool sampler_readahead_on(const struct sampler *sp);
 /* The loaded tracer, or NULL (CPU topology, program statistics). */
 const struct source_bpf *sampler_bpf(const struct sampler *sp);
 

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "loop.h"
+#include "ab.h"
 #include "tunable.h"
 
 /* Modes are bits so a key binding can name the modes it works in. */
@@ -15,6 +16,7 @@ enum ui_mode {
 	UI_HELP = 2,
 	UI_TUNABLES = 4,
 	UI_CPUS = 8,
+	UI_AB = 16,
 };
 #define UI_ALL_MODES 0xffu
 
@@ -23,6 +25,7 @@ enum ui_detail_page {
 	UI_DETAIL_FIGURES,  /* every diskstats figure, limits, sparklines */
 	UI_DETAIL_SIZES,    /* traced request sizes and latency histograms */
 	UI_DETAIL_CPUS,     /* traced per-CPU issues and completions */
+	UI_DETAIL_RA,       /* readahead mode figures */
 	UI_DETAIL_PAGES
 };
 
@@ -57,6 +60,8 @@ struct ui {
 	int detail_page;  /* enum ui_detail_page */
 	int cpu_top;      /* first CPU row shown in the CPU view */
 	char cpu_dev[SAMPLE_NAME_MAX]; /* the device whose IRQs the CPU view watches */
+	struct ab ab;     /* A/B snapshots and their comparison */
+	int ab_top;       /* lines of the A/B view scrolled off */
 	/* tunables: the session (journal, undo) and the panel's rows, read by
 	 * actions (never by views) and refreshed every few seconds */
 	struct tunable_session *ts;

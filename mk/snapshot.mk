@@ -1,16 +1,8 @@
-# A/B snapshots and sweeps (issue 6).
-# build/snapshot-cli drives sweep.c and cli-snapshot.c the way main()'s
-# "sweep", "diff" and "show" do, for tests/integration/sweep*.sh.
 # make fuzz: libFuzzer target for the snapshot reader (clang; not in CI):
 #   build/fuzz/fuzz-snapshot [-max_total_time=60] tests/fuzz/corpus-snapshot
 FUZZ_CC  ?= clang
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/format.c src/trace.c src/trace-topology.c \
             src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c
-
-$(BUILD)/snapshot-cli: tests/integration/snapshot-cli.c $(LIB_OBJ) $(GENERATED)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
-
-all: $(BUILD)/snapshot-cli
 
 $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz

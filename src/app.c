@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "columns.h"
 
@@ -12,6 +13,7 @@ void app_options_default(struct app_options *o)
 	memset(o, 0, sizeof(*o));
 	o->root_dir = "/";
 	o->interval = 1.0;
+	o->ab_window = SERIES_WINDOW_DEFAULT;
 }
 
 int app_open(struct app *a, const struct app_options *o)
@@ -35,7 +37,9 @@ int app_open(struct app *a, const struct app_options *o)
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
 		return err;
 	}
-	if ((err = history_new(&a->hist)) < 0)
+	if ((err = history_new(&a->hist)) < 0 || (err = series_new(o->ab_window, &a->series)) < 0)
+		return err;
+	if (o->readahead && (err = sampler_readahead(a->sampler, true, a->error, sizeof(a->error))) < 0)
 		return err;
 	return 0;
 }
@@ -45,11 +49,14 @@ void app_close(struct app *a)
 	sampler_close(a->sampler);
 	root_close(a->root);
 	history_free(a->hist);
+	series_free(a->series);
 	sample_free(&a->prev);
 	sample_free(&a->cur);
 	for (size_t i = 0; i < a->mcap; i++)
 		trace_metrics_free(&a->tm[i]);
 	free(a->tm);
+	free(a->ram);
+	free(a->ra_total);
 	free(a->m);
 	free(a->rows);
 	model_cpus_free(&a->cpus);
@@ -86,11 +93,21 @@ int app_refresh(struct app *a)
 		a->tm = tm;
 		for (size_t i = a->mcap; i < cap; i++)
 			trace_metrics_init(&a->tm[i]);
+		struct ra_metrics *ram = realloc(a->ram, cap * sizeof(*ram));
+		if (!ram)
+			return -ENOMEM;
+		a->ram = ram;
+		if (!(ram = realloc(a->ra_total, cap * sizeof(*ram))))
+			return -ENOMEM;
+		a->ra_total = ram;
 		a->mcap = cap;
 	}
 	a->nm = a->cur.ndisks;
 	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
 	model_trace(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->tm);
+	model_readahead(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->ram, a->ra_total);
+	if (a->have_prev && (err = series_add_traced(a->series, a->m, a->tm, a->nm, a->cur.t)) < 0)
+		return err;
 	model_cpu(&a->prev.cpu, &a->cur.cpu, &a->cpu);
 	if (a->cpu_view && a->have_prev) {
 		const struct trace_metrics *dev_tm = NULL;
@@ -121,4 +138,22 @@ int app_cpu_view(struct app *a, bool on, const char *dev)
 	a->cpu_view = on;
 	a->cpus.valid = false;
 	return sampler_cpu_detail(a->sampler, on, dev);
+}
+
+int app_readahead(struct app *a, bool on, char *why, size_t whylen)
+{
+	return sampler_readahead(a->sampler, on, why, whylen);
+}
+
+void app_mark_change(struct app *a, const char *dev)
+{
+	struct timespec now;
+
+	/* The clock of the change itself, not of the last sample: the interval
+	 * in progress straddles the change and belongs to neither side. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (size_t i = 0; i < a->nm; i++)
+		if (!strcmp(a->m[i].name, dev))
+			series_mark_change(a->series, a->m[i].dev, dev,
+					   (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 }

@@ -32,6 +32,7 @@ int batch_run(struct app *a)
 			break;
 		struct output_report r = {
 			.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .traces = a->tm, .rows = a->rows, .nrows = a->nrows,
+			.ra = sampler_readahead_on(a->sampler) ? a->ram : NULL,
 			.interval = a->cur.t - a->prev.t, .host = sampler_host(a->sampler),
 		};
 		if (*sampler_error(a->sampler))

@@ -41,6 +41,9 @@ const struct column columns[COLUMN_COUNT] = {
 			   "traced: 99th percentile of that latency (log2-bucket resolution)", COLUMN_TRACED },
 	[COLUMN_T_SAME] = { "t_%same", "same_cpu_pct", NUM(t_same_cpu_pct), 7, 1, 0, true,
 			    "traced: % of completions on the CPU that submitted the request", COLUMN_TRACED },
+	[COLUMN_RA_HIT] = { "ra_hit%", "hit_pct", NUM(ra_hit_pct), 7, 1, +1, true,
+			    "readahead mode: readahead pages first read before eviction / readahead pages "
+			    "decided in the interval x 100", COLUMN_RAMODE },
 	[COLUMN_RA_KB] = { "ra_kb", "read_ahead_kb", NUM(read_ahead_kb), 6, 0, 0, true,
 			   "queue/read_ahead_kb now" , COLUMN_GAUGE },
 	[COLUMN_MAXSECT_KB] = { "maxs_kb", "max_sectors_kb", NUM(max_sectors_kb), 7, 0, 0, true,
@@ -121,6 +124,10 @@ void column_cell(const struct column *c, const struct disk_metrics *m, char *out
 		break;
 	}
 	v = column_value(c, m);
+	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics) {
+		snprintf(out, len, "%*s", c->width, "-");
+		return;
+	}
 	if ((c->flags & COLUMN_TRACED) && !m->traced) {
 		snprintf(out, len, "%*s", c->width, "n/a");
 		return;
@@ -151,7 +158,7 @@ const enum column_id columns_batch_order[] = {
 	COLUMN_W_S, COLUMN_WKB_S, COLUMN_WRQM_S, COLUMN_WRQM_PCT, COLUMN_W_AWAIT, COLUMN_WAREQ_SZ,
 	COLUMN_D_S, COLUMN_DKB_S, COLUMN_DRQM_S, COLUMN_DRQM_PCT, COLUMN_D_AWAIT, COLUMN_DAREQ_SZ,
 	COLUMN_F_S, COLUMN_F_AWAIT, COLUMN_AQU_SZ, COLUMN_UTIL,
-	COLUMN_IN_FLIGHT, COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_SAME,
+	COLUMN_IN_FLIGHT, COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_SAME, COLUMN_RA_HIT,
 	COLUMN_RA_KB, COLUMN_MAXSECT_KB, COLUMN_SCHED,
 };
 const size_t columns_batch_count = sizeof(columns_batch_order) / sizeof(columns_batch_order[0]);

@@ -256,7 +256,8 @@ static unsigned sort_step(struct ui *u, int dir)
 	/* Only columns of the table can be sort keys. */
 	do
 		c = (c + dir + COLUMN_COUNT) % COLUMN_COUNT;
-	while (!columns[c].table);
+	while (!columns[c].table ||
+	       ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler)));
 	u->app->filter.sort_column = c;
 	/* Numbers read best largest first; names alphabetically. */
 	u->app->filter.sort_reverse = columns[c].type == COL_NUM;
@@ -311,12 +312,96 @@ static unsigned act_detail(struct ui *u)
 
 static unsigned act_detail_page(struct ui *u)
 {
-	static const char *const names[UI_DETAIL_PAGES] = { "figures", "request sizes and latency", "per-CPU" };
+	static const char *const names[UI_DETAIL_PAGES] = { "figures", "request sizes and latency", "per-CPU",
+							     "readahead" };
 
 	u->detail = true;
 	u->detail_page = (u->detail_page + 1) % UI_DETAIL_PAGES;
 	ui_status(u, "detail: %s", names[u->detail_page]);
 	return ACT_REDRAW;
+}
+
+static unsigned act_readahead(struct ui *u)
+{
+	bool on = !sampler_readahead_on(u->app->sampler);
+	char why[160] = "";
+
+	if (app_readahead(u->app, on, why, sizeof(why)) < 0) {
+		ui_status(u, "readahead mode: %s", why);
+		return ACT_REDRAW;
+	}
+	if (on) {
+		u->detail = true;
+		u->detail_page = UI_DETAIL_RA;
+	} else if (u->detail_page == UI_DETAIL_RA) {
+		u->detail_page = UI_DETAIL_FIGURES;
+	}
+	ui_status(u, on ? "readahead mode on: figures from the next interval; files opened before keep their window"
+			: "readahead mode off: its programs are unloaded");
+	return ACT_REDRAW;
+}
+
+static unsigned act_take_a(struct ui *u)
+{
+	return action_ab_take(u, AB_A);
+}
+
+static unsigned act_take_b(struct ui *u)
+{
+	return action_ab_take(u, AB_B);
+}
+
+static unsigned act_apply_a(struct ui *u)
+{
+	return action_ab_apply(u, AB_A);
+}
+
+static unsigned act_apply_b(struct ui *u)
+{
+	return action_ab_apply(u, AB_B);
+}
+
+static unsigned act_ab_view(struct ui *u)
+{
+	if (u->mode == UI_AB) {
+		u->mode = UI_TABLE;
+		return ACT_REDRAW;
+	}
+	if (!u->ab.have[AB_A] && !u->ab.have[AB_B]) {
+		ui_status(u, "no snapshot yet: a takes A, b takes B");
+		return ACT_REDRAW;
+	}
+	u->mode = UI_AB;
+	u->ab_top = 0;
+	return ACT_REDRAW;
+}
+
+static unsigned ab_scroll(struct ui *u, int delta)
+{
+	u->ab_top += delta;
+	if (u->ab_top < 0)
+		u->ab_top = 0;
+	return ACT_REDRAW;
+}
+
+static unsigned act_ab_down(struct ui *u)
+{
+	return ab_scroll(u, 1);
+}
+
+static unsigned act_ab_up(struct ui *u)
+{
+	return ab_scroll(u, -1);
+}
+
+static unsigned act_ab_pgdown(struct ui *u)
+{
+	return ab_scroll(u, LINES - 6);
+}
+
+static unsigned act_ab_pgup(struct ui *u)
+{
+	return ab_scroll(u, -(LINES - 6));
 }
 
 static unsigned act_left(struct ui *u)
@@ -370,12 +455,14 @@ static unsigned act_redraw(struct ui *u)
 #define TUN UI_TUNABLES
 #define LIST (UI_TABLE | UI_HELP)
 #define CPU UI_CPUS
+#define AB UI_AB
 
 const struct keymap_section keymap_sections[] = {
 	{ ALL, "Everywhere" },
 	{ LIST, "Device table" },
 	{ TUN, "Tunables panel (t)" },
 	{ CPU, "CPU view (c)" },
+	{ AB, "A/B view (v)" },
 };
 const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
 
@@ -387,6 +474,13 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { '+', '=', 0 }, "+", "longer interval (0.1 0.2 0.5 1 2 5 10 30 60 s)", act_slower },
 	{ ALL, { '-', 0 }, "-", "shorter interval", act_faster },
 	{ ALL, { 'c', 0 }, "c", "CPU view of the selected device on or off", act_cpus },
+	{ ALL, { 'a', 0 }, "a", "take snapshot A of the selected device (since its last tunable change, at most the A/B window)",
+	  act_take_a },
+	{ ALL, { 'b', 0 }, "b", "take snapshot B and compare it with A (opens the A/B view)", act_take_b },
+	{ ALL, { 'v', 0 }, "v", "A/B view on or off", act_ab_view },
+	{ ALL, { 'A', 0 }, "A", "set the selected device's tunables back to snapshot A's", act_apply_a },
+	{ ALL, { 'B', 0 }, "B", "set them to snapshot B's", act_apply_b },
+	{ ALL, { 'w', 0 }, "w", "save snapshots A and B as files ($XDG_STATE_HOME/blktune/)", action_ab_save },
 	{ ALL, { 't', 0 }, "t", "tunables panel of the selected device on or off", act_tunables },
 	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo },
 	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all },
@@ -398,6 +492,11 @@ const struct keymap_entry keymap[] = {
 	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec },
 	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit },
 	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
+	{ AB, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the comparison down", act_ab_down },
+	{ AB, { 'k', KEY_UP, 0 }, "k, Up", "scroll it up", act_ab_up },
+	{ AB, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_ab_pgdown },
+	{ AB, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_ab_pgup },
+	{ AB, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ CPU, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the CPUs down", act_cpu_down },
 	{ CPU, { 'k', KEY_UP, 0 }, "k, Up", "scroll the CPUs up", act_cpu_up },
 	{ CPU, { KEY_NPAGE, 0 }, "PgDn", "a page of CPUs down", act_cpu_pgdown },
@@ -416,7 +515,10 @@ const struct keymap_entry keymap[] = {
 	{ TAB, { 'P', 0 }, "P", "show or hide partitions", act_partitions },
 	{ TAB, { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
 	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
-	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, per-CPU", act_detail_page },
+	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, per-CPU, readahead",
+	  act_detail_page },
+	{ TAB, { 'R', 0 }, "R", "readahead mode on or off (hit, waste, window; costs per page-cache event)",
+	  act_readahead },
 	{ TAB, { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },
 	{ TAB, { KEY_RIGHT, 0 }, "Right", "scroll the table's columns right", act_right },
 	{ TAB, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up },

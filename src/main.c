@@ -12,14 +12,16 @@
 
 #include "app.h"
 #include "batch.h"
+#include "cli-snapshot.h"
 #include "cli-tunable.h"
+#include "sweep.h"
 #include "doc.h"
 #include "tui.h"
 
 #define BLKTUNE_VERSION "0.1"
 
 enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
-       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST };
+       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -31,6 +33,8 @@ static const struct option long_opts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "readahead", no_argument, NULL, OPT_READAHEAD },
+	{ "ab-window", required_argument, NULL, OPT_AB_WINDOW },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "restore", no_argument, NULL, OPT_RESTORE },
 	{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
@@ -44,6 +48,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: blktune [options]\n"
+		"       blktune sweep DEV TUNABLE=V1,V2,... [sweep options]   (blktune sweep --help)\n"
+		"       blktune diff A.snap B.snap [--json]   |   blktune show FILE\n"
 		"  -b, --batch            print reports on stdout instead of the full-screen view\n"
 		"  -d, --delay SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
 		"  -n, --iterations N     batch: stop after N reports (default: until interrupted)\n"
@@ -53,6 +59,8 @@ static void usage(FILE *f)
 		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
 		"      --no-color         monochrome (also when NO_COLOR is set)\n"
 		"      --no-trace         do not load the BPF tracer (traced columns show n/a)\n"
+		"      --readahead        start with the readahead mode on (batch: JSON gains \"readahead\")\n"
+		"      --ab-window SECONDS  A/B snapshots cover at most this long (default 30, 1 to 3600)\n"
 		"      --set DEV:TUNABLE=VALUE  change a tunable (validated, journaled, read back),\n"
 		"                         print what the kernel set, exit (repeatable)\n"
 		"      --restore          put back every original value in the journal and exit\n"
@@ -131,6 +139,16 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		case OPT_NO_TRACE:
 			o->no_trace = true;
 			break;
+		case OPT_READAHEAD:
+			o->readahead = true;
+			break;
+		case OPT_AB_WINDOW:
+			errno = 0;
+			o->ab_window = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(o->ab_window) || o->ab_window < 1 ||
+			    o->ab_window > 3600)
+				return bad("--ab-window %s: give seconds from 1 to 3600", optarg);
+			break;
 		case OPT_SET:
 			if (cli->nsets == APP_MAX_DEVS)
 				return bad("--set %s: at most 64 changes at once", optarg);
@@ -185,6 +203,11 @@ int main(int argc, char **argv)
 	int err, done;
 
 	setlocale(LC_ALL, "");
+	/* Subcommands have options of their own. */
+	if (argc > 1 && (!strcmp(argv[1], "diff") || !strcmp(argv[1], "show")))
+		return cli_snapshot_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sweep"))
+		return sweep_main(argc - 1, argv + 1);
 	app_options_default(&o);
 	if ((err = parse_args(argc, argv, &o, &cli, &done)) != 0 || done)
 		return err;

@@ -10,6 +10,8 @@ static void untraced(struct disk_metrics *m)
 	m->traced = m->t_metrics = false;
 	m->t_lat_avg_us = m->t_lat_p99_us = m->t_same_cpu_pct = NAN;
 	m->t_completed = m->t_gap_pct = NAN;
+	m->ra_metrics = false;
+	m->ra_hit_pct = NAN;
 }
 
 static double ratio(double num, double den)
@@ -186,5 +188,22 @@ void model_trace(const struct sample *prev, const struct sample *cur, struct dis
 		 * CPU are occasionally missed by the tracepoint path. */
 		ds = (double)(d->d_rd_ios + d->d_wr_ios) + d->d_s * d->interval + d->f_s * d->interval;
 		d->t_gap_pct = ds > 0 ? fabs(d->t_completed - ds) / ds * 100.0 : 0.0;
+	}
+}
+
+void model_readahead(const struct sample *prev, const struct sample *cur, struct disk_metrics *m,
+		     struct ra_metrics *ram, struct ra_metrics *total)
+{
+	for (size_t i = 0; i < cur->ndisks; i++) {
+		m[i].ra_metrics = false;
+		m[i].ra_hit_pct = NAN;
+		/* The first interval after the mode is turned on has no baseline. */
+		if (!prev || !prev->ra_valid || !cur->ra_valid || m[i].state != DISK_OK)
+			continue;
+		if (ra_metrics_compute(&prev->ra, &cur->ra, m[i].dev, &ram[i]) != 0 ||
+		    ra_metrics_compute(NULL, &cur->ra, m[i].dev, &total[i]) != 0)
+			continue;
+		m[i].ra_metrics = true;
+		m[i].ra_hit_pct = ram[i].hit_pct;
 	}
 }

@@ -29,7 +29,8 @@ static void json_tunable(FILE *f, const char *key, long long v)
 		fprintf(f, "%lld", v);
 }
 
-static void disk_object(FILE *f, const struct disk_metrics *m, const struct trace_metrics *tm)
+static void disk_object(FILE *f, const struct disk_metrics *m, const struct trace_metrics *tm,
+			const struct ra_metrics *ra)
 {
 	char s[256];
 
@@ -37,7 +38,7 @@ static void disk_object(FILE *f, const struct disk_metrics *m, const struct trac
 	fprintf(f, "{\"disk_device\": %s", s);
 	for (size_t k = 0; k < columns_batch_count; k++) {
 		const struct column *c = &columns[columns_batch_order[k]];
-		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED)))
+		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED | COLUMN_RAMODE)))
 			continue;
 		fprintf(f, ", \"%s\": ", c->json);
 		json_num(f, column_value(c, m), 2);
@@ -67,6 +68,10 @@ static void disk_object(FILE *f, const struct disk_metrics *m, const struct trac
 		fprintf(f, ", \"trace_gap_pct\": ");
 		json_num(f, m->t_gap_pct, 2);
 	}
+	if (ra && m->ra_metrics)
+		ra_metrics_json(f, ra);
+	else if (ra)
+		fputs(", \"readahead\": null", f);
 	fputc('}', f);
 }
 
@@ -89,7 +94,8 @@ int output_json(FILE *f, const struct output_report *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (i)
 			fputs(", ", f);
-		disk_object(f, &r->disks[r->rows[i]], r->traces ? &r->traces[r->rows[i]] : NULL);
+		disk_object(f, &r->disks[r->rows[i]], r->traces ? &r->traces[r->rows[i]] : NULL,
+			    r->ra ? &r->ra[r->rows[i]] : NULL);
 	}
 	fputs("]}\n", f);
 	return fflush(f) == 0 ? 0 : -1;

@@ -26,6 +26,8 @@ int output_text(FILE *f, const struct output_report *r)
 	fputc('\n', f);
 	for (size_t k = 0; k < columns_batch_count; k++) {
 		const struct column *c = &columns[columns_batch_order[k]];
+		if ((c->flags & COLUMN_RAMODE) && !r->ra)
+			continue;
 		int w = c->type == COL_NUM ? c->width : -c->width;
 		fprintf(f, k ? " %*s" : "%*s", w, c->header);
 	}
@@ -34,6 +36,8 @@ int output_text(FILE *f, const struct output_report *r)
 		const struct disk_metrics *m = &r->disks[r->rows[i]];
 		for (size_t k = 0; k < columns_batch_count; k++) {
 			const struct column *c = &columns[columns_batch_order[k]];
+			if ((c->flags & COLUMN_RAMODE) && !r->ra)
+				continue;
 			column_cell(c, m, cell, sizeof(cell));
 			if (k)
 				fputc(' ', f);

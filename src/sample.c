@@ -8,6 +8,7 @@ void sample_init(struct sample *s)
 {
 	memset(s, 0, sizeof(*s));
 	trace_sample_init(&s->trace);
+	ra_sample_init(&s->ra);
 }
 
 static void cpus_free(struct cpus_sample *c)
@@ -68,6 +69,7 @@ void sample_free(struct sample *s)
 	cpus_free(&s->cpus);
 	free(s->disks);
 	trace_sample_free(&s->trace);
+	ra_sample_free(&s->ra);
 	sample_init(s);
 }
 
@@ -75,10 +77,13 @@ void sample_clear(struct sample *s)
 {
 	struct disk_sample *d = s->disks;
 	struct trace_sample tr = s->trace;
+	struct ra_sample ra = s->ra;
 	struct cpus_sample cpus = s->cpus;
 	size_t cap = s->cap;
 
 	memset(s, 0, sizeof(*s));
+	s->ra = ra;
+	ra_sample_reset(&s->ra);
 	s->disks = d;
 	s->cap = cap;
 	s->trace = tr;
@@ -124,13 +129,17 @@ int sample_copy(struct sample *dst, const struct sample *src)
 		memcpy(d, src->disks, src->ndisks * sizeof(*d));
 	}
 	struct trace_sample tr = dst->trace;
+	struct ra_sample ra = dst->ra;
 	struct cpus_sample cpus = dst->cpus;
 	int err = trace_sample_copy(&tr, &src->trace);
 
 	if (!err)
 		err = cpus_copy(&cpus, &src->cpus);
+	if (!err)
+		err = ra_sample_copy(&ra, &src->ra);
 	if (err) {
 		dst->trace = tr;
+		dst->ra = ra;
 		dst->cpus = cpus;
 		free(d);
 		return err;
@@ -140,6 +149,7 @@ int sample_copy(struct sample *dst, const struct sample *src)
 	dst->disks = d;
 	dst->cap = src->ndisks;
 	dst->trace = tr;
+	dst->ra = ra;
 	dst->cpus = cpus;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "source-diskstats.h"
 #include "source-mem.h"
 #include "source-queue.h"
+#include "source-readahead.h"
 #include "source-sensors.h"
 
 /* Temperatures move slowly and libsensors walks hwmon: read them seldom. */
@@ -35,6 +36,7 @@ struct sampler {
 	struct sampler_host host;
 	struct source_bpf *bpf;
 	struct source_cpus *cpus; /* only while the CPU view is on */
+	struct source_ra *ra;     /* only while the readahead mode is on */
 	char trace_why[160];
 	size_t last_ndisks;
 	double uptime0, t0;
@@ -99,6 +101,7 @@ void sampler_close(struct sampler *sp)
 	source_sensors_close(sp->sensors);
 	source_bpf_close(sp->bpf);
 	source_cpus_close(sp->cpus);
+	source_ra_close(sp->ra);
 	free(sp);
 }
 
@@ -135,6 +138,8 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		source_cpu_read(sp->cpu, s);
 	if (sp->cpus)
 		source_cpus_read(sp->cpus, s);
+	if (sp->ra)
+		s->ra_valid = source_ra_read(sp->ra, &s->ra) == 0;
 	if (sp->mem && s->t >= sp->mem_next) {
 		struct sample tmp;
 		sample_init(&tmp);
@@ -205,4 +210,29 @@ int sampler_cpu_detail(struct sampler *sp, bool on, const char *dev)
 	if (!sp->cpus && (err = source_cpus_open(sp->root, &sp->cpus)) < 0)
 		return err;
 	return source_cpus_watch(sp->cpus, dev);
+}
+
+int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
+{
+	int err;
+
+	if (!on) {
+		source_ra_close(sp->ra);
+		sp->ra = NULL;
+		return 0;
+	}
+	if (sp->ra)
+		return 0;
+	if (!root_is_live(sp->root)) {
+		snprintf(why, whylen, "readahead tracing needs the live system, not --root");
+		return -EOPNOTSUPP;
+	}
+	if ((err = source_ra_open(&sp->ra, why, whylen)) < 0)
+		sp->ra = NULL;
+	return err;
+}
+
+bool sampler_readahead_on(const struct sampler *sp)
+{
+	return sp->ra != NULL;
 }

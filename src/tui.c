@@ -129,6 +129,7 @@ int tui_run(struct app *a)
 	u.app = a;
 	u.mode = UI_TABLE;
 	u.detail = true;
+	ab_init(&u.ab);
 	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)
 		return err;
 	if ((err = app_refresh(a)) < 0) {
@@ -200,6 +201,7 @@ int tui_run(struct app *a)
 	else if (u.status[0] && (u.keep_on_exit || u.exit_restored))
 		fprintf(stderr, "blktune: %s\n", u.status);
 	tunable_session_close(u.ts);
+	ab_free(&u.ab);
 	free(u.tun);
 	return err;
 }

@@ -11,7 +11,8 @@ static int visible_columns(const struct ui *u, int width, int *out)
 
 	out[n++] = COLUMN_DEVICE;
 	for (int c = COLUMN_R_S + u->hscroll; c < COLUMN_COUNT; c++) {
-		if (!columns[c].table)
+		if (!columns[c].table ||
+		    ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler)))
 			continue;
 		if (x + 1 + columns[c].width > width)
 			break;

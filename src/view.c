@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "keymap.h"
+#include "view-ab.h"
 
 int view_init(bool no_color, bool *color)
 {
@@ -86,6 +87,12 @@ void view_draw(struct ui *u)
 	y = view_header_draw(u, 0, w);
 	if (u->mode == UI_HELP) {
 		view_help_draw(u, y, h - y - 1, w);
+	} else if (u->mode == UI_AB) {
+		struct ab_view_state st = { &u->ab, u, ui_selected(u) ? ui_selected(u)->name : NULL, u->ab_top };
+		int lines = view_ab_lines(&st);
+		if (u->ab_top > lines - (h - y - 1))
+			u->ab_top = st.top = lines - (h - y - 1) > 0 ? lines - (h - y - 1) : 0;
+		view_ab_draw(&st, y, h - y - 1, w);
 	} else if (u->mode == UI_CPUS) {
 		view_cpus_draw(u, y, h - y - 1, w);
 	} else if (u->mode == UI_TUNABLES) {
@@ -105,6 +112,7 @@ void view_draw(struct ui *u)
 				[UI_DETAIL_FIGURES] = view_detail_draw,
 				[UI_DETAIL_SIZES] = view_trace_sizes_draw,
 				[UI_DETAIL_CPUS] = view_trace_cpus_draw,
+				[UI_DETAIL_RA] = view_readahead_draw,
 			};
 			page[u->detail_page](u, h - 1 - detail_h, detail_h, w);
 		}

@@ -5,13 +5,7 @@
 # of two of the saved snapshots prints the comparison, and --json parses.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
-if "$BLKTUNE" sweep 2>&1 | grep -q 'usage: blktune sweep'; then
-	T_SW=$BLKTUNE
-elif [ -x "$T_TOP/build/snapshot-cli" ]; then
-	T_SW=$T_TOP/build/snapshot-cli
-else
-	t_skip "neither blktune sweep nor build/snapshot-cli is built"
-fi
+T_SW=$BLKTUNE
 export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
 
 t_loop_create 128 || t_skip "cannot create a loop device"
