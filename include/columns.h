@@ -41,6 +41,10 @@ struct column {
 	bool table;           /* a device-table column */
 	const char *formula;
 	unsigned flags;
+	/* A per-request figure (await, request size, merge %) is undefined in
+	 * an interval without requests of its kind: the rate column that must be
+	 * non-zero, 0 for figures that are always defined. */
+	enum column_id per;
 };
 
 /* A gauge (in flight, a tunable) has a value without an interval; negative

@@ -213,8 +213,12 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 			return -ENOMEM;
 		p->t = t;
 		p->interval = m[i].interval;
-		for (int c = 0; c < COLUMN_COUNT; c++)
-			p->v[c] = columns[c].type == COL_NUM ? (float)column_value(&columns[c], &m[i]) : NAN;
+		for (int c = 0; c < COLUMN_COUNT; c++) {
+			const struct column *col = &columns[c];
+			bool undefined = col->type != COL_NUM ||
+					 (col->per && column_value(&columns[col->per], &m[i]) <= 0);
+			p->v[c] = undefined ? NAN : (float)column_value(col, &m[i]);
+		}
 		if (set_trace(p, tm && m[i].t_metrics ? &tm[i] : NULL) < 0)
 			return -ENOMEM;
 	}

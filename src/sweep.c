@@ -48,7 +48,7 @@ struct sweep_row {
 /* The CSV's figures: iostat's names, then the traced p99. */
 static const enum column_id csv_cols[] = {
 	COLUMN_RKB_S, COLUMN_WKB_S, COLUMN_R_S, COLUMN_W_S, COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ,
-	COLUMN_R_AWAIT, COLUMN_W_AWAIT, COLUMN_AQU_SZ, COLUMN_UTIL,
+	COLUMN_R_AWAIT, COLUMN_W_AWAIT, COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_RA_HIT,
 };
 
 static int usage(const char *why)
@@ -257,7 +257,7 @@ static void table(const struct sweep_opts *o, struct sweep_row *rows, size_t n)
 		const struct snapshot *s = &rows[i].snap;
 		double iops = mean(s, COLUMN_R_S) + mean(s, COLUMN_W_S);
 		double kb = mean(s, COLUMN_RKB_S) + mean(s, COLUMN_WKB_S);
-		char c[4][24];
+		char c[5][24];
 
 		if (!rows[i].ok) {
 			printf("%-14s %6ld %s\n", rows[i].value, rows[i].repeat, "(failed)");
@@ -267,9 +267,10 @@ static void table(const struct sweep_opts *o, struct sweep_row *rows, size_t n)
 		cell(iops, 1, c[1], sizeof(c[1]));
 		cell(iops > 0 ? kb / iops : NAN, 1, c[2], sizeof(c[2]));
 		cell(p99(s), 0, c[3], sizeof(c[3]));
-		/* Readahead hit% comes with the readahead block (issue 5). */
+		/* mean of the per-interval hit%: n/a unless the readahead mode ran */
+		cell(mean(s, COLUMN_RA_HIT), 1, c[4], sizeof(c[4]));
 		printf("%-14s %6ld %10s %10s %9s %10s %7s %s\n", rows[i].got, rows[i].repeat, c[0], c[1], c[2],
-		       c[3], "n/a", rows[i].path);
+		       c[3], c[4], rows[i].path);
 	}
 }
 
@@ -425,7 +426,16 @@ static int setup(struct sweep *sw)
 
 	app_options_default(&ao);
 	ao.interval = sw->o.interval;
-	if ((err = app_open(&sw->a, &ao)) < 0) {
+	/* A read-ahead sweep is about whether the read-ahead is used: trace it. */
+	ao.readahead = !strcmp(sw->o.name, "read_ahead_kb");
+	if ((err = app_open(&sw->a, &ao)) < 0 && ao.readahead) {
+		/* Without the readahead tracepoints the sweep still measures. */
+		fprintf(stderr, "blktune sweep: readahead hit%% n/a: %s\n", sw->a.error);
+		app_close(&sw->a);
+		ao.readahead = false;
+		err = app_open(&sw->a, &ao);
+	}
+	if (err < 0) {
 		fprintf(stderr, "blktune sweep: %s\n", sw->a.error);
 		return err;
 	}

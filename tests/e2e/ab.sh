@@ -5,7 +5,7 @@
 # numbers; A puts A's value back; w saves two snapshot files that
 # blktune diff reads.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/lib-tmux.sh"
+. "$(dirname "$0")/lib-tmux.bash"
 t_need_root
 command -v tmux >/dev/null || t_skip "needs tmux"
 t_loop_create 256 || t_skip "cannot create a loop device"

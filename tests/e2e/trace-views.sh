@@ -3,7 +3,7 @@
 # histograms, per-CPU issue counts in the CPU view for a workload pinned to
 # CPU 1, and n/a with the reason under --no-trace.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/lib-tmux.sh"
+. "$(dirname "$0")/lib-tmux.bash"
 t_need_root
 command -v tmux >/dev/null || t_skip "needs tmux"
 [ "$(nproc)" -ge 2 ] || t_skip "needs two CPUs to pin a workload off CPU 0"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full-screen view for real: blktune in a tmux pane, keys in, screen out.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/lib-tmux.sh"
+. "$(dirname "$0")/lib-tmux.bash"
 t_need_root
 command -v tmux >/dev/null || t_skip "needs tmux"
 

@@ -4,7 +4,7 @@
 # restore, a hang-up (SIGHUP) and a kill -9 followed by the start-up offer all
 # leave the device as it was.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/lib-tmux.sh"
+. "$(dirname "$0")/lib-tmux.bash"
 t_need_root
 command -v tmux >/dev/null || t_skip "needs tmux"
 t_loop_create 64 || t_skip "cannot create a loop device"

@@ -5,7 +5,7 @@
 # the middle of a scheduler switch, during a restore): the invariant must hold
 # wherever it lands, because each original is fsynced before its change.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/tunables-lib.sh"
+. "$(dirname "$0")/tunables-lib.bash"
 t_need_root
 [ -n "$T_CLI" ] || { t_fail "build/blktune is not built"; t_done; exit 1; }
 

@@ -3,7 +3,7 @@
 # blktune --set (validation, journal, write, read back), then blktune --restore
 # puts every queue/* value back. Also checks what kernel 6.18 does with odd values.
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/tunables-lib.sh"
+. "$(dirname "$0")/tunables-lib.bash"
 t_need_root
 [ -n "$T_CLI" ] || { t_fail "build/blktune is not built"; t_done; exit 1; }
 
