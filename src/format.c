@@ -1,8 +1,46 @@
 #include "format.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+/* "%*.*f" without printf's arbitrary-precision float path, which dominated
+ * a batch refresh of a thousand devices. Rounds half away from zero (printf
+ * rounds the exact binary value); fine for display. Returns the length, or
+ * -1 when it does not fit in width or the value is out of range. */
+static int fixed(double v, int width, int prec, char *out, size_t len)
+{
+	static const double scale[] = { 1, 10, 100, 1000 };
+	char digits[32];
+	int n = 0, total;
+	bool neg = v < 0;
+	unsigned long long x;
+
+	if (prec < 0 || prec > 3 || !(fabs(v) < 1e15))
+		return -1;
+	x = (unsigned long long)llround(fabs(v) * scale[prec]);
+	neg = neg && x != 0; /* no "-0.0" */
+	do {
+		digits[n++] = (char)('0' + x % 10);
+		x /= 10;
+		if (n == prec)
+			digits[n++] = '.';
+	} while (x || n <= prec);
+	if (prec && digits[n - 1] == '.')
+		digits[n++] = '0';
+	total = n + neg;
+	if (total > width || (size_t)(width > total ? width : total) >= len)
+		return -1;
+	for (int i = 0; i < width - total; i++)
+		*out++ = ' ';
+	if (neg)
+		*out++ = '-';
+	while (n)
+		*out++ = digits[--n];
+	*out = '\0';
+	return width;
+}
 
 void format_num(double v, int width, int prec, char *out, size_t len)
 {
@@ -13,6 +51,9 @@ void format_num(double v, int width, int prec, char *out, size_t len)
 		snprintf(out, len, "%*s", width, "-");
 		return;
 	}
+	for (int p = prec; p >= 0; p--)
+		if (fixed(v, width, p, out, len) >= 0)
+			return;
 	for (int p = prec; p >= 0; p--) {
 		int n = snprintf(out, len, "%*.*f", width, p, v);
 		if (n <= width)

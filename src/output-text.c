@@ -34,16 +34,25 @@ int output_text(FILE *f, const struct output_report *r)
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct disk_metrics *m = &r->disks[r->rows[i]];
+		char line[1024];
+		size_t used = 0;
+		/* One write per row: a thousand devices make 27000 cells. */
 		for (size_t k = 0; k < columns_batch_count; k++) {
 			const struct column *c = &columns[columns_batch_order[k]];
+			size_t n;
 			if ((c->flags & COLUMN_RAMODE) && !r->ra)
 				continue;
 			column_cell(c, m, cell, sizeof(cell));
+			n = strlen(cell);
+			if (used + n + 2 >= sizeof(line))
+				break;
 			if (k)
-				fputc(' ', f);
-			fputs(cell, f);
+				line[used++] = ' ';
+			memcpy(line + used, cell, n);
+			used += n;
 		}
-		fputc('\n', f);
+		line[used++] = '\n';
+		fwrite(line, 1, used, f);
 	}
 	fputc('\n', f);
 	return fflush(f) == 0 ? 0 : -1;

@@ -13,6 +13,18 @@ START_TEST(numbers_fit_their_cells)
 
 	format_num(12.345, 7, 2, out, sizeof(out));
 	ck_assert_str_eq(out, "  12.35");
+	format_num(0.05, 7, 2, out, sizeof(out));
+	ck_assert_str_eq(out, "   0.05");
+	format_num(0, 7, 2, out, sizeof(out));
+	ck_assert_str_eq(out, "   0.00");
+	format_num(-1.5, 6, 1, out, sizeof(out));
+	ck_assert_str_eq(out, "  -1.5");
+	format_num(-0.001, 6, 2, out, sizeof(out));
+	ck_assert_str_eq(out, "  0.00"); /* never "-0.00" */
+	format_num(99999.96, 7, 1, out, sizeof(out));
+	ck_assert_str_eq(out, " 100000");
+	format_num(4096, 6, 0, out, sizeof(out));
+	ck_assert_str_eq(out, "  4096");
 	format_num(123456.7, 7, 1, out, sizeof(out));
 	ck_assert_str_eq(out, " 123457");
 	format_num(12345678.0, 7, 1, out, sizeof(out));
