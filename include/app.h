@@ -26,6 +26,7 @@ struct app_options {
 	long count;          /* batch reports; 0 = until interrupted */
 	bool batch, json, partitions, no_color, no_trace;
 	bool readahead;      /* start with the readahead mode on (--readahead) */
+	bool history;        /* keep sparkline history and the A/B series (the TUI) */
 	double ab_window;    /* A/B window: at most this many seconds (--ab-window) */
 	const char *devs[APP_MAX_DEVS];
 	size_t ndevs;

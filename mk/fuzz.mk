@@ -1,4 +1,5 @@
-# make fuzz: libFuzzer target for the snapshot reader (clang; not in CI):
+# make fuzz: libFuzzer targets for the parsers (clang; not in CI): the
+# snapshot reader, and /proc/diskstats, /proc/interrupts and /proc/softirqs.
 #   build/fuzz/fuzz-snapshot [-max_total_time=60] tests/fuzz/corpus-snapshot
 FUZZ_CC  ?= clang
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/format.c src/trace.c src/trace-topology.c \
@@ -8,7 +9,16 @@ $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(FUZZ_SRC) -lm
 
-fuzz: $(BUILD)/fuzz/fuzz-snapshot
+PROC_FUZZ_SRC := src/source-diskstats.c src/source-cpus.c src/sample.c src/root.c src/device-irq.c src/trace.c \
+                 src/trace-topology.c src/readahead.c
+$(BUILD)/fuzz/fuzz-procfiles: tests/fuzz/fuzz-procfiles.c $(PROC_FUZZ_SRC) $(GENERATED)
+	mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(PROC_FUZZ_SRC) -lproc2 -lm
+
+fuzz: $(BUILD)/fuzz/fuzz-snapshot $(BUILD)/fuzz/fuzz-procfiles
 	mkdir -p $(BUILD)/fuzz/corpus
 	cp tests/fuzz/corpus-snapshot/* $(BUILD)/fuzz/corpus/
 	$(BUILD)/fuzz/fuzz-snapshot -max_total_time=$(or $(FUZZ_TIME),60) $(BUILD)/fuzz/corpus
+	mkdir -p $(BUILD)/fuzz/corpus-procfiles
+	cp tests/fuzz/corpus-procfiles/* $(BUILD)/fuzz/corpus-procfiles/
+	$(BUILD)/fuzz/fuzz-procfiles -max_total_time=$(or $(FUZZ_TIME),60) $(BUILD)/fuzz/corpus-procfiles

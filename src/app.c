@@ -37,7 +37,8 @@ int app_open(struct app *a, const struct app_options *o)
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
 		return err;
 	}
-	if ((err = history_new(&a->hist)) < 0 || (err = series_new(o->ab_window, &a->series)) < 0)
+	/* Batch output needs neither: their cost per device is the TUI's alone. */
+	if (o->history && ((err = history_new(&a->hist)) < 0 || (err = series_new(o->ab_window, &a->series)) < 0))
 		return err;
 	if (o->readahead && (err = sampler_readahead(a->sampler, true, a->error, sizeof(a->error))) < 0)
 		return err;
@@ -106,7 +107,7 @@ int app_refresh(struct app *a)
 	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
 	model_trace(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->tm);
 	model_readahead(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->ram, a->ra_total);
-	if (a->have_prev && (err = series_add_traced(a->series, a->m, a->tm, a->nm, a->cur.t)) < 0)
+	if (a->series && a->have_prev && (err = series_add_traced(a->series, a->m, a->tm, a->nm, a->cur.t)) < 0)
 		return err;
 	model_cpu(&a->prev.cpu, &a->cur.cpu, &a->cpu);
 	if (a->cpu_view && a->have_prev) {
@@ -119,7 +120,7 @@ int app_refresh(struct app *a)
 	} else {
 		a->cpus.valid = false;
 	}
-	if (a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
+	if (a->hist && a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;
 	app_rows(a);
 	return 0;
@@ -151,6 +152,8 @@ void app_mark_change(struct app *a, const char *dev)
 
 	/* The clock of the change itself, not of the last sample: the interval
 	 * in progress straddles the change and belongs to neither side. */
+	if (!a->series)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	for (size_t i = 0; i < a->nm; i++)
 		if (!strcmp(a->m[i].name, dev))
