@@ -3,15 +3,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <linux/capability.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "blktune.skel.h"
+#include "bpf-env.h"
 #include "root.h"
 
 struct source_bpf {
@@ -31,59 +29,6 @@ static const char *const prog_names[SOURCE_BPF_PROGS] = {
 static const char *const prog_tps[SOURCE_BPF_PROGS] = {
 	"block_rq_issue", "block_rq_complete", "block_bio_queue", "block_bio_complete",
 };
-
-/* libbpf prints warnings to stderr by default; library code must not print,
- * so while opening its first warning is kept as the reason for a failure. */
-static char libbpf_msg[160];
-
-static int capture_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char line[512];
-	size_t n;
-
-	if (level != LIBBPF_WARN || libbpf_msg[0])
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strcspn(line, "\n");
-	line[n] = '\0';
-	if (n)
-		snprintf(libbpf_msg, sizeof(libbpf_msg), "%s",
-			 strncmp(line, "libbpf: ", 8) ? line : line + 8);
-	return 0;
-}
-
-static bool has_cap(int cap)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1U << (cap % 32));
-}
-
-/* The reason BPF tracing cannot work here, checked before libbpf tries, so the
- * user reads the cause rather than a verifier message. */
-static int precheck(const struct root *r, char *why, size_t whylen)
-{
-	char buf[128];
-
-	if (!root_exists(r, "sys/kernel/btf/vmlinux")) {
-		snprintf(why, whylen, "kernel has no BTF (/sys/kernel/btf/vmlinux missing, needs CONFIG_DEBUG_INFO_BTF)");
-		return -ENOTSUP;
-	}
-	if (geteuid() != 0 && !has_cap(CAP_SYS_ADMIN) &&
-	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
-		snprintf(why, whylen, "not root and no CAP_BPF/CAP_PERFMON (setcap cap_bpf,cap_perfmon+ep)");
-		return -EPERM;
-	}
-	if (root_read(r, "sys/kernel/security/lockdown", buf, sizeof(buf)) > 0 &&
-	    strstr(buf, "[confidentiality]")) {
-		snprintf(why, whylen, "kernel lockdown (confidentiality) forbids BPF tracing");
-		return -EPERM;
-	}
-	return 0;
-}
 
 static void set_topology(struct source_bpf *src)
 {
@@ -173,12 +118,7 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 	set_topology(src);
 	err = blktune__load(src->skel);
 	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			snprintf(why, whylen, "BPF refused (%s)%s%s", strerror(-err),
-				 libbpf_msg[0] ? ": " : "", libbpf_msg);
-		else
-			snprintf(why, whylen, "kernel refused the BPF program: %s",
-				 libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		bpf_env_load_error(err, why, whylen);
 		return err;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -195,7 +135,6 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 {
 	struct source_bpf *src;
-	libbpf_print_fn_t old;
 	struct root *r;
 	bool bio;
 	int err, n;
@@ -208,7 +147,7 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 		snprintf(why, whylen, "cannot open /: %s", strerror(-err));
 		return err;
 	}
-	err = precheck(r, why, whylen);
+	err = bpf_env_check(r, why, whylen);
 	if (err) {
 		root_close(r);
 		return err;
@@ -226,10 +165,9 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 		return -ENOMEM;
 	}
 	src->ncpu = (unsigned)n;
-	libbpf_msg[0] = '\0';
-	old = libbpf_set_print(capture_print);
+	bpf_env_capture_begin();
 	err = load(src, why, whylen);
-	libbpf_set_print(old);
+	bpf_env_capture_end();
 	if (err) {
 		root_close(r);
 		source_bpf_close(src);
@@ -245,6 +183,7 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 			return err;
 		}
 	}
+	bpf_env_loaded();
 	*out = src;
 	return 0;
 }

@@ -3,17 +3,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <linux/capability.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf-env.h"
 #include "readahead.skel.h"
 
 struct source_ra {
@@ -35,62 +33,19 @@ static const char *const tracepoints[] = {
 };
 #define NTP (sizeof(tracepoints) / sizeof(tracepoints[0]))
 
-/* libbpf prints warnings to stderr by default; library code must not print,
- * so while opening its first warning is kept as the reason for a failure. */
-static char libbpf_msg[160];
-
-static int capture_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char line[512];
-	size_t n;
-
-	if (level != LIBBPF_WARN || libbpf_msg[0])
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strcspn(line, "\n");
-	line[n] = '\0';
-	if (n)
-		snprintf(libbpf_msg, sizeof(libbpf_msg), "%s",
-			 strncmp(line, "libbpf: ", 8) ? line : line + 8);
-	return 0;
-}
-
-static bool has_cap(int cap)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1U << (cap % 32));
-}
-
-/* Reasons the mode cannot work here, checked before libbpf tries, so the user
- * reads the cause rather than a verifier message. The tracepoints are probed
- * in the kernel's BTF (btf_trace_<name>), never guessed from its version. */
+/* Beyond what every BPF source checks: the tracepoints, probed in the
+ * kernel's BTF (btf_trace_<name>), never guessed from its version. */
 static int precheck(const struct root *r, char *why, size_t whylen)
 {
-	char buf[128];
+	int err = bpf_env_check(r, why, whylen);
 
-	if (!root_exists(r, "sys/kernel/btf/vmlinux")) {
-		snprintf(why, whylen, "kernel has no BTF (/sys/kernel/btf/vmlinux missing, needs CONFIG_DEBUG_INFO_BTF)");
-		return -ENOTSUP;
-	}
+	if (err)
+		return err;
 	for (size_t i = 0; i < NTP; i++)
 		if (libbpf_find_vmlinux_btf_id(tracepoints[i], BPF_TRACE_RAW_TP) < 0) {
 			snprintf(why, whylen, "kernel lacks the readahead tracepoints (no %s)", tracepoints[i]);
 			return -ENOTSUP;
 		}
-	if (geteuid() != 0 && !has_cap(CAP_SYS_ADMIN) &&
-	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
-		snprintf(why, whylen, "not root and no CAP_BPF/CAP_PERFMON (setcap cap_bpf,cap_perfmon+ep)");
-		return -EPERM;
-	}
-	if (root_read(r, "sys/kernel/security/lockdown", buf, sizeof(buf)) > 0 &&
-	    strstr(buf, "[confidentiality]")) {
-		snprintf(why, whylen, "kernel lockdown (confidentiality) forbids BPF tracing");
-		return -EPERM;
-	}
 	return 0;
 }
 
@@ -110,18 +65,13 @@ static int load(struct source_ra *src, char *why, size_t whylen)
 	src->skel->rodata->page_shift = shift;
 	err = readahead__load(src->skel);
 	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			snprintf(why, whylen, "BPF refused (%s)%s%s", strerror(-err),
-				 libbpf_msg[0] ? ": " : "", libbpf_msg);
-		else
-			snprintf(why, whylen, "kernel refused the BPF program: %s",
-				 libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		bpf_env_load_error(err, why, whylen);
 		return err;
 	}
 	err = readahead__attach(src->skel);
 	if (err) {
 		snprintf(why, whylen, "cannot attach to the readahead tracepoints: %s",
-			 libbpf_msg[0] ? libbpf_msg : strerror(-err));
+			 bpf_env_message()[0] ? bpf_env_message() : strerror(-err));
 		return err;
 	}
 	return 0;
@@ -130,7 +80,6 @@ static int load(struct source_ra *src, char *why, size_t whylen)
 int source_ra_open(struct source_ra **out, char *why, size_t whylen)
 {
 	struct source_ra *src;
-	libbpf_print_fn_t old;
 	int err, n;
 
 	*out = NULL;
@@ -145,8 +94,7 @@ int source_ra_open(struct source_ra **out, char *why, size_t whylen)
 		free(src);
 		return err;
 	}
-	libbpf_msg[0] = '\0';
-	old = libbpf_set_print(capture_print);
+	bpf_env_capture_begin();
 	err = precheck(src->root, why, whylen);
 	n = libbpf_num_possible_cpus();
 	if (!err && n <= 0) {
@@ -159,11 +107,12 @@ int source_ra_open(struct source_ra **out, char *why, size_t whylen)
 		src->vals = calloc((size_t)n, sizeof(*src->vals));
 		err = src->vals ? load(src, why, whylen) : -ENOMEM;
 	}
-	libbpf_set_print(old);
+	bpf_env_capture_end();
 	if (err) {
 		source_ra_close(src);
 		return err;
 	}
+	bpf_env_loaded();
 	*out = src;
 	return 0;
 }
