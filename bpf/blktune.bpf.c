@@ -61,12 +61,15 @@ static __always_inline struct blktune_dev_cpu *dev_slot(__u32 dev, __u32 path)
 		return v;
 	/* Another CPU may add the same device at the same time: EEXIST is fine. */
 	err = bpf_map_update_elem(&devs, &key, &blktune_zero, BPF_NOEXIST);
-	if (err && err != -17 /* EEXIST */) {
+	if (err != -17 /* EEXIST: another CPU added it first */) {
 		struct blktune_global *g = bpf_map_lookup_elem(&globals, &zero);
 
-		if (g)
+		if (g && err)
 			ADD_SHARED(g->map_full, 1);
-		return NULL;
+		else if (g)
+			ADD_SHARED(g->new_devs, 1);
+		if (err)
+			return NULL;
 	}
 	return bpf_map_lookup_elem(&devs, &key);
 }

@@ -70,6 +70,9 @@ struct blktune_dev_cpu {
 /* Counted when the map is full and a new device cannot be added. */
 struct blktune_global {
 	__u64 map_full;
+	/* Entries the programs added to devs: user space walks the map's keys
+	 * (a scan of every bucket) only when this sum changes. */
+	__u64 new_devs;
 };
 
 /* floor(log2(v)) for v >= 1, without loops (the verifier likes straight code). */

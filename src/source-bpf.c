@@ -20,6 +20,9 @@ struct source_bpf {
 	struct blktune_dev_cpu *vals;
 	struct blktune_key *keys;
 	size_t nkeys, cap_keys;
+	bool keys_valid;   /* keys is every entry as of new_devs */
+	uint64_t new_devs; /* the programs' count of added entries at the last walk */
+	uint64_t reads, missed;
 	struct trace_topology topo;
 };
 
@@ -275,14 +278,28 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 	struct source_bpf_prog_stat st[SOURCE_BPF_PROGS];
 	int fd = bpf_map__fd(src->skel->maps.devs);
 	struct blktune_global *g = (struct blktune_global *)src->vals;
+	uint64_t new_devs = 0;
 	__u32 zero = 0;
 	int err;
 
-	err = collect_keys(src, fd);
-	if (err)
-		return err;
-	qsort(src->keys, src->nkeys, sizeof(*src->keys), trace_key_cmp);
 	trace_sample_reset(out, src->ncpu);
+	/* vals is big enough for ncpu blktune_global values too. */
+	if (bpf_map_lookup_elem(bpf_map__fd(src->skel->maps.globals), &zero, g) == 0)
+		for (unsigned c = 0; c < src->ncpu; c++) {
+			out->map_full += g[c].map_full;
+			new_devs += g[c].new_devs;
+		}
+	/* Walking the keys scans every bucket of the map: only when the
+	 * programs added a device since the last walk (or on the first read).
+	 * A device added after the globals were read is found next time. */
+	if (!src->keys_valid || new_devs != src->new_devs) {
+		err = collect_keys(src, fd);
+		if (err)
+			return err;
+		qsort(src->keys, src->nkeys, sizeof(*src->keys), trace_key_cmp);
+		src->new_devs = new_devs;
+		src->keys_valid = true;
+	}
 	for (size_t i = 0; i < src->nkeys; i++) {
 		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals))
 			return -errno;
@@ -290,13 +307,14 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 		if (err)
 			return err;
 	}
-	/* vals is big enough for ncpu blktune_global values too. */
-	if (bpf_map_lookup_elem(bpf_map__fd(src->skel->maps.globals), &zero, g) == 0)
-		for (unsigned c = 0; c < src->ncpu; c++)
-			out->map_full += g[c].map_full;
-	if (source_bpf_prog_stats(src, st) == 0)
+	/* Recursion misses move seldom: two syscalls per program, so a few
+	 * times a minute is enough; the figure is carried in between. */
+	if (src->reads++ % 32 == 0 && source_bpf_prog_stats(src, st) == 0) {
+		src->missed = 0;
 		for (int i = 0; i < SOURCE_BPF_PROGS; i++)
-			out->missed += st[i].recursion_misses;
+			src->missed += st[i].recursion_misses;
+	}
+	out->missed = src->missed;
 	return 0;
 }
 

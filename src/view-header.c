@@ -38,6 +38,13 @@ int view_header_draw(struct ui *u, int y, int width)
 		attrset(on ? (int)A_NORMAL : view_attr(u, VC_DIM));
 		printw("trace %.*s", width - getcurx(stdscr) - 8, on ? "on" : why);
 		attrset(A_NORMAL);
+		/* Events the kernel skipped or could not store: figures undercount. */
+		if (on && (a->cur.trace.missed || a->cur.trace.map_full)) {
+			attrset(view_attr(u, VC_BAD));
+			printw(" (%llu runs skipped, %llu lost: map full)", (unsigned long long)a->cur.trace.missed,
+			       (unsigned long long)a->cur.trace.map_full);
+			attrset(A_NORMAL);
+		}
 	}
 	for (int i = 0; i < a->cur.ntemps && getcurx(stdscr) < width - 16; i++)
 		printw("%s%s %.0fC", i ? " " : "  temp ", a->cur.temps[i].label, a->cur.temps[i].celsius);
