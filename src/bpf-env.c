@@ -13,7 +13,9 @@
 static char libbpf_msg[160];
 static libbpf_print_fn_t saved_print;
 
-static int capture_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* libbpf hands us its own format strings: not literals, by design. */
+__attribute__((format(printf, 2, 0))) static int capture_print(enum libbpf_print_level level, const char *fmt,
+							       va_list ap)
 {
 	char line[512];
 	size_t n;

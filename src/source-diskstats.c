@@ -92,7 +92,7 @@ int source_diskstats_parse_line(const char *line, struct disk_stat *out, char *e
 			snprintf(err, errlen, "field %zu is not an unsigned number", n + 4);
 			return -EINVAL;
 		}
-		*(uint64_t *)((char *)out + field_offsets[n++]) = v;
+		memcpy((char *)out + field_offsets[n++], &v, sizeof(v));
 	}
 	/* 11 fields before 4.18, 15 with discards, 17 with flushes (5.5). */
 	if (n != 11 && n != 15 && n != 17) {
