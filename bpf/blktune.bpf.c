@@ -36,6 +36,18 @@ struct {
 	__type(value, struct blktune_global);
 } globals SEC(".maps");
 
+/* Queue time of bios in flight on bio-based devices only (zram, dm, md):
+ * their bios carry no start time the completion can read (issue_time_ns is
+ * 0 without blk-cgroup), so these, unlike requests, need a map keyed by the
+ * bio. LRU: a bio whose completion is never traced (split, remapped) is
+ * evicted, never leaked. Request-based devices never touch it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, __u64);
+} bio_start SEC(".maps");
+
 /* Plain adds, not locked ones: each CPU has its own slot, and the two
  * programs that may run nested on one CPU (a hard-IRQ completion over an
  * issue) write disjoint fields (issue: issued*, size_*; completion:
@@ -192,8 +204,12 @@ int BPF_PROG(bio_queue, struct bio *bio)
 	if (!disk || !bio_based(disk->queue))
 		return 0;
 	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_BIO);
-	if (v)
+	if (v) {
+		__u64 key = (__u64)bio, now = bpf_ktime_get_ns();
+
 		count_issue(v, bio->bi_opf, bio->bi_iter.bi_size);
+		bpf_map_update_elem(&bio_start, &key, &now, BPF_ANY);
+	}
 	return 0;
 }
 
@@ -201,7 +217,7 @@ SEC("tp_btf/block_bio_complete")
 int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 {
 	struct blktune_dev_cpu *v;
-	__u64 start = 0;
+	__u64 start = 0, key, *sp;
 	__u32 op;
 
 	if (!bio_based(q) || !q->disk)
@@ -211,11 +227,15 @@ int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 		return 0;
 	op = blktune_op(bio->bi_opf);
 	ADD(v->completed[op & 3], 1);
-	/* Set at submission when the kernel has blk-cgroup; absent or 0
-	 * otherwise, and then the completion is counted in no_start. A bio
-	 * carries no submitting CPU, so bio-based devices have no classes. */
-	if (bpf_core_field_exists(bio->issue_time_ns))
-		start = BPF_CORE_READ(bio, issue_time_ns);
+	/* The queue time recorded above; a bio queued before tracing started
+	 * has none and is counted in no_start. A bio carries no submitting
+	 * CPU, so bio-based devices have no classes. */
+	key = (__u64)bio;
+	sp = bpf_map_lookup_elem(&bio_start, &key);
+	if (sp) {
+		start = *sp;
+		bpf_map_delete_elem(&bio_start, &key);
+	}
 	count_latency(v, op, start);
 	return 0;
 }

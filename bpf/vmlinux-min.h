@@ -53,7 +53,6 @@ struct bio {
 	struct block_device *bi_bdev;
 	blk_opf_t bi_opf;
 	struct bvec_iter bi_iter;
-	u64 issue_time_ns;
 };
 
 #pragma clang attribute pop

@@ -33,8 +33,10 @@ t_eq "4 KiB write bucket" "${TP[size_write_le_4096]:-}" 500
 t_eq "completions summed over CPUs" "$(tp_sum cpu _completed)" "${TP[completed]:-}"
 # bios carry no submitting CPU: no classes, by design
 t_eq "no CPU classes for bio-based" "$(tp_sum class_ '')" 0
-echo "# latency: ${TP[lat_n]:-0} bios timed, ${TP[no_start]:-0} without issue_time_ns, p50 ${TP[lat_p50_us]:-} us"
+echo "# latency: ${TP[lat_n]:-0} bios timed, ${TP[no_start]:-0} without a queue time, p50 ${TP[lat_p50_us]:-} us"
 t_eq "timed + untimed = completed" "$(( ${TP[lat_n]:-0} + ${TP[no_start]:-0} ))" "${TP[completed]:-}"
+t_eq "every bio has a latency (queued while traced)" "${TP[lat_n]:-0}" "${TP[completed]:-}"
+t_check "a p50 latency is measured (${TP[lat_p50_us]:-} us)" awk -v v="${TP[lat_p50_us]:-nan}" 'BEGIN { exit !(v + 0 > 0) }'
 tp_close
 zram_reset
 t_eq "zram0 reset afterwards" "$(cat $z/disksize)" 0
