@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #endif
 
+#include "bpf-log2.h"
+
 /* Operation classes, as /proc/diskstats groups them (op_stat_group()). */
 #define BLKTUNE_OP_READ 0
 #define BLKTUNE_OP_WRITE 1
@@ -75,27 +77,13 @@ struct blktune_global {
 	__u64 new_devs;
 };
 
-/* floor(log2(v)) for v >= 1, without loops (the verifier likes straight code). */
-static inline __attribute__((always_inline)) __u32 blktune_log2(__u64 v)
-{
-	__u32 r = 0, s;
-
-	s = (v > 0xffffffffULL) << 5; v >>= s; r |= s;
-	s = (v > 0xffffULL) << 4; v >>= s; r |= s;
-	s = (v > 0xffULL) << 3; v >>= s; r |= s;
-	s = (v > 0xfULL) << 2; v >>= s; r |= s;
-	s = (v > 0x3ULL) << 1; v >>= s; r |= s;
-	r |= (__u32)(v >> 1);
-	return r;
-}
-
 static inline __attribute__((always_inline)) __u32 blktune_size_bucket(__u64 bytes)
 {
 	__u32 b;
 
 	if (bytes <= 512)
 		return 0;
-	b = blktune_log2(bytes - 1) + 1 - 9; /* ceil(log2(bytes)) - log2(512) */
+	b = bpf_log2_u64(bytes - 1) + 1 - 9; /* ceil(log2(bytes)) - log2(512) */
 	return b < BLKTUNE_SIZE_BUCKETS - 1 ? b : BLKTUNE_SIZE_BUCKETS - 1;
 }
 
@@ -106,7 +94,7 @@ static inline __attribute__((always_inline)) __u32 blktune_lat_bucket(__u64 ns)
 
 	if (us <= 1)
 		return 0;
-	b = blktune_log2(us - 1) + 1;
+	b = bpf_log2_u64(us - 1) + 1;
 	return b < BLKTUNE_LAT_BUCKETS - 1 ? b : BLKTUNE_LAT_BUCKETS - 1;
 }
 

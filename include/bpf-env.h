@@ -21,6 +21,10 @@ const char *bpf_env_message(void);
 /* After a load: libbpf parsed the kernel's BTF (several MB) to relocate and
  * has freed it, but the C library keeps the heap; hand it back. */
 void bpf_env_loaded(void);
+/* Every key of a BPF hash map whose entries are never deleted, into a
+ * growing array (*keys, *cap in keys) of key_size bytes each; *n gets the
+ * count. Returns 0, -EOVERFLOW past max keys, -ENOMEM or -errno. */
+int bpf_env_map_keys(int fd, size_t key_size, void **keys, size_t *n, size_t *cap, size_t max);
 /* why for a failed skeleton load: refused for permission, or by the verifier. */
 void bpf_env_load_error(int err, char *why, size_t whylen);
 

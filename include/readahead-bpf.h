@@ -9,6 +9,8 @@
 #include <linux/types.h>
 #endif
 
+#include "bpf-log2.h"
+
 /* Window size histogram: bucket i holds windows of [2^i, 2^(i+1)) pages
  * (bucket 0: one page); the last bucket holds 2^15 pages and more. */
 #define RA_WIN_BUCKETS 16
@@ -59,27 +61,13 @@ struct ra_dev_cpu {
 	__u64 clamped;        /* events whose range was longer than the walk limit */
 };
 
-/* floor(log2(v)) for v >= 1, without loops (the verifier likes straight code). */
-static inline __attribute__((always_inline)) __u32 ra_log2(__u64 v)
-{
-	__u32 r = 0, s;
-
-	s = (v > 0xffffffffULL) << 5; v >>= s; r |= s;
-	s = (v > 0xffffULL) << 4; v >>= s; r |= s;
-	s = (v > 0xffULL) << 3; v >>= s; r |= s;
-	s = (v > 0xfULL) << 2; v >>= s; r |= s;
-	s = (v > 0x3ULL) << 1; v >>= s; r |= s;
-	r |= (__u32)(v >> 1);
-	return r;
-}
-
 static inline __attribute__((always_inline)) __u32 ra_win_bucket(__u64 pages)
 {
 	__u32 b;
 
 	if (pages <= 1)
 		return 0;
-	b = ra_log2(pages);
+	b = bpf_log2_u64(pages);
 	return b < RA_WIN_BUCKETS - 1 ? b : RA_WIN_BUCKETS - 1;
 }
 

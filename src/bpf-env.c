@@ -1,11 +1,13 @@
 #include "bpf-env.h"
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <malloc.h>
 #include <linux/capability.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -88,4 +90,32 @@ void bpf_env_load_error(int err, char *why, size_t whylen)
 void bpf_env_loaded(void)
 {
 	malloc_trim(0);
+}
+
+int bpf_env_map_keys(int fd, size_t key_size, void **keys, size_t *n, size_t *cap, size_t max)
+{
+	char *prev = NULL;
+
+	*n = 0;
+	for (;;) {
+		char *k;
+		if (*n == *cap) {
+			size_t c = *cap ? *cap * 2 : 16;
+			void *p = realloc(*keys, c * key_size);
+			if (!p)
+				return -ENOMEM;
+			/* prev points into the old array */
+			if (prev)
+				prev = (char *)p + (size_t)(prev - (char *)*keys);
+			*keys = p;
+			*cap = c;
+		}
+		k = (char *)*keys + *n * key_size;
+		if (bpf_map_get_next_key(fd, prev, k))
+			return errno == ENOENT ? 0 : -errno;
+		prev = k;
+		/* Entries are never deleted, so the walk cannot restart. */
+		if (++*n > max)
+			return -EOVERFLOW;
+	}
 }

@@ -245,34 +245,6 @@ void source_bpf_close(struct source_bpf *src)
 	free(src);
 }
 
-static int collect_keys(struct source_bpf *src, int fd)
-{
-	struct blktune_key key, *prev = NULL;
-
-	src->nkeys = 0;
-	for (;;) {
-		if (bpf_map_get_next_key(fd, prev, &key)) {
-			if (errno == ENOENT)
-				return 0;
-			return -errno;
-		}
-		if (src->nkeys == src->cap_keys) {
-			size_t cap = src->cap_keys ? src->cap_keys * 2 : 16;
-			void *p = realloc(src->keys, cap * sizeof(*src->keys));
-
-			if (!p)
-				return -ENOMEM;
-			src->keys = p;
-			src->cap_keys = cap;
-		}
-		src->keys[src->nkeys] = key;
-		prev = &src->keys[src->nkeys++];
-		/* Entries are never deleted, so the walk cannot restart. */
-		if (src->nkeys > BLKTUNE_MAX_DEVS)
-			return -EOVERFLOW;
-	}
-}
-
 int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 {
 	struct source_bpf_prog_stat st[SOURCE_BPF_PROGS];
@@ -293,7 +265,8 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 	 * programs added a device since the last walk (or on the first read).
 	 * A device added after the globals were read is found next time. */
 	if (!src->keys_valid || new_devs != src->new_devs) {
-		err = collect_keys(src, fd);
+		err = bpf_env_map_keys(fd, sizeof(*src->keys), (void **)&src->keys, &src->nkeys, &src->cap_keys,
+				       BLKTUNE_MAX_DEVS);
 		if (err)
 			return err;
 		qsort(src->keys, src->nkeys, sizeof(*src->keys), trace_key_cmp);

@@ -168,38 +168,13 @@ int source_ra_disk_of(const struct root *r, dev_t dev, dev_t *disk)
 	return 0;
 }
 
-static int collect_keys(struct source_ra *src, int fd)
-{
-	__u32 key, *prev = NULL;
-
-	src->nkeys = 0;
-	for (;;) {
-		if (bpf_map_get_next_key(fd, prev, &key))
-			return errno == ENOENT ? 0 : -errno;
-		if (src->nkeys == src->cap_keys) {
-			size_t cap = src->cap_keys ? src->cap_keys * 2 : 16;
-			void *p = realloc(src->keys, cap * sizeof(*src->keys));
-
-			if (!p)
-				return -ENOMEM;
-			src->keys = p;
-			src->cap_keys = cap;
-		}
-		src->keys[src->nkeys] = key;
-		prev = &src->keys[src->nkeys++];
-		/* Entries are never deleted, so the walk cannot restart. */
-		if (src->nkeys > RA_MAX_DEVS)
-			return -EOVERFLOW;
-	}
-}
-
 int source_ra_read(struct source_ra *src, struct ra_sample *out)
 {
 	int fd = bpf_map__fd(src->skel->maps.ra_devs);
 	struct timespec ts;
 	int err;
 
-	err = collect_keys(src, fd);
+	err = bpf_env_map_keys(fd, sizeof(*src->keys), (void **)&src->keys, &src->nkeys, &src->cap_keys, RA_MAX_DEVS);
 	if (err)
 		return err;
 	ra_sample_reset(out);
