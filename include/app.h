@@ -67,7 +67,5 @@ int app_readahead(struct app *a, bool on, char *why, size_t whylen);
 void app_mark_change(struct app *a, const char *dev);
 /* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
 int app_cpu_view(struct app *a, bool on, const char *dev);
-/* Index of the metrics of a device (by dev_t and name) or -1. */
-long app_find(const struct app *a, dev_t dev, const char *name);
 
 #endif

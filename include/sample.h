@@ -114,8 +114,6 @@ struct disk_sample *sample_add_disk(struct sample *s);
  * order between reads, so the same index nearly always matches); the rest is
  * a linear scan. */
 const struct disk_sample *sample_find(const struct sample *s, dev_t dev, size_t hint);
-/* Deep copy; returns 0 or -ENOMEM. */
-int sample_copy(struct sample *dst, const struct sample *src);
 /* Size the per-CPU arrays for ncpu CPUs. Returns 0 or -ENOMEM. */
 int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu);
 /* Swap contents (cheap way to keep "previous"). */

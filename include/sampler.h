@@ -28,7 +28,6 @@ const struct sampler_host *sampler_host(const struct sampler *sp);
 const char *sampler_error(const struct sampler *sp);
 /* After a tunable write: re-read that device's tunables next time. */
 void sampler_invalidate(struct sampler *sp, dev_t dev);
-size_t sampler_open_fds(const struct sampler *sp);
 /* Tracing state for the header: true when the BPF programs run; otherwise
  * why holds one line ("off (--no-trace)", "not root and no CAP_BPF ..."). */
 bool sampler_tracing(const struct sampler *sp, const char **why);

@@ -42,7 +42,6 @@ struct series;
 /* window: seconds (clamped to 1..SERIES_WINDOW_MAX). Returns 0 or -ENOMEM. */
 int series_new(double window, struct series **out);
 void series_free(struct series *s);
-void series_set_window(struct series *s, double window);
 double series_window(const struct series *s);
 
 /* One interval of every device, ending at t (seconds, any monotonic clock:

@@ -126,14 +126,6 @@ int app_refresh(struct app *a)
 	return 0;
 }
 
-long app_find(const struct app *a, dev_t dev, const char *name)
-{
-	for (size_t i = 0; i < a->nm; i++)
-		if (a->m[i].dev == dev && !strcmp(a->m[i].name, name))
-			return (long)i;
-	return -1;
-}
-
 int app_cpu_view(struct app *a, bool on, const char *dev)
 {
 	a->cpu_view = on;

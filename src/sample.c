@@ -42,28 +42,6 @@ int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu)
 	return 0;
 }
 
-static int cpus_copy(struct cpus_sample *dst, const struct cpus_sample *src)
-{
-	struct cpus_sample keep = *dst;
-	int err;
-
-	if ((err = sample_cpus_reserve(&keep, src->ncpu)) < 0) {
-		*dst = keep;
-		return err;
-	}
-	*dst = *src;
-	dst->stat = keep.stat;
-	dst->block_softirq = keep.block_softirq;
-	dst->irq_count = keep.irq_count;
-	dst->cap = keep.cap;
-	if (src->ncpu) {
-		memcpy(dst->stat, src->stat, src->ncpu * sizeof(*src->stat));
-		memcpy(dst->block_softirq, src->block_softirq, src->ncpu * sizeof(*src->block_softirq));
-		memcpy(dst->irq_count, src->irq_count, (size_t)src->ncpu * src->nirq * sizeof(*src->irq_count));
-	}
-	return 0;
-}
-
 void sample_free(struct sample *s)
 {
 	cpus_free(&s->cpus);
@@ -116,42 +94,6 @@ const struct disk_sample *sample_find(const struct sample *s, dev_t dev, size_t 
 		if (s->disks[i].st.dev == dev)
 			return &s->disks[i];
 	return NULL;
-}
-
-int sample_copy(struct sample *dst, const struct sample *src)
-{
-	struct disk_sample *d = NULL;
-
-	if (src->ndisks) {
-		d = malloc(src->ndisks * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		memcpy(d, src->disks, src->ndisks * sizeof(*d));
-	}
-	struct trace_sample tr = dst->trace;
-	struct ra_sample ra = dst->ra;
-	struct cpus_sample cpus = dst->cpus;
-	int err = trace_sample_copy(&tr, &src->trace);
-
-	if (!err)
-		err = cpus_copy(&cpus, &src->cpus);
-	if (!err)
-		err = ra_sample_copy(&ra, &src->ra);
-	if (err) {
-		dst->trace = tr;
-		dst->ra = ra;
-		dst->cpus = cpus;
-		free(d);
-		return err;
-	}
-	free(dst->disks);
-	*dst = *src;
-	dst->disks = d;
-	dst->cap = src->ndisks;
-	dst->trace = tr;
-	dst->ra = ra;
-	dst->cpus = cpus;
-	return 0;
 }
 
 void sample_swap(struct sample *a, struct sample *b)

@@ -182,11 +182,6 @@ void sampler_invalidate(struct sampler *sp, dev_t dev)
 	source_queue_invalidate(sp->q, dev);
 }
 
-size_t sampler_open_fds(const struct sampler *sp)
-{
-	return source_queue_open_fds(sp->q);
-}
-
 bool sampler_tracing(const struct sampler *sp, const char **why)
 {
 	*why = sp->trace_why;

@@ -68,11 +68,6 @@ void series_free(struct series *s)
 	free(s);
 }
 
-void series_set_window(struct series *s, double window)
-{
-	s->window = clamp_window(window);
-}
-
 double series_window(const struct series *s)
 {
 	return s->window;
