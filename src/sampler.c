@@ -140,20 +140,18 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		source_cpus_read(sp->cpus, s);
 	if (sp->ra)
 		s->ra_valid = source_ra_read(sp->ra, &s->ra) == 0;
+	/* Slow sources fill the sample when due; in between it gets their
+	 * last reading. */
 	if (sp->mem && s->t >= sp->mem_next) {
-		struct sample tmp;
-		sample_init(&tmp);
-		source_mem_read(sp->mem, &tmp);
-		sp->mem_last = tmp.mem;
+		source_mem_read(sp->mem, s);
+		sp->mem_last = s->mem;
 		sp->mem_next = s->t + MEM_PERIOD_S;
 	}
 	s->mem = sp->mem_last;
 	if (sp->sensors && s->t >= sp->sensors_next) {
-		struct sample tmp;
-		sample_init(&tmp);
-		source_sensors_read(sp->sensors, &tmp);
-		memcpy(sp->temps, tmp.temps, sizeof(sp->temps));
-		sp->ntemps = tmp.ntemps;
+		source_sensors_read(sp->sensors, s);
+		memcpy(sp->temps, s->temps, sizeof(sp->temps));
+		sp->ntemps = s->ntemps;
 		sp->sensors_next = s->t + SENSORS_PERIOD_S;
 	}
 	memcpy(s->temps, sp->temps, sizeof(s->temps));
