@@ -10,6 +10,7 @@ enum loop_event {
 	LOOP_TICK,
 	LOOP_INPUT,
 	LOOP_SIGNAL,
+	LOOP_TIMEOUT, /* loop_wait_timeout: nothing happened in time */
 };
 
 struct loop;
@@ -23,5 +24,7 @@ int loop_pause(struct loop *l, bool paused);
 /* Wait for the next event; *signo is set for LOOP_SIGNAL. Returns the event
  * or -errno. */
 int loop_wait(struct loop *l, int *signo);
+/* The same, giving up after timeout_ms (-1: never) with LOOP_TIMEOUT. */
+int loop_wait_timeout(struct loop *l, int timeout_ms, int *signo);
 
 #endif

@@ -99,17 +99,25 @@ int loop_pause(struct loop *l, bool paused)
 
 int loop_wait(struct loop *l, int *signo)
 {
+	return loop_wait_timeout(l, -1, signo);
+}
+
+int loop_wait_timeout(struct loop *l, int timeout_ms, int *signo)
+{
 	for (;;) {
 		struct epoll_event ev;
-		int n = epoll_wait(l->ep, &ev, 1, -1);
+		int n = epoll_wait(l->ep, &ev, 1, timeout_ms);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (n == 0)
+		if (n == 0) {
+			if (timeout_ms >= 0)
+				return LOOP_TIMEOUT;
 			continue;
+		}
 		switch (ev.data.u32) {
 		case LOOP_TICK: {
 			uint64_t expirations;

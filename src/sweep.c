@@ -17,22 +17,8 @@
 #include "plot.h"
 #include "series.h"
 #include "snapshot.h"
+#include "sweep-opts.h"
 #include "tunable.h"
-
-#define SWEEP_VALUES_MAX 64
-#define SWEEP_REPEAT_MAX 100
-#define SWEEP_DURATION_DEFAULT 10.0
-
-struct sweep_opts {
-	char dev[TUNABLE_DEV_MAX];
-	char name[TUNABLE_NAME_MAX];
-	char *values[SWEEP_VALUES_MAX];
-	size_t nvalues;
-	const char *run, *csv, *dir;
-	double duration, interval; /* duration 0 with --run: no time limit */
-	long repeat;
-	bool drop_caches;
-};
 
 /* One run's figures: means over its window. */
 struct sweep_row {
@@ -50,89 +36,6 @@ static const enum column_id csv_cols[] = {
 	COLUMN_RKB_S, COLUMN_WKB_S, COLUMN_R_S, COLUMN_W_S, COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ,
 	COLUMN_R_AWAIT, COLUMN_W_AWAIT, COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_RA_HIT,
 };
-
-static int usage(const char *why)
-{
-	fprintf(stderr, "blktune sweep: %s (usage: blktune sweep DEV TUNABLE=V1,V2,... [--run CMD] [--duration S] "
-		"[--repeat N] [--drop-caches] [--csv FILE] [-d INTERVAL] [--dir DIR])\n", why);
-	return 2;
-}
-
-static bool number(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return *s && !*end && !errno && *out >= lo && *out <= hi;
-}
-
-static int parse(int argc, char **argv, struct sweep_opts *o, char *spec, size_t speclen)
-{
-	const char *dev = NULL, *sp = NULL;
-	char *eq, *save = NULL, *tok;
-	double v;
-
-	memset(o, 0, sizeof(*o));
-	o->interval = 1;
-	o->repeat = 1;
-	o->duration = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool more = i + 1 < argc;
-
-		if (!strcmp(a, "--run") && more)
-			o->run = argv[++i];
-		else if (!strcmp(a, "--csv") && more)
-			o->csv = argv[++i];
-		else if (!strcmp(a, "--dir") && more)
-			o->dir = argv[++i];
-		else if (!strcmp(a, "--duration") && more) {
-			if (!number(argv[++i], 0, 86400, &o->duration))
-				return usage("--duration wants seconds, 0 to 86400");
-		} else if (!strcmp(a, "--repeat") && more) {
-			if (!number(argv[++i], 1, SWEEP_REPEAT_MAX, &v) || v != floor(v))
-				return usage("--repeat wants a count from 1 to 100");
-			o->repeat = (long)v;
-		} else if (!strcmp(a, "-d") && more) {
-			if (!number(argv[++i], APP_INTERVAL_MIN, APP_INTERVAL_MAX, &o->interval))
-				return usage("-d wants an interval from 0.1 to 60 seconds");
-		} else if (!strcmp(a, "--drop-caches"))
-			o->drop_caches = true;
-		else if (a[0] == '-')
-			return usage(more || strncmp(a, "--", 2) ? "unknown option" : "option without its value");
-		else if (!dev)
-			dev = a;
-		else if (!sp)
-			sp = a;
-		else
-			return usage("too many arguments");
-	}
-	if (!dev || !sp)
-		return usage("needs a device and TUNABLE=VALUES");
-	if (!strncmp(dev, "/dev/", 5))
-		dev += 5;
-	if (strlen(dev) >= sizeof(o->dev))
-		return usage("device name too long");
-	snprintf(o->dev, sizeof(o->dev), "%s", dev);
-	snprintf(spec, speclen, "%s", sp);
-	if (!(eq = strchr(spec, '=')) || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof(o->name))
-		return usage("expected TUNABLE=V1,V2,...");
-	*eq = '\0';
-	snprintf(o->name, sizeof(o->name), "%s", spec);
-	for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nvalues == SWEEP_VALUES_MAX)
-			return usage("more than 64 values");
-		o->values[o->nvalues++] = tok;
-	}
-	if (!o->nvalues)
-		return usage("no values");
-	if (o->duration < 0)
-		o->duration = o->run ? 0 : SWEEP_DURATION_DEFAULT;
-	if (!o->run && o->duration < o->interval * 2)
-		return usage("--duration must cover at least two intervals");
-	return 0;
-}
 
 static void restore_report(void *arg, const struct tunable_result *res)
 {
@@ -364,11 +267,36 @@ struct sweep {
 	struct loop *l;
 	struct series *se;
 	struct tunable_session *ts;
-	struct sweep_row rows[SWEEP_VALUES_MAX * 4];
+	struct sweep_row rows[SWEEP_RUNS_MAX];
+	size_t order[SWEEP_RUNS_MAX];
 	size_t nrows;
 	char dir[PATH_MAX];
 	sigset_t old;
 };
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Let the change settle; a signal cuts it short. Returns 0, a signal or -errno. */
+static int settle(struct sweep *sw)
+{
+	double end = now_mono() + sw->o.settle, left;
+	int ev, signo;
+
+	while ((left = end - now_mono()) > 0) {
+		ev = loop_wait_timeout(sw->l, (int)ceil(left * 1000), &signo);
+		if (ev < 0)
+			return ev;
+		if (ev == LOOP_SIGNAL && signo != SIGWINCH)
+			return signo;
+	}
+	return 0;
+}
 
 /* One value, one repeat. Returns 0, a signal number, or -errno (fatal). */
 static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps)
@@ -390,6 +318,8 @@ static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps
 	snprintf(row->got, sizeof(row->got), "%s", res.got);
 	printf("%s: %s\n", tag, res.msg);
 	fflush(stdout);
+	if ((err = settle(sw)) != 0)
+		return err;
 	if (sw->o.drop_caches)
 		drop_caches(sw->a.root);
 	if ((err = measure(&sw->a, sw->l, sw->se, &sw->o, row, &sw->old, tag)) != 0)
@@ -474,23 +404,25 @@ static int setup(struct sweep *sw)
 int sweep_main(int argc, char **argv)
 {
 	static struct sweep sw; /* large (rows hold snapshots); one sweep per process */
-	char spec[4096];
-	size_t steps, step = 0;
+	size_t steps, step;
 	int rc, err = 0, failed, cerr;
 
 	memset(&sw, 0, sizeof(sw));
-	if ((rc = parse(argc, argv, &sw.o, spec, sizeof(spec))) != 0)
-		return rc;
+	if ((rc = sweep_opts_parse(argc, argv, &sw.o, stdout, stderr)) != 0)
+		return rc == 1 ? 0 : rc;
 	steps = sw.o.nvalues * (size_t)sw.o.repeat;
-	if (steps > sizeof(sw.rows) / sizeof(sw.rows[0]))
-		return usage("values x repeats above 256");
+	if (sw.o.shuffle && !sw.o.seed_given)
+		sw.o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+	sweep_opts_order(&sw.o, sw.order, steps);
 	if ((err = setup(&sw)) < 0) {
 		rc = 1;
 		goto out;
 	}
-	for (size_t v = 0; v < sw.o.nvalues && !err; v++)
-		for (long r = 1; r <= sw.o.repeat && !err; r++)
-			err = run_one(&sw, v, r, ++step, steps);
+	if (sw.o.shuffle)
+		printf("shuffled order, seed %llu (--shuffle=%llu repeats it)\n", (unsigned long long)sw.o.seed,
+		       (unsigned long long)sw.o.seed);
+	for (step = 0; step < steps && !err; step++)
+		err = run_one(&sw, sw.order[step], (long)(step / sw.o.nvalues) + 1, step + 1, steps);
 	if (err > 0)
 		printf("interrupted by signal %d (%s): restoring\n", err, strsignal(err));
 	failed = tunable_restore_all(sw.ts, restore_report, NULL);
