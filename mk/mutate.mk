@@ -1,0 +1,13 @@
+# make mutate: mutation testing of the core modules (tests/mutate.py; not in
+# CI). One mutant at a time in a scratch copy of the tree, narrowest suite
+# first, a report of the score per module with every survivor's diff.
+#   make mutate MODULES="model stats" MAX=60 SEED=1 TIMEOUT=30 INTEGRATION=0
+# MAX samples that many mutants per module (0: every mutant).
+MUTATE_ARGS = $(if $(MODULES),--modules "$(MODULES)") --max $(or $(MAX),0) --seed $(or $(SEED),1) \
+              --timeout $(or $(TIMEOUT),30) $(if $(INTEGRATION),--integration $(INTEGRATION)) \
+              --report $(BUILD)/mutate/report.txt
+
+.PHONY: mutate
+mutate: test-deps
+	@$(MAKE) --no-print-directory all $(BUILD)/asan/test-unit
+	@python3 tests/mutate.py $(MUTATE_ARGS)

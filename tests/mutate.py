@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+"""Mutation testing of blktune's core modules (make mutate; not run in CI).
+
+Each mutant is one small change to one source file, made in a scratch copy of
+the tree (never the working tree). The mutant is built and tested, narrowest
+suite first:
+  1. the Check suites of the unit tests that include the module's header,
+     run in the ASan/UBSan test binary (an off-by-one write must crash);
+  2. every other unit suite;
+  3. the integration/e2e scripts mapped to the module (root only, INTEGRATION=0
+     turns this stage off).
+A mutant that any stage fails (or that runs past the time limit) is killed; a
+mutant that does not compile is counted apart ("stillborn"); a mutant every
+stage passes survived. Survivors listed in tests/mutate-equivalent (with the
+reason they cannot change behaviour) are counted as equivalent.
+
+Operators: relational swapped and boundary shifted (< <= > >= == !=),
+arithmetic swapped (+ - * / %, += -=), logical swapped (&& ||), constants
+changed (N -> N+1, N-1; 0 <-> 1), conditions negated (if/while), statements
+and calls deleted, break/continue deleted.
+
+  tests/mutate.py [--modules "model stats"] [--max N] [--seed S]
+                  [--timeout SEC] [--jobs N] [--list] [--report FILE]
+--max samples N mutants per module (seeded, so a run is repeatable); the
+score is then that of the sample.
+"""
+import argparse
+import hashlib
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORE = ("model stats tunable-table journal tunable snapshot source-diskstats "
+        "trace readahead columns sweep").split()
+
+# Scripts (relative to tests/) that exercise a module end to end, run when
+# the unit suites let a mutant live.
+SCRIPTS = {
+    "model": ["integration/devtable.sh"],
+    "stats": ["integration/sweep.sh"],
+    "tunable-table": ["integration/tunables-set-restore.sh"],
+    "tunable": ["integration/tunables-set-restore.sh", "integration/tunables-crash.sh"],
+    "journal": ["integration/tunables-crash.sh", "integration/tunables-set-restore.sh"],
+    "snapshot": ["integration/sweep.sh"],
+    "source-diskstats": ["integration/devtable.sh"],
+    "trace": ["integration/trace-loop.sh"],
+    "readahead": ["integration/readahead-seq.sh"],
+    "columns": ["integration/docs.sh", "integration/devtable.sh"],
+    "sweep": ["integration/sweep.sh"],
+}
+
+REL = {"<": ["<=", ">="], "<=": ["<", ">"], ">": [">=", "<="], ">=": [">", "<"],
+       "==": ["!="], "!=": ["=="]}
+ARITH = {"+": ["-"], "-": ["+"], "*": ["/"], "/": ["*"], "%": ["*"],
+         "+=": ["-="], "-=": ["+="]}
+LOGIC = {"&&": ["||"], "||": ["&&"]}
+
+
+def code_mask(text):
+    """True for each character that is code (not comment, string, char
+    literal or preprocessor #include/#if line)."""
+    mask = [True] * len(text)
+    i, n = 0, len(text)
+    at_line_start = True
+    while i < n:
+        c = text[i]
+        if at_line_start:
+            m = re.match(r"[ \t]*#\s*(include|if|ifdef|ifndef|elif|else|endif|pragma|undef)\b", text[i:])
+            if m:
+                j = text.find("\n", i)
+                j = n if j < 0 else j
+                for k in range(i, j):
+                    mask[k] = False
+                i = j
+                continue
+        at_line_start = False
+        if c == "\n":
+            at_line_start = True
+            i += 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i, min(j + 1, n)):
+                mask[k] = False
+            i = j + 1
+        else:
+            i += 1
+    return mask
+
+
+class Mutant:
+    def __init__(self, module, path, text, start, end, repl, op):
+        self.module, self.path, self.op = module, path, op
+        self.start, self.end, self.repl = start, end, repl
+        self.line = text.count("\n", 0, start) + 1
+        ls = text.rfind("\n", 0, start) + 1
+        le = text.find("\n", start)
+        le = len(text) if le < 0 else le
+        self.orig_line = text[ls:le]
+        self.new_line = text[ls:start] + repl + text[end:le] if end <= le else None
+        # Identity survives edits elsewhere in the file: the line's text, how
+        # many identical lines come before it, the column and the change.
+        nth = text[:ls].split("\n").count(self.orig_line)
+        h = hashlib.sha1(("%s|%s|%d|%d|%s|%s" % (path, self.orig_line.strip(), nth,
+                                                 start - ls, text[start:end], repl)).encode())
+        self.id = "%s:%s" % (module, h.hexdigest()[:10])
+
+    def apply(self, text):
+        return text[:self.start] + self.repl + text[self.end:]
+
+    def diff(self, text):
+        new = self.apply(text).split("\n")
+        old = text.split("\n")
+        out = ["--- a/%s" % self.path, "+++ b/%s" % self.path]
+        # the changed lines, with one line of context either side
+        a = self.line - 1
+        b_old = text.count("\n", 0, self.end) + 1
+        b_new = a + (b_old - a) - (text[self.start:self.end].count("\n") - self.repl.count("\n"))
+        lo = max(0, a - 1)
+        out.append("@@ -%d +%d @@" % (lo + 1, lo + 1))
+        for k in range(lo, a):
+            out.append(" " + old[k])
+        for k in range(a, b_old):
+            out.append("-" + old[k])
+        for k in range(a, b_new):
+            out.append("+" + new[k])
+        if b_old < len(old):
+            out.append(" " + old[b_old])
+        return "\n".join(out)
+
+
+def matching_paren(text, i):
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def generate(module, path, text):
+    mask = code_mask(text)
+    muts = []
+
+    def code(s, e):
+        return all(mask[s:e])
+
+    def add(s, e, repl, op):
+        if code(s, e):
+            muts.append(Mutant(module, path, text, s, e, repl, op))
+
+    # operators: only binary ones, written with a space either side (the
+    # project's style), which tells a - b from -x, a * b from *p, a < b from
+    # #include <...>.
+    ops = sorted(list(REL) + list(ARITH) + list(LOGIC), key=len, reverse=True)
+    pat = re.compile(r"(?<=[\w)\]]) (%s) (?=[\w(!&*\-.\"'])" % "|".join(re.escape(o) for o in ops))
+    for m in pat.finditer(text):
+        o = m.group(1)
+        s, e = m.start(1), m.end(1)
+        # skip "x = -1" style (the - belongs to the number after '= ')
+        table = REL if o in REL else ARITH if o in ARITH else LOGIC
+        kind = "relational" if o in REL else "arithmetic" if o in ARITH else "logical"
+        for r in table[o]:
+            add(s, e, r, "%s %s->%s" % (kind, o, r))
+    # constants: integer literals not part of an identifier or a float
+    for m in re.finditer(r"(?<![\w.])(0x[0-9a-fA-F]+|\d+)([uUlL]*)(?![\w.])", text):
+        s, e = m.start(1), m.end(1)
+        if not code(s, e):
+            continue
+        ls = text.rfind("\n", 0, s) + 1
+        line = text[ls:text.find("\n", s)]
+        if re.match(r"\s*#\s*(include|if)", line):
+            continue
+        lit = m.group(1)
+        octal = len(lit) > 1 and lit[0] == "0" and lit[1] != "x"
+        v = int(lit, 8) if octal else int(lit, 0)
+        for nv in sorted({v + 1, v - 1} if v > 1 else {1 - v}):
+            if nv < 0:
+                continue
+            rep = hex(nv) if lit.startswith("0x") else "0%o" % nv if octal else str(nv)
+            add(s, e, rep, "constant %s->%s" % (m.group(1), rep))
+    # conditions negated
+    for m in re.finditer(r"\b(if|while) \(", text):
+        if not code(m.start(), m.end()):
+            continue
+        o = m.end() - 1
+        c = matching_paren(text, o)
+        if c < 0:
+            continue
+        cond = text[o + 1:c]
+        muts.append(Mutant(module, path, text, o + 1, c, "!(%s)" % cond,
+                           "negate %s condition" % m.group(1)))
+    # statements deleted: one-line expression statements (calls,
+    # assignments, increments), break and continue.
+    for m in re.finditer(r"(?m)^([ \t]+)([^\n]*;)[ \t]*$", text):
+        s, e = m.start(2), m.end(2)
+        stmt = m.group(2)
+        if not code(s, e - 1):
+            continue
+        prev = text[:m.start()].rstrip()
+        if prev.endswith(",") or prev.endswith("(") or prev.endswith("=") or \
+           prev.endswith("&&") or prev.endswith("||") or prev.endswith("?") or \
+           prev.endswith(":") and not prev.endswith("default:") and not re.search(r"case [^\n]*:$", prev):
+            continue  # continuation of a longer statement
+        if re.match(r"(break|continue);$", stmt):
+            add(s, e, ";", "delete %s" % stmt[:-1])
+            continue
+        if re.match(r"(return|goto|case|default|else|do|typedef|struct|enum|union|static|const|unsigned|signed|"
+                    r"int|char|long|short|double|float|bool|void|size_t|ssize_t|uint\d+_t|int\d+_t|"
+                    r"FILE|DIR|off_t|pid_t|mode_t|va_list)\b", stmt):
+            continue
+        if stmt.count("(") != stmt.count(")") or stmt.endswith("};") or stmt.startswith("}"):
+            continue
+        # assignment, compound assignment, increment or call
+        if not re.match(r"[\w\->\[\].*() ]+?(=[^=]|\+=|-=|\*=|/=|\|=|&=|<<=|>>=|\+\+|--|\()", stmt) and \
+           not re.match(r"(\+\+|--)\w", stmt):
+            continue
+        # declarations like "struct foo *p = ..." start with a type: crude
+        # check for "word word" or "word *word" at the start
+        if re.match(r"[A-Za-z_]\w* \*?[A-Za-z_]\w*( |\[|;|=)", stmt) and not re.match(r"\w+ (=|\+=|-=)", stmt):
+            continue
+        add(s, e, ";", "delete statement")
+    # de-duplicate (the same edit found twice)
+    seen, out = set(), []
+    for mu in muts:
+        key = (mu.start, mu.end, mu.repl)
+        if key not in seen:
+            seen.add(key)
+            out.append(mu)
+    return out
+
+
+def unit_suites(module):
+    """Check suites (suite_create names) of the unit test files that include
+    the module's header."""
+    suites = []
+    udir = os.path.join(TOP, "tests", "unit")
+    for f in sorted(os.listdir(udir)):
+        if not f.endswith(".c"):
+            continue
+        t = open(os.path.join(udir, f)).read()
+        if '#include "%s.h"' % module in t:
+            suites += re.findall(r'suite_create\("([^"]+)"\)', t)
+    return suites
+
+
+def all_suites():
+    out = []
+    udir = os.path.join(TOP, "tests", "unit")
+    for f in sorted(os.listdir(udir)):
+        if f.endswith(".c"):
+            out += re.findall(r'suite_create\("([^"]+)"\)', open(os.path.join(udir, f)).read())
+    return out
+
+
+def load_equivalent():
+    eq = {}
+    path = os.path.join(TOP, "tests", "mutate-equivalent")
+    if os.path.exists(path):
+        for line in open(path):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                mid, _, why = line.partition(" ")
+                eq[mid] = why.strip()
+    return eq
+
+
+def run(cmd, cwd, timeout, env=None):
+    """(status, output): status is 'pass', 'fail' or 'timeout'."""
+    try:
+        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout, start_new_session=True)
+    except subprocess.TimeoutExpired as e:
+        return "timeout", (e.output or b"").decode(errors="replace")
+    return ("pass" if p.returncode == 0 else "fail"), p.stdout.decode(errors="replace")
+
+
+class Scratch:
+    """A copy of the tree to build mutants in."""
+
+    def __init__(self, build_src, jobs):
+        self.dir = tempfile.mkdtemp(prefix="blktune-mutate-")
+        for d in ("src", "include", "tests", "bpf", "mk", "contrib", "man"):
+            if os.path.isdir(os.path.join(TOP, d)):
+                shutil.copytree(os.path.join(TOP, d), os.path.join(self.dir, d), symlinks=True)
+        shutil.copy2(os.path.join(TOP, "GNUmakefile"), self.dir)
+        # Reuse the working tree's objects (same mtimes, so make keeps them).
+        if build_src and os.path.isdir(build_src):
+            shutil.copytree(build_src, os.path.join(self.dir, "build"), symlinks=True,
+                            ignore=shutil.ignore_patterns("mutate", "clang", "fuzz", "*.log"))
+        self.jobs = jobs
+
+    def make(self, targets, timeout=600):
+        return run(["make", "--no-print-directory", "-j%d" % self.jobs, "BUILD=build"] + targets,
+                   self.dir, timeout)
+
+    def cleanup(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def test_mutant(sc, mu, suites, others, scripts, timeout, integration):
+    """Returns (result, detail): killed/survived/stillborn."""
+    st, out = sc.make(["build/asan/test-unit"])
+    if st != "pass":
+        return "stillborn", out[-400:]
+    env = dict(os.environ, BLKTUNE_FIXTURES=os.path.join(sc.dir, "tests", "fixtures"),
+               ASAN_OPTIONS="detect_leaks=1:abort_on_error=1",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", CK_DEFAULT_TIMEOUT=str(timeout))
+    for stage, group in (("unit", suites), ("unit (other suites)", others)):
+        for s in group:
+            st, out = run(["build/asan/test-unit", s], sc.dir, timeout, env)
+            if st != "pass":
+                return "killed", "%s suite %s: %s" % (stage, s, "timeout" if st == "timeout" else "failed")
+    if integration and scripts:
+        st, out = sc.make(["build/blktune"])
+        if st != "pass":
+            return "stillborn", out[-400:]
+        env = dict(os.environ, BLKTUNE=os.path.join(sc.dir, "build", "blktune"),
+                   BLKTUNE_FIXTURES=os.path.join(sc.dir, "tests", "fixtures"))
+        for s in scripts:
+            st, out = run(["bash", os.path.join("tests", s)], sc.dir, timeout * 4, env)
+            if st == "timeout" or (st == "fail" and "not ok - " in out):
+                return "killed", "script %s: %s" % (s, st)
+            if st == "fail" and "skip - " not in out:
+                return "killed", "script %s: exit status" % s
+    return "survived", ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--modules", default=" ".join(CORE))
+    ap.add_argument("--max", type=int, default=0, help="mutants sampled per module (0: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=int, default=30, help="seconds per suite per mutant")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    ap.add_argument("--only", default="", help="run only these mutant ids (space separated)")
+    ap.add_argument("--report", default=os.path.join(TOP, "build", "mutate", "report.txt"))
+    ap.add_argument("--integration", type=int, default=1 if os.geteuid() == 0 else 0)
+    a = ap.parse_args()
+
+    modules = a.modules.split()
+    for mod in modules:
+        if not os.path.exists(os.path.join(TOP, "src", mod + ".c")):
+            sys.exit("mutate: no such module src/%s.c" % mod)
+    only = set(a.only.split())
+    equivalent = load_equivalent()
+    rng = random.Random(a.seed)
+    plan = []
+    for mod in modules:
+        path = "src/%s.c" % mod
+        text = open(os.path.join(TOP, path)).read()
+        ms = generate(mod, path, text)
+        if only:
+            ms = [m for m in ms if m.id in only]
+        elif a.max and len(ms) > a.max:
+            ms = sorted(rng.sample(ms, a.max), key=lambda m: m.start)
+        plan.append((mod, path, text, ms))
+    if a.list:
+        for mod, path, text, ms in plan:
+            for m in ms:
+                print("%s %s:%d %s\n    %s\n => %s" % (m.id, path, m.line, m.op, m.orig_line.strip(),
+                                                       (m.new_line or "").strip()))
+        return 0
+
+    os.makedirs(os.path.dirname(a.report), exist_ok=True)
+    print("mutate: preparing a scratch copy of the tree and its ASan unit-test build ...", flush=True)
+    sc = Scratch(os.path.join(TOP, "build"), a.jobs)
+    rep = open(a.report, "w")
+    try:
+        st, out = sc.make(["build/asan/test-unit", "build/blktune"], timeout=1800)
+        if st != "pass":
+            print(out[-2000:])
+            sys.exit("mutate: the unmutated tree does not build")
+        everything = all_suites()
+        summary = []
+        for mod, path, text, ms in plan:
+            suites = unit_suites(mod)
+            others = [s for s in everything if s not in suites]
+            scripts = [s for s in SCRIPTS.get(mod, []) if os.path.exists(os.path.join(TOP, "tests", s))]
+            print("== %s: %d mutants; unit suites %s; scripts %s" % (
+                mod, len(ms), " ".join(suites) or "(none)",
+                " ".join(scripts) if a.integration else "(off)"), flush=True)
+            counts = dict(killed=0, survived=0, stillborn=0, equivalent=0)
+            survivors = []
+            target = os.path.join(sc.dir, path)
+            t0 = time.time()
+            for i, m in enumerate(ms, 1):
+                with open(target, "w") as f:
+                    f.write(m.apply(text))
+                res, detail = test_mutant(sc, m, suites, others, scripts, a.timeout, a.integration)
+                if res == "survived" and m.id in equivalent:
+                    res = "equivalent"
+                counts[res] += 1
+                print("  [%d/%d] %-10s %s line %d: %s%s" % (i, len(ms), res, m.id, m.line, m.op,
+                                                           ("  (" + detail + ")") if res == "killed" else ""),
+                      flush=True)
+                if res == "survived":
+                    survivors.append(m)
+                elif res == "equivalent":
+                    survivors.append(m)
+            with open(target, "w") as f:
+                f.write(text)
+            live = counts["killed"] + counts["survived"]
+            score = 100.0 * counts["killed"] / live if live else 100.0
+            summary.append((mod, counts, score, len(ms), time.time() - t0))
+            rep.write("== %s: killed %d / %d non-equivalent (%.1f%%), equivalent %d, stillborn %d\n" % (
+                mod, counts["killed"], live, score, counts["equivalent"], counts["stillborn"]))
+            for m in survivors:
+                tag = "EQUIVALENT (%s)" % equivalent[m.id] if m.id in equivalent else "SURVIVED"
+                rep.write("\n%s %s  %s\n%s\n" % (tag, m.id, m.op, m.diff(text)))
+            rep.write("\n")
+            rep.flush()
+        rep.close()
+        print("\nmodule              killed  live  score   equiv  stillborn  sampled  seconds")
+        for mod, c, score, n, secs in summary:
+            print("%-18s %7d %5d %5.1f%% %7d %10d %8d %8.0f" % (
+                mod, c["killed"], c["killed"] + c["survived"], score, c["equivalent"], c["stillborn"], n, secs))
+        print("survivors' diffs: %s" % a.report)
+        if a.max:
+            print("(a sample of at most %d mutants per module, seed %d)" % (a.max, a.seed))
+    finally:
+        sc.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
