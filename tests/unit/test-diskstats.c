@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "model.h"
@@ -153,6 +154,109 @@ START_TEST(source_reads_fixture_root)
 }
 END_TEST
 
+/* A fake root whose proc/diskstats has n devices "loop0".."loop<n-1>" in the
+ * kernel's format (20 fields, "%4d %7d %s" then the counters); device i's
+ * rd_ios is 1000 + i and its flush count 7 * i. Returns the file's size. */
+static long write_many(const char *dir, int n)
+{
+	char path[4096], line[256];
+	FILE *f;
+	long size;
+
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/diskstats", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < n; i++) {
+		snprintf(line, sizeof(line),
+			 "%4d %7d loop%d %d 0 %d 12 34 0 560 78 0 90 123 1 0 8 1 %d 2\n",
+			 7, i, i, 1000 + i, 8 * (1000 + i), 7 * i);
+		fputs(line, f);
+	}
+	size = ftell(f);
+	ck_assert_int_eq(fclose(f), 0);
+	return size;
+}
+
+static void check_many(const struct sample *s, int n)
+{
+	char name[32];
+
+	ck_assert_uint_eq(s->ndisks, (size_t)n);
+	for (int i = 0; i < n; i++) {
+		const struct disk_sample *d = &s->disks[i];
+		snprintf(name, sizeof(name), "loop%d", i);
+		ck_assert_str_eq(d->st.name, name);
+		ck_assert_uint_eq(d->st.dev, makedev(7, i));
+		ck_assert_uint_eq(d->st.rd_ios, 1000 + i);
+		ck_assert_uint_eq(d->st.rd_sectors, 8 * (1000 + i));
+		ck_assert_uint_eq(d->st.fl_ios, 7 * i);
+		ck_assert_int_eq(d->st.nfields, 20);
+	}
+}
+
+/* A server with a few hundred devices: /proc/diskstats longer than one read
+ * buffer (16 KiB) and than two. Every device is read, on the first read and
+ * on re-reads as the file grows and shrinks. */
+START_TEST(diskstats_past_one_buffer)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct root *r;
+	struct source_diskstats *src;
+	struct sample s;
+
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_int_gt(write_many(dir, 500), 2 * 16384);
+	ck_assert_int_eq(root_open(dir, &r), 0);
+	ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+	sample_init(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	check_many(&s, 500);
+	sample_clear(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	check_many(&s, 500);
+	source_diskstats_close(src);
+
+	/* Exactly at a buffer's edge: the line that ends at byte 16383 of a
+	 * 16384-byte buffer (one byte kept for the NUL), and one device more. */
+	for (int n = 1; n < 500; n++) {
+		long size = write_many(dir, n);
+		if (size < 16383 - 80)
+			continue;
+		if (size > 16384 + 200)
+			break;
+		ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+		sample_clear(&s);
+		ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+		check_many(&s, n);
+		source_diskstats_close(src);
+	}
+
+	/* The same open source as the file grows past the grown buffer and
+	 * then shrinks: no device lost, no stale tail parsed. */
+	write_many(dir, 100);
+	ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+	sample_clear(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	check_many(&s, 100);
+	write_many(dir, 900);
+	sample_clear(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	check_many(&s, 900);
+	write_many(dir, 3);
+	sample_clear(&s);
+	ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+	check_many(&s, 3);
+	ck_assert_str_eq(source_diskstats_error(src), "");
+	sample_free(&s);
+	source_diskstats_close(src);
+	root_close(r);
+	unit_rmtree(dir);
+}
+END_TEST
+
 START_TEST(missing_diskstats_is_an_error)
 {
 	struct root *r;
@@ -176,6 +280,7 @@ static Suite *diskstats_suite(void)
 	tcase_add_test(tc, parse_line_reasons);
 	tcase_add_test(tc, source_reads_fixture_root);
 	tcase_add_test(tc, missing_diskstats_is_an_error);
+	tcase_add_test(tc, diskstats_past_one_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

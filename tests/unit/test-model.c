@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,114 @@ START_TEST(cpu_percentages)
 }
 END_TEST
 
+/* A partial reset: one 64-bit counter alone going back is enough (a device
+ * re-created between samples and already busy again has every other counter
+ * past the old values). The millisecond fields alone going back is a 2^32
+ * wrap, not a reset. */
+START_TEST(one_counter_back_is_a_reset)
+{
+	static const size_t counters[] = {
+		offsetof(struct disk_stat, rd_ios), offsetof(struct disk_stat, rd_merges),
+		offsetof(struct disk_stat, rd_sectors), offsetof(struct disk_stat, wr_ios),
+		offsetof(struct disk_stat, wr_merges), offsetof(struct disk_stat, wr_sectors),
+		offsetof(struct disk_stat, dc_ios), offsetof(struct disk_stat, dc_merges),
+		offsetof(struct disk_stat, dc_sectors), offsetof(struct disk_stat, fl_ios),
+	};
+	static const size_t ms[] = {
+		offsetof(struct disk_stat, rd_ticks), offsetof(struct disk_stat, wr_ticks),
+		offsetof(struct disk_stat, dc_ticks), offsetof(struct disk_stat, fl_ticks),
+		offsetof(struct disk_stat, io_ticks), offsetof(struct disk_stat, time_in_queue),
+	};
+	struct disk_sample a, b;
+	struct disk_metrics m;
+
+	memset(&a, 0, sizeof(a));
+	for (size_t off = offsetof(struct disk_stat, rd_ios); off <= offsetof(struct disk_stat, fl_ticks);
+	     off += sizeof(uint64_t))
+		*(uint64_t *)((char *)&a.st + off) = 1000;
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		b = a;
+		for (size_t off = offsetof(struct disk_stat, rd_ios); off <= offsetof(struct disk_stat, fl_ticks);
+		     off += sizeof(uint64_t))
+			*(uint64_t *)((char *)&b.st + off) += 10;
+		*(uint64_t *)((char *)&b.st + counters[i]) = 999;
+		model_disk(&a, &b, 1.0, &m);
+		ck_assert_msg(m.state == DISK_RESTARTED, "counter at offset %zu back: state %d", counters[i],
+			      m.state);
+		NEAR(m.r_s, 0.0);
+		/* equal is not back */
+		*(uint64_t *)((char *)&b.st + counters[i]) = 1000;
+		model_disk(&a, &b, 1.0, &m);
+		ck_assert_msg(m.state == DISK_OK, "counter at offset %zu unchanged: state %d", counters[i], m.state);
+	}
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		b = a;
+		b.st.rd_ios = 1010;
+		*(uint64_t *)((char *)&b.st + ms[i]) = 999;
+		model_disk(&a, &b, 1.0, &m);
+		ck_assert_msg(m.state == DISK_OK, "ms field at offset %zu back: state %d", ms[i], m.state);
+		NEAR(m.r_s, 10.0);
+	}
+	/* The wrap itself: 2^32 - 1000 ms later the field reads 999 */
+	b = a;
+	b.st.rd_ios = 1010;
+	b.st.rd_ticks = 999;
+	model_disk(&a, &b, 1.0, &m);
+	NEAR(m.r_await, 4294967295.0 / 10);
+	/* and a 64-bit millisecond value going back is no wrap: 0, not 2^64 */
+	a.st.rd_ticks = (uint64_t)UINT32_MAX + 5;
+	b.st.rd_ticks = 3;
+	model_disk(&a, &b, 1.0, &m);
+	NEAR(m.r_await, 0.0);
+	a.st.rd_ticks = UINT32_MAX;
+	b.st.rd_ticks = 0;
+	model_disk(&a, &b, 1.0, &m);
+	NEAR(m.r_await, 1.0 / 10);
+}
+END_TEST
+
+/* An interval with discards and discard merges (fstrim on an SSD): every
+ * discard figure as iostat -x computes it (drqm/s, %drqm, dkB/s, dareq-sz,
+ * d_await), and none of it leaks into the read or write figures. */
+START_TEST(interval_with_discard_merges)
+{
+	struct disk_sample a, b;
+	struct disk_metrics m;
+
+	memset(&a, 0, sizeof(a));
+	a.st.dev = makedev(259, 0);
+	strcpy(a.st.name, "nvme0n1");
+	a.st.nfields = 20;
+	a.st.dc_ios = 100;
+	a.st.dc_merges = 50;
+	a.st.dc_sectors = 8000;
+	a.st.dc_ticks = 40;
+	b = a;
+	b.st.dc_ios += 30;      /* 30 discards completed */
+	b.st.dc_merges += 90;   /* 90 bios merged into them */
+	b.st.dc_sectors += 245760; /* 120 MiB */
+	b.st.dc_ticks += 75;
+	b.st.wr_ios = 6;
+	b.st.wr_sectors = 48;
+	model_disk(&a, &b, 2.0, &m);
+	ck_assert_int_eq(m.state, DISK_OK);
+	NEAR(m.d_s, 15.0);
+	NEAR(m.drqm_s, 45.0);
+	NEAR(m.drqm_pct, 90.0 / (90 + 30) * 100.0);
+	NEAR(m.dkb_s, 245760 / 2.0 / 2.0);
+	NEAR(m.dareq_sz, 245760.0 / 30 / 2);
+	NEAR(m.d_await, 75.0 / 30);
+	NEAR(m.rrqm_s, 0.0);
+	NEAR(m.wrqm_s, 0.0);
+	NEAR(m.wrqm_pct, 0.0);
+	NEAR(m.w_s, 3.0);
+	NEAR(m.wkb_s, 48 / 2.0 / 2.0);
+	NEAR(m.wareq_sz, 4.0);
+	NEAR(m.r_s, 0.0);
+	ck_assert(!model_disk_idle(&m));
+}
+END_TEST
+
 UNIT_SUITE(model_suite)
 static Suite *model_suite(void)
 {
@@ -278,6 +387,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, devices_appear_and_vanish);
 	tcase_add_test(tc, zero_interval_and_first_sample);
 	tcase_add_test(tc, util_is_capped);
+	tcase_add_test(tc, one_counter_back_is_a_reset);
+	tcase_add_test(tc, interval_with_discard_merges);
 	tcase_add_test(tc, cpu_percentages);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,6 +1,7 @@
 /* tunable-table: validation of every tunable (good and bad values) and step rules. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tunable-table.h"
@@ -72,6 +73,51 @@ static const struct vcase vcases[] = {
 	{ "irq", 0, "0 1 2 3 0-3", "3-1", -EINVAL, NULL, "not a CPU list" },
 	{ "irq", 0, "0 1 2 3 0-3", "a", -EINVAL, NULL, "not a CPU list" },
 	{ "irq", 0, "0 1 2 3 0-3", "", -EINVAL, NULL, "not a CPU list" },
+	/* Ceilings, at and one past. Millisecond parameters: one hour (the
+	 * kernel's msecs_to_jiffies of more overflows its int); wbt_lat_usec the
+	 * same hour in microseconds; bfq's slice_idle is stored in ns in a u32
+	 * (4293 ms, 4294966 us). */
+	{ "iosched/read_expire", 0, NULL, "3600000", 0, "3600000", NULL },
+	{ "iosched/read_expire", 0, NULL, "3600001", -ERANGE, NULL, "above the maximum 3600000" },
+	{ "iosched/write_expire", 0, NULL, "3600000", 0, "3600000", NULL },
+	{ "iosched/write_expire", 0, NULL, "3600001", -ERANGE, NULL, "above the maximum 3600000" },
+	{ "iosched/prio_aging_expire", 0, NULL, "3600001", -ERANGE, NULL, "above the maximum 3600000" },
+	{ "iosched/fifo_expire_async", 0, NULL, "3600001", -ERANGE, NULL, "above the maximum 3600000" },
+	{ "iosched/fifo_expire_sync", 0, NULL, "3600000", 0, "3600000", NULL },
+	{ "iosched/fifo_expire_sync", 0, NULL, "3600001", -ERANGE, NULL, "above the maximum 3600000" },
+	{ "iosched/timeout_sync", 0, NULL, "3600001", -ERANGE, NULL, "above the maximum 3600000" },
+	{ "iosched/fifo_expire_async", 0, NULL, "1", 0, "1", NULL },
+	{ "iosched/fifo_expire_async", 0, NULL, "0", -ERANGE, NULL, "below the minimum 1" },
+	{ "iosched/timeout_sync", 0, NULL, "0", -ERANGE, NULL, "below the minimum 1" },
+	{ "iosched/read_expire", 0, NULL, "0", 0, "0", NULL },
+	{ "iosched/slice_idle", 0, NULL, "4293", 0, "4293", NULL },
+	{ "iosched/slice_idle", 0, NULL, "4294", -ERANGE, NULL, "above the maximum 4293" },
+	{ "iosched/slice_idle_us", 0, NULL, "4294966", 0, "4294966", NULL },
+	{ "iosched/slice_idle_us", 0, NULL, "4294967", -ERANGE, NULL, "above the maximum 4294966" },
+	{ "wbt_lat_usec", 0, NULL, "3600000000", 0, "3600000000", NULL },
+	{ "wbt_lat_usec", 0, NULL, "3600000001", -ERANGE, NULL, "above the maximum 3600000000" },
+	{ "rq_affinity", 0, NULL, "-1", -EINVAL, NULL, "negative" },
+	{ "nomerges", 0, NULL, "2", 0, "2", NULL },
+	{ "max_sectors_kb", 1280, NULL, "4", 0, "4", NULL },
+	{ "max_sectors_kb", 1280, NULL, "1281", -ERANGE, NULL, "above the device's limit (1280" },
+	{ "nr_requests", 128, NULL, "1", 0, "1", NULL },
+	{ "nr_requests", 128, NULL, "128", 0, "128", NULL },
+	{ "nr_requests", 128, NULL, "129", -ERANGE, NULL, "above the device's limit" },
+	{ "read_ahead_kb", 0, NULL, "4294967295", 0, "4294967295", NULL },
+	{ "iosched/writes_starved", 0, NULL, "2147483647", 0, "2147483647", NULL },
+	{ "iosched/writes_starved", 0, NULL, "2147483648", -ERANGE, NULL, "above the maximum" },
+	/* The highest CPU a list may name is 4095 (the parser's 4096 bits);
+	 * 4096 is refused before any bit is set (an off-by-one bound writes past
+	 * the stack array: ASan stops it). */
+	{ "irq", 0, "0 4095 0-4095", "4095", 0, "4095", NULL },
+	{ "irq", 0, "0 4095 0-4095", "0-4095", 0, "0-4095", NULL },
+	{ "irq", 0, "0 4095 0-4095", "4096", -EINVAL, NULL, "not a CPU list" },
+	{ "irq", 0, "0 4095 0-4095", "4090-4096", -EINVAL, NULL, "not a CPU list" },
+	{ "irq", 0, "0 1 2 3 0-3", "3", 0, "3", NULL },
+	{ "irq", 0, "0 1 2 3 0-3", "0-4", -ERANGE, NULL, "not online" },
+	{ "irq", 0, "0 1 2 3 0-3", "1-", -EINVAL, NULL, "not a CPU list" },
+	{ "irq", 0, "0 1 2 3 0-3", "1,", -EINVAL, NULL, "not a CPU list" },
+	{ "irq", 0, "0 1 2 3 0-3", "2-2", 0, "2-2", NULL },
 };
 
 static void limits(const struct tunable_def *def, const struct vcase *c, struct tunable_limits *lim)
@@ -187,6 +233,29 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* The parser at its bound, on an array exactly nbits long (heap, so ASan
+ * sees one word past it). */
+START_TEST(test_cpulist_bound)
+{
+	unsigned long long *bits = malloc(2 * sizeof(*bits));
+
+	ck_assert_ptr_nonnull(bits);
+	ck_assert_int_eq(tunable_table_cpulist_parse("127", bits, 128), 0);
+	ck_assert(bits[1] == 1ULL << 63 && bits[0] == 0);
+	ck_assert_int_eq(tunable_table_cpulist_parse("0-127", bits, 128), 0);
+	ck_assert(bits[0] == ~0ULL && bits[1] == ~0ULL);
+	ck_assert_int_eq(tunable_table_cpulist_parse("63,64", bits, 128), 0);
+	ck_assert(bits[0] == 1ULL << 63 && bits[1] == 1);
+	ck_assert_int_eq(tunable_table_cpulist_parse("128", bits, 128), -EINVAL);
+	ck_assert_int_eq(tunable_table_cpulist_parse("120-128", bits, 128), -EINVAL);
+	ck_assert_int_eq(tunable_table_cpulist_parse(" 5 \n", bits, 128), 0);
+	ck_assert(bits[0] == 1ULL << 5 && bits[1] == 0);
+	ck_assert_int_eq(tunable_table_cpulist_parse("5 6", bits, 128), -EINVAL);
+	ck_assert_int_eq(tunable_table_cpulist_parse("\n", bits, 128), -EINVAL);
+	free(bits);
+}
+END_TEST
+
 UNIT_SUITE(tunable_table_suite)
 static Suite *tunable_table_suite(void)
 {
@@ -196,6 +265,7 @@ static Suite *tunable_table_suite(void)
 	tcase_add_loop_test(tc, test_validate, 0, (int)(sizeof(vcases) / sizeof(vcases[0])));
 	tcase_add_loop_test(tc, test_step, 0, (int)(sizeof(scases) / sizeof(scases[0])));
 	tcase_add_test(tc, test_rows);
+	tcase_add_test(tc, test_cpulist_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }
