@@ -24,13 +24,16 @@ select_dev() {
 tm_start "'$BLKTUNE' -d 0.5; sleep 30"
 select_dev
 t_check "the header says tracing is on" tm_wait "trace on" 3
-sleep 1.2
 # the value under a header of the table: cell NAME
 cell() {
 	tm_screen | awk -v dev="$name" -v col="$1" '
 		/^DEVICE/ { for (i = 1; i <= NF; i++) if ($i == col) c = i }
 		$1 == dev && c { print $c; exit }'
 }
+positive() { awk -v v="$1" 'BEGIN { exit !(v ~ /^[0-9.]+k?$/ && v + 0 > 0) }'; }
+lat_shown() { positive "$(cell t_avg_us)"; }
+# the first traced interval needs two samples
+t_until 5 lat_shown
 lat=$(cell t_avg_us)
 t_check "traced mean latency is a positive number ($lat us)" \
 	bash -c "awk -v v='$lat' 'BEGIN { exit !(v ~ /^[0-9.]+k?\$/ && v + 0 > 0) }'"
@@ -42,7 +45,8 @@ tm_keys Tab
 t_check "Tab again: per-CPU page" tm_wait "completions by where they were submitted" 2
 tm_keys c
 t_check "c opens the CPU view" tm_wait "CPUs for $name" 2
-sleep 1.3
+cpu1_busy() { awk -v v="$(tm_screen | awk '$1 == "1" { print $2; exit }')" 'BEGIN { exit !(v + 0 > 100) }'; }
+t_until 5 cpu1_busy
 cpu0=$(tm_screen | awk '$1 == "0" { print $2; exit }')
 cpu1=$(tm_screen | awk '$1 == "1" { print $2; exit }')
 t_check "the pinned workload issues on CPU 1 ($cpu1/s)" bash -c "awk -v v='$cpu1' 'BEGIN { exit !(v + 0 > 100) }'"
@@ -56,7 +60,9 @@ tm_stop
 tm_start "'$BLKTUNE' -d 0.5 --no-trace; sleep 30"
 select_dev
 t_check "--no-trace: the header says why" tm_wait "trace off (--no-trace)" 3
-sleep 1.2
+# rates need two samples: wait for the row's r/s, then read the traced cells
+row_has_rate() { [ -n "$(cell r/s)" ] && [ "$(cell r/s)" != "-" ]; }
+t_until 5 row_has_rate
 t_eq "--no-trace: traced latency shows n/a" "$(cell t_avg_us)" "n/a"
 t_eq "--no-trace: traced p99 shows n/a" "$(cell t_p99_us)" "n/a"
 tm_keys q

@@ -32,9 +32,9 @@ tm_keys ']'
 t_check "] doubles read_ahead_kb in sysfs" wait_sysfs $q/read_ahead_kb $((ra0 * 2))
 t_check "the status line says what the kernel set" tm_wait "$name read_ahead_kb $ra0 -> $((ra0 * 2))" 2
 t_check "and that open files keep the old value" tm_wait "files opened before keep the old value" 1
+sched_is_not() { [ "$(sched)" != "$1" ]; }
 tm_keys S
-sleep 0.5
-t_check "S changes the scheduler ($(sched))" test "$(sched)" != "$sched0"
+t_check "S changes the scheduler" t_until 3 sched_is_not "$sched0"
 tm_keys t
 t_check "t opens the tunables panel" tm_wait "tunables of $name" 2
 t_check "the panel shows the value at start" tm_wait "^read_ahead_kb *$((ra0 * 2)) *$ra0 " 2
@@ -48,7 +48,7 @@ t_check "the read-back difference is reported" tm_wait "asked 3, kernel set 0" 2
 tm_keys Enter
 for i in 1 2 3 4 5 6 7 8; do tm_keys BSpace; done
 tm_text abc && tm_keys Enter
-t_check "a bad value gets a one-line refusal" tm_wait "read_ahead_kb" 1
+t_check "a bad value gets a one-line refusal" tm_wait "$name read_ahead_kb abc refused: not a number" 2
 t_eq "a bad value changes nothing" "$(cat $q/read_ahead_kb)" 0
 tm_keys u
 t_check "u undoes the last change" wait_sysfs $q/read_ahead_kb $((ra0 * 2))
@@ -65,30 +65,41 @@ tm_stop
 # A dropped ssh session: SIGHUP restores.
 start
 tm_keys ']' && wait_sysfs $q/read_ahead_kb $((ra0 * 2))
+rqa0=$(cat $q/rq_affinity)
+rqa_is_not() { [ "$(cat $q/rq_affinity)" != "$1" ]; }
 tm_keys x
-sleep 0.5
+t_check "x changes rq_affinity (was $rqa0)" t_until 3 rqa_is_not "$rqa0"
 rqa=$(cat $q/rq_affinity)
 pid=$(pgrep -f "^$BLKTUNE -d 0.5 --journal-dir $jdir" | head -n 1)
 t_check "blktune is running (pid $pid)" test -n "$pid"
 kill -HUP "$pid"
 tm_wait_file "$T_TMP/exit" 5
 t_eq "SIGHUP restores read_ahead_kb" "$(cat $q/read_ahead_kb)" "$ra0"
-t_check "SIGHUP restores rq_affinity (was changed to $rqa)" test "$(cat $q/rq_affinity)" != "$rqa"
+t_eq "SIGHUP restores rq_affinity (was changed to $rqa)" "$(cat $q/rq_affinity)" "$rqa0"
 tm_stop
 
 # kill -9: the journal survives; the next start offers to restore it.
 start
-tm_keys '}' '[' '[' && sleep 0.7
+# { halves max_sectors_kb, [ halves read_ahead_kb: the kill lands once the
+# program says (on its status line) that its last change is done.
+ms=$(cat $q/max_sectors_kb)
+tm_keys '{'
+t_check "{ is done (status line)" tm_wait "$name max_sectors_kb $ms -> $((ms / 2))" 5
+ra=$(cat $q/read_ahead_kb)
+tm_keys '['
+t_check "[ is done (status line)" tm_wait "$name read_ahead_kb $ra -> $((ra / 2))" 5
 t_check "changed before the kill" test "$(cat $q/read_ahead_kb)" != "$ra0"
 pkill -9 -f "^$BLKTUNE -d 0.5 --journal-dir $jdir"
-sleep 0.5
-t_check "the journal remains after kill -9" test -s "$jdir/journal"
+t_check "killed (the shell after it records the exit)" tm_wait_file "$T_TMP/exit" 5
+t_eq "killed by SIGKILL" "$(cat "$T_TMP/exit")" EXIT=137
+t_check "the journal remains after kill -9" grep -q "read_ahead_kb $ra0\$" "$jdir/journal"
 tm_stop
 rm -f "$T_TMP/exit"
 tm_start "$bt; echo EXIT=\$? >'$T_TMP/exit'; sleep 60"
 t_check "the next start offers to restore it" tm_wait "an earlier blktune left" 5
 tm_keys r
 t_check "r restores" wait_sysfs $q/read_ahead_kb "$ra0"
+t_check "r restores max_sectors_kb too" wait_sysfs $q/max_sectors_kb "$ms"
 tm_keys q
 tm_wait_file "$T_TMP/exit" 5
 t_eq "nothing left to ask at quit" "$(cat "$T_TMP/exit")" EXIT=0

@@ -9,19 +9,34 @@ t_loop_create 512 || t_skip "cannot create a loop device"
 dev=$T_LOOP
 name=${dev#/dev/}
 out=$T_TMP/batch.json
-# udev and blkid probe a new device: let them finish before counting.
+# udev and blkid probe a new device: let them finish before counting (the
+# read counter stops moving).
 command -v udevadm >/dev/null && udevadm settle
-sleep 1
-reads0=$(awk '{print $1}' "/sys/block/$name/stat")
+reads_now() { awk '{print $1}' "/sys/block/$name/stat"; }
+last_reads=
+reads_settled() {
+	local r
+	r=$(reads_now)
+	[ "$r" = "$last_reads" ] && return 0
+	last_reads=$r
+	sleep 0.2
+	return 1
+}
+t_until 10 reads_settled
+reads0=$(reads_now)
+lines() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge "$2" ]; }
 
-# 4096 reads of 64 KiB with O_DIRECT while blktune samples every 2 s.
-"$BLKTUNE" -b -d 2 -n 3 --json -p "$name" >"$out" &
+# 4096 reads of 64 KiB with O_DIRECT while blktune samples every 2 s: they
+# start once blktune has printed its first report (so its first sample is
+# taken), and must end inside its last interval.
+"$BLKTUNE" -b -d 2 -n 4 --json -p "$name" >"$out" &
 bt=$!
-sleep 0.5
+t_check "the first report comes" t_until 10 lines "$out" 1
 dd if="$dev" of=/dev/null bs=64k count=4096 iflag=direct status=none
+t_check "the reads end before the last report" test "$(wc -l <"$out")" -lt 4
 wait $bt
 t_eq "batch exits 0" "$?" 0
-t_eq "three JSON reports" "$(wc -l <"$out")" 3
+t_eq "four JSON reports" "$(wc -l <"$out")" 4
 
 read -r reads maxsz lines <<<"$(python3 - "$out" "$name" <<'PY'
 import json, sys
@@ -48,16 +63,21 @@ t_eq "text mode prints a header per interval" "$(grep -c '^DEVICE' "$T_TMP/batch
 t_check "text mode shows the device" grep -q "^$name " "$T_TMP/batch.txt"
 
 # Devices come and go: a loop device attached and detached mid-run.
-"$BLKTUNE" -b -d 0.3 -n 14 --json >"$T_TMP/churn.json" 2>"$T_TMP/churn.err" &
+# Each step waits for blktune's own reports: one before the device exists,
+# one showing its reads, two after it is gone.
+"$BLKTUNE" -b -d 0.3 -n 40 --json >"$T_TMP/churn.json" 2>"$T_TMP/churn.err" &
 bt=$!
-sleep 1
+t_until 10 lines "$T_TMP/churn.json" 1
 t_loop_create 16
 dev2=$T_LOOP
 name2=${dev2#/dev/}
 dd if="$dev2" of=/dev/null bs=4k count=100 iflag=direct status=none
-sleep 1
+shows_reads() { grep -q "\"disk_device\": \"$name2\", \"r/s\": [1-9]" "$T_TMP/churn.json"; }
+t_check "its reads are reported" t_until 10 shows_reads
 losetup -d "$dev2"
-sleep 2
+n=$(wc -l <"$T_TMP/churn.json")
+t_until 10 lines "$T_TMP/churn.json" $((n + 2))
+kill -INT $bt 2>/dev/null
 wait $bt
 t_eq "survives a device coming and going" "$?" 0
 seen=$(grep -c "\"disk_device\": \"$name2\"" "$T_TMP/churn.json")
