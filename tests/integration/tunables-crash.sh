@@ -2,8 +2,9 @@
 # kill -9 in the middle of a tuning session, then blktune --restore: every
 # queue/* value of the loop device equals its value before the session. The
 # kill lands at a different point each round (between journal and write, in
-# the middle of a scheduler switch, during a restore): the invariant must hold
-# wherever it lands, because each original is fsynced before its change.
+# the middle of a scheduler switch, during a restore), picked from the
+# session's progress (journal, sysfs); the invariant must hold wherever it
+# lands, because each original is fsynced before its change.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/tunables-lib.bash"
 t_need_root
@@ -27,27 +28,54 @@ for round in 1 2 3; do
 		--set "$n:nr_requests=$((32 * round))")
 done
 
-delays="0.005 0.01 0.02 0.03 0.05 0.08 0.12 0.2"
-for d in $delays; do
-	# The binary itself in the background (a function would fork a subshell
-	# and the kill would hit the subshell, not blktune).
+# Kill points come from the session's own progress, not from delays (which
+# land elsewhere on a faster or busier machine): the journal's Nth original
+# is on disk, or the device shows a value the session is known to write at
+# that step. The polls use only shell builtins (no fork) so they see states
+# that last a few hundred microseconds.
+journal_has() { # N: at least N originals in the journal
+	local l c=0
+	[ -e "$T_JDIR/journal" ] || return 1
+	{ mapfile -t l <"$T_JDIR/journal"; } 2>/dev/null || return 1
+	for x in "${l[@]}"; do [[ $x == orig\ * ]] && c=$((c + 1)); done
+	[ "$c" -ge "$1" ]
+}
+sysfs_is() { # FILE GLOB (brackets escaped: \[bfq\])
+	local v
+	{ read -r v <"$q/$1"; } 2>/dev/null && [[ $v == $2 ]]
+}
+# at DESC COND...: start the session, busy-poll COND (at most 20 s), kill -9.
+at() {
+	local desc=$1 alive changed end=$((SECONDS + 20))
+	shift
 	"$T_CLI" --journal-dir "$T_JDIR" "${specs[@]}" > "$T_TMP/session.log" 2>&1 &
 	pid=$!
-	sleep "$d"
-	kill -9 "$pid" 2>/dev/null
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] && kill -0 "$pid" 2>/dev/null || break
+	done
+	kill -9 "$pid" 2>/dev/null && alive=1 || alive=0
 	wait "$pid" 2>/dev/null
+	t_check "killed at '$desc' while the session ran" test "$alive" = 1
 	changed=$(t_queue_snapshot "$n" | diff "$T_TMP/before" - | grep -c '^>')
 	cp "$T_JDIR/journal" "$T_TMP/journal.killed" 2>/dev/null || : > "$T_TMP/journal.killed"
 	tcli --restore > "$T_TMP/restore.log" 2>&1
-	t_eq "killed after ${d}s ($changed values changed): --restore exit status" "$?" 0
+	t_eq "killed at '$desc' ($changed values changed): --restore exit status" "$?" 0
 	if t_queue_snapshot "$n" | diff "$T_TMP/before" - > "$T_TMP/diff"; then
-		t_ok "killed after ${d}s: every queue/* value is back"
+		t_ok "killed at '$desc': every queue/* value is back"
 	else
-		t_fail "killed after ${d}s: $(tr '\n' ' ' < "$T_TMP/diff")"
+		t_fail "killed at '$desc': $(tr '\n' ' ' < "$T_TMP/diff")"
 		sed 's/^/# journal: /' "$T_TMP/journal.killed"
 		sed 's/^/# restore: /' "$T_TMP/restore.log"
 	fi
-done
+}
+at "first original journaled" journal_has 1
+at "2 originals journaled" journal_has 2
+at "5 originals journaled" journal_has 5
+at "8 originals journaled" journal_has 8
+at "round 1, switched to bfq" sysfs_is scheduler '*\[bfq\]*'
+at "round 1, switched to kyber" sysfs_is scheduler '*\[kyber\]*'
+at "round 2, read_ahead_kb 2048" sysfs_is read_ahead_kb 2048
+at "round 3, fifo_batch 24" sysfs_is iosched/fifo_batch 24
 
 # A session that completes, then a restore killed halfway: restoring again finishes the job.
 tcli "${specs[@]}" > "$T_TMP/session.log" 2>&1
@@ -56,11 +84,19 @@ if t_queue_snapshot "$n" | diff -q "$T_TMP/before" - > /dev/null; then
 else
 	t_ok "the full session changed the device"
 fi
+# killed once the restore has put the scheduler back (its first step)
+sched0=$(sed -n 's/^scheduler=//p' "$T_TMP/before")
+sched0=${sched0#*[}
+sched0=${sched0%%]*}
 "$T_CLI" --journal-dir "$T_JDIR" --restore > "$T_TMP/restore.log" 2>&1 &
 pid=$!
-sleep 0.005
-kill -9 "$pid" 2>/dev/null
+end=$((SECONDS + 20))
+until sysfs_is scheduler "*\\[$sched0\\]*"; do
+	[ "$SECONDS" -lt "$end" ] && kill -0 "$pid" 2>/dev/null || break
+done
+kill -9 "$pid" 2>/dev/null && alive=1 || alive=0
 wait "$pid" 2>/dev/null
+t_check "the restore was killed halfway (scheduler back to $sched0)" test "$alive" = 1
 tcli --restore > "$T_TMP/restore.log" 2>&1
 t_eq "second --restore after a killed one" "$?" 0
 if t_queue_snapshot "$n" | diff "$T_TMP/before" - > "$T_TMP/diff"; then
