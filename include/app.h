@@ -63,8 +63,10 @@ int app_refresh(struct app *a);
 void app_rows(struct app *a);
 /* Readahead mode on or off; why gets the reason it could not start. */
 int app_readahead(struct app *a, bool on, char *why, size_t whylen);
-/* A tunable of dev changed now: A/B windows start after it. */
-void app_mark_change(struct app *a, const char *dev);
+/* A tunable of dev changed now: A/B windows start after it, and the series
+ * records the values in force from now on as ts reads them (NULL: unknown). */
+struct tunable_session;
+void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev);
 /* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
 int app_cpu_view(struct app *a, bool on, const char *dev);
 

@@ -1,8 +1,19 @@
 /* series: per device, a ring of the last window's per-interval metrics (every
  * numeric column of columns[]) and, where the device was traced, that
- * interval's histograms and per-CPU counts, plus the time of the last tunable
- * change. An A/B snapshot summarises a device's window: the intervals since
- * its last tunable change, at most window seconds back.
+ * interval's histograms and per-CPU counts, plus the tunable changes: when
+ * each happened and the values in force from then on. An A/B snapshot
+ * summarises a device's window: the intervals since its last tunable change,
+ * at most window seconds back.
+ *
+ * Per interval the series records (series_point_get):
+ *   - the tunable values in force during the whole interval, as given to
+ *     series_set_tunables (the kernel's read-back values), so a snapshot
+ *     shows the value in force, not a sampler reading that lags a change;
+ *   - whether a change fell inside it (it straddles the change and belongs to
+ *     neither side: no window ever holds it);
+ *   - whether the device was idle (no request completed, none in flight).
+ * A change with unknown values (series_mark_change) still separates the
+ * intervals; its intervals have no recorded tunables.
  *
  * Devices are keyed by dev_t and name (a reused name is another device).
  * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 260 +
@@ -27,6 +38,15 @@
 #define SERIES_WINDOW_DEFAULT 30.0
 #define SERIES_WINDOW_MAX 3600.0
 #define SERIES_POINTS_MAX 600
+#define SERIES_CHANGES_MAX 32 /* recorded changes kept per device */
+#define SERIES_TUNABLE_NAME_MAX 64
+#define SERIES_TUNABLE_VALUE_MAX 256
+
+/* One tunable's value in force ("max_sectors_kb" "1024"). */
+struct series_tunable {
+	char name[SERIES_TUNABLE_NAME_MAX];
+	char value[SERIES_TUNABLE_VALUE_MAX];
+};
 
 /* Histograms and per-CPU counts summed over a window (or one interval). */
 struct series_trace {
@@ -53,22 +73,54 @@ double series_window(const struct series *s);
 int series_add(struct series *s, const struct disk_metrics *m, size_t n, double t);
 int series_add_traced(struct series *s, const struct disk_metrics *m, const struct trace_metrics *tm,
 		      size_t n, double t);
-/* A tunable of the device changed at t: its window restarts after t (the
- * interval that straddles t mixes both settings and is left out). */
+/* A tunable of the device changed at t (the series' clock, taken when the
+ * write was made): its window restarts after t, and the interval that
+ * contains t mixes both settings and belongs to no window. tv holds the n
+ * values in force from t on (copied; the full list, not only what changed);
+ * the numeric columns named like a tunable (read_ahead_kb, max_sectors_kb)
+ * take the recorded value in the intervals after t. Marks must come in time
+ * order. Returns 0 or -ENOMEM (then the change is still marked, without
+ * values). */
+int series_set_tunables(struct series *s, dev_t dev, const char *name, double t, const struct series_tunable *tv,
+			size_t n);
+/* The same with the values unknown. */
 void series_mark_change(struct series *s, dev_t dev, const char *name, double t);
+/* The value of name in tv[0..n), NULL when absent. */
+const char *series_tunable_find(const struct series_tunable *tv, size_t n, const char *name);
 
 size_t series_count(const struct series *s);
 /* Device i (0 <= i < series_count), in the order first seen. */
 void series_device(const struct series *s, size_t i, dev_t *dev, const char **name);
 
+/* One interval of a device, oldest first (0 <= i < series_points). */
+struct series_point {
+	double t, interval;     /* it covers (t - interval, t] */
+	bool idle;              /* nothing completed, nothing in flight */
+	bool straddles;         /* a tunable change fell inside it */
+	/* The values in force throughout (NULL, 0: none recorded, or it
+	 * straddles a change). Valid until the next call that changes s. */
+	const struct series_tunable *tun;
+	size_t ntun;
+	const float *v;         /* per column (NAN: undefined in this interval) */
+};
+
+size_t series_points(const struct series *s, dev_t dev, const char *name);
+/* Returns 0, -ENOENT for an unknown device or i out of range. */
+int series_point_get(const struct series *s, dev_t dev, const char *name, size_t i, struct series_point *out);
+
 /* The window of a device, ending at its newest point. */
 struct series_window {
-	size_t n;               /* intervals in the window */
+	size_t n;               /* intervals in the window (summarised) */
+	size_t idle;            /* idle intervals in its span: left out (busy-only) or among n */
 	double t_start, t_end;  /* same clock as series_add's t */
 	double last_change;     /* -INFINITY when none seen */
 	struct stats_summary st[COLUMN_COUNT]; /* numeric columns; others n = 0 */
 	bool traced;            /* some interval in the window was traced */
 	struct series_trace trace;
+	/* The tunables in force during the window (owned; NULL, 0 when the
+	 * last change did not record them or none was seen). */
+	struct series_tunable *tun;
+	size_t ntun;
 };
 
 void series_window_init(struct series_window *w);
@@ -76,5 +128,8 @@ void series_window_free(struct series_window *w);
 /* Returns 0, -ENOENT for an unknown device, -ENOMEM. w->n may be 0 (no
  * complete interval yet since the last change). */
 int series_window_get(const struct series *s, dev_t dev, const char *name, struct series_window *w);
+/* The same with idle intervals left out of the figures (counted in w->idle):
+ * an A/B window that began before the load started compares the load. */
+int series_window_get_busy(const struct series *s, dev_t dev, const char *name, struct series_window *w);
 
 #endif

@@ -6,7 +6,9 @@
  *   blktune-snapshot 1
  *   host NAME / kernel RELEASE / time EPOCH / window SECONDS
  *   device NAME MAJOR:MINOR          then, for that device, in this order:
- *     span START END INTERVALS       wall clock, seconds since the epoch
+ *     span START END INTERVALS IDLE  wall clock, seconds since the epoch;
+ *                                    IDLE: idle intervals left out (A/B
+ *                                    windows hold busy ones only; optional)
  *     stat KEY N MEAN SD MIN MAX     per numeric column, in columns[] order
  *     tunable NAME VALUE             VALUE is the rest of the line
  *     vec BLOCK KEY V...             per snapshot_vecs[] row, in its order
@@ -82,6 +84,7 @@ struct snapshot_dev {
 	unsigned major, minor;
 	double start, end;       /* window, wall clock (s since the epoch) */
 	size_t n;                /* intervals in the window */
+	size_t idle;             /* idle intervals left out of it (busy-only capture) */
 	struct stats_summary st[COLUMN_COUNT]; /* numeric columns; n = 0 when absent */
 	struct snapshot_tunable *tun;
 	size_t ntun;
@@ -106,15 +109,22 @@ struct snapshot_source {
 	double t_now;               /* the series' clock now */
 	struct timespec wall_now;   /* the wall clock at t_now */
 	const char *only;           /* one device by name, NULL: every device */
+	bool busy_only;             /* leave idle intervals out (counted in idle) */
 };
 
 void snapshot_init(struct snapshot *s);
 void snapshot_free(struct snapshot *s);
 
 /* Fill s (its previous content is not freed) with each device's window
- * summary (devices without a complete interval in it are left out; -ENOENT when none is left, msg
+ * summary and the tunables in force during it (as the series recorded them at
+ * the last change; read from ts now when none were recorded) (devices without a complete interval in it are left out; -ENOENT when none is left, msg
  * says why). Returns 0 or -errno; s is empty on failure. */
 int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char *msg, size_t len);
+/* A tunable of dev changed at t (the series' clock, taken before the write):
+ * record it in se with every tunable's value now in force as ts reads them
+ * back (the list a snapshot holds), so the intervals after t carry them.
+ * ts NULL: the change is marked without values. Returns 0 or -errno. */
+int snapshot_record_change(struct series *se, struct tunable_session *ts, dev_t dev, const char *name, double t);
 /* Append a vec to a device (copying v); vecs must come in ascending id. */
 int snapshot_dev_add_vec(struct snapshot_dev *d, enum snapshot_vec_id id, const double *v, size_t n);
 const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum snapshot_vec_id id);

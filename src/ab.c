@@ -30,7 +30,7 @@ int ab_take(struct ab *ab, enum ab_slot slot, const struct ab_source *src, const
 {
 	struct snapshot_source ss = {
 		.series = src->series, .ts = src->ts, .host = src->host, .kernel = src->kernel,
-		.t_now = src->t_now, .wall_now = src->wall_now, .only = dev,
+		.t_now = src->t_now, .wall_now = src->wall_now, .only = dev, .busy_only = true,
 	};
 	struct snapshot s;
 	char why[SNAPSHOT_MSG_MAX];
@@ -50,8 +50,8 @@ int ab_take(struct ab *ab, enum ab_slot slot, const struct ab_source *src, const
 	ab->have[slot] = true;
 	ab->saved[slot] = false;
 	if (s.ndev == 1)
-		snprintf(msg, len, "%c: %s, %zu intervals (%.1f s)", slot_name[slot], s.dev[0].name, s.dev[0].n,
-			 s.dev[0].end - s.dev[0].start);
+		snprintf(msg, len, "%c: %s, %zu busy intervals (%.1f s), %zu idle left out", slot_name[slot],
+			 s.dev[0].name, s.dev[0].n, s.dev[0].end - s.dev[0].start, s.dev[0].idle);
 	else
 		snprintf(msg, len, "%c: %zu devices", slot_name[slot], s.ndev);
 	if (ab->have[AB_A] && ab->have[AB_B]) {
@@ -75,8 +75,7 @@ static int apply_dev(const struct snapshot_dev *d, struct tunable_session *ts, s
 	struct tunable_info cur;
 	struct tunable_result res;
 	char why[TUNABLE_MSG_MAX];
-	int refused = 0;
-	bool marked = false;
+	int refused = 0, before = *changed;
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < d->ntun; i++) {
@@ -94,15 +93,14 @@ static int apply_dev(const struct snapshot_dev *d, struct tunable_session *ts, s
 				continue;
 			}
 			(*changed)++;
-			if (!marked && se) {
-				dev_t dev = makedev(d->major, d->minor);
-				series_mark_change(se, dev, d->name, t_now);
-				marked = true;
-			}
 			if (!refused)
 				snprintf(last, lastlen, "%s", res.msg);
 		}
 	}
+	/* One boundary at t_now (before the first write) with the values in
+	 * force after the last one. */
+	if (se && *changed > before)
+		snapshot_record_change(se, ts, makedev(d->major, d->minor), d->name, t_now);
 	return refused;
 }
 

@@ -20,7 +20,7 @@ static void changed(struct ui *u, const struct tunable_result *res)
 {
 	const struct disk_metrics *m = ui_selected(u);
 
-	app_mark_change(u->app, res->dev);
+	app_mark_change(u->app, u->ts, res->dev);
 	if (m && !strcmp(m->name, res->dev))
 		sampler_invalidate(u->app->sampler, m->dev);
 	else

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "columns.h"
+#include "snapshot.h"
 
 void app_options_default(struct app_options *o)
 {
@@ -138,7 +139,7 @@ int app_readahead(struct app *a, bool on, char *why, size_t whylen)
 	return sampler_readahead(a->sampler, on, why, whylen);
 }
 
-void app_mark_change(struct app *a, const char *dev)
+void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev)
 {
 	struct timespec now;
 
@@ -149,6 +150,6 @@ void app_mark_change(struct app *a, const char *dev)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	for (size_t i = 0; i < a->nm; i++)
 		if (!strcmp(a->m[i].name, dev))
-			series_mark_change(a->series, a->m[i].dev, dev,
-					   (double)now.tv_sec + (double)now.tv_nsec / 1e9);
+			snapshot_record_change(a->series, ts, a->m[i].dev, dev,
+					       (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 }

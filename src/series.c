@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +14,21 @@ struct point_trace {
 	uint32_t cpu[]; /* issued, completed per CPU */
 };
 
+/* A change and the values in force after it. Changes are numbered from 1
+ * per device; 0 is "before any change seen". */
+#define SEQ_STRADDLES UINT32_MAX
+
+struct change {
+	uint32_t seq;
+	double t;
+	struct series_tunable *tv; /* NULL: values unknown */
+	size_t n;
+};
+
 struct point {
 	double t, interval;
+	uint32_t seq;          /* the change in force throughout, or SEQ_STRADDLES */
+	bool idle;
 	float v[COLUMN_COUNT]; /* float: 7 digits are plenty for a rate, half the memory */
 	struct point_trace *tr;
 };
@@ -25,7 +39,13 @@ struct device {
 	double last_change, last_seen;
 	struct point *p;
 	size_t cap, head, n; /* ring: oldest at head */
+	struct change *ch;   /* oldest first, at most SERIES_CHANGES_MAX */
+	size_t nch;
+	uint32_t seq;        /* of the newest change */
 };
+
+/* Timer jitter between a change's clock and an interval's start. */
+#define TOL 1e-3
 
 struct series {
 	double window;
@@ -56,6 +76,9 @@ static void device_free(struct device *d)
 	for (size_t i = 0; i < d->cap; i++)
 		free(d->p[i].tr);
 	free(d->p);
+	for (size_t i = 0; i < d->nch; i++)
+		free(d->ch[i].tv);
+	free(d->ch);
 }
 
 void series_free(struct series *s)
@@ -178,6 +201,49 @@ static int set_trace(struct point *p, const struct trace_metrics *tm)
 	return 0;
 }
 
+/* The change in force at time x: the newest one at or before it. */
+static uint32_t seq_at(const struct device *d, double x)
+{
+	for (size_t i = d->nch; i-- > 0;)
+		if (d->ch[i].t <= x)
+			return d->ch[i].seq;
+	return d->nch ? d->ch[0].seq - 1 : d->seq;
+}
+
+static const struct change *change_of(const struct device *d, uint32_t seq)
+{
+	for (size_t i = 0; i < d->nch; i++)
+		if (d->ch[i].seq == seq)
+			return &d->ch[i];
+	return NULL;
+}
+
+const char *series_tunable_find(const struct series_tunable *tv, size_t n, const char *name)
+{
+	for (size_t i = 0; tv && i < n; i++)
+		if (!strcmp(tv[i].name, name))
+			return tv[i].value;
+	return NULL;
+}
+
+/* Gauge columns named like a tunable take the value in force: the sampler
+ * re-reads tunables only every few seconds. */
+static void recorded_gauges(struct point *p, const struct change *c)
+{
+	for (int k = 0; c && c->tv && k < COLUMN_COUNT; k++) {
+		const char *v;
+		char *end;
+		double x;
+
+		if (columns[k].type != COL_NUM || !(columns[k].flags & COLUMN_GAUGE) ||
+		    !(v = series_tunable_find(c->tv, c->n, columns[k].json)))
+			continue;
+		x = strtod(v, &end);
+		if (end != v && !*end)
+			p->v[k] = (float)x;
+	}
+}
+
 static void forget(struct series *s, double t)
 {
 	size_t j = 0;
@@ -208,12 +274,18 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 			return -ENOMEM;
 		p->t = t;
 		p->interval = m[i].interval;
+		p->seq = seq_at(d, t - p->interval + TOL);
+		if (seq_at(d, t) != p->seq)
+			p->seq = SEQ_STRADDLES;
+		p->idle = model_disk_idle(&m[i]);
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			const struct column *col = &columns[c];
 			bool undefined = col->type != COL_NUM ||
 					 (col->per && column_value(&columns[col->per], &m[i]) <= 0);
 			p->v[c] = undefined ? NAN : (float)column_value(col, &m[i]);
 		}
+		if (p->seq != SEQ_STRADDLES)
+			recorded_gauges(p, change_of(d, p->seq));
 		if (set_trace(p, tm && m[i].t_metrics ? &tm[i] : NULL) < 0)
 			return -ENOMEM;
 	}
@@ -226,14 +298,79 @@ int series_add(struct series *s, const struct disk_metrics *m, size_t n, double 
 	return series_add_traced(s, m, NULL, n, t);
 }
 
-void series_mark_change(struct series *s, dev_t dev, const char *name, double t)
+static int mark(struct series *s, dev_t dev, const char *name, double t, const struct series_tunable *tv, size_t n)
 {
 	struct device *d = find(s, dev, name, 0);
+	struct change *c;
+	int err = 0;
 
 	if (!d && !(d = add_device(s, dev, name)))
-		return; /* out of memory: the window simply starts later */
+		return -ENOMEM; /* the window simply starts later */
+	if (d->nch && t < d->ch[d->nch - 1].t)
+		t = d->ch[d->nch - 1].t; /* out of order: keep the records sorted */
 	d->last_change = t;
 	d->last_seen = t;
+	if (d->nch == SERIES_CHANGES_MAX) {
+		free(d->ch[0].tv);
+		memmove(d->ch, d->ch + 1, (d->nch - 1) * sizeof(*d->ch));
+		d->nch--;
+	} else if ((d->nch & (d->nch - 1)) == 0) {
+		struct change *nc = realloc(d->ch, (d->nch ? d->nch * 2 : 1) * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		d->ch = nc;
+	}
+	c = &d->ch[d->nch++];
+	c->seq = ++d->seq;
+	c->t = t;
+	c->tv = NULL;
+	c->n = 0;
+	if (tv && n) {
+		if ((c->tv = malloc(n * sizeof(*tv))))
+			c->n = n;
+		else
+			err = -ENOMEM;
+		for (size_t i = 0; c->tv && i < n; i++) {
+			snprintf(c->tv[i].name, sizeof(c->tv[i].name), "%s", tv[i].name);
+			snprintf(c->tv[i].value, sizeof(c->tv[i].value), "%s", tv[i].value);
+		}
+	}
+	return err;
+}
+
+int series_set_tunables(struct series *s, dev_t dev, const char *name, double t, const struct series_tunable *tv,
+			size_t n)
+{
+	return mark(s, dev, name, t, tv, n);
+}
+
+void series_mark_change(struct series *s, dev_t dev, const char *name, double t)
+{
+	mark(s, dev, name, t, NULL, 0);
+}
+
+size_t series_points(const struct series *s, dev_t dev, const char *name)
+{
+	const struct device *d = find(s, dev, name, 0);
+
+	return d ? d->n : 0;
+}
+
+int series_point_get(const struct series *s, dev_t dev, const char *name, size_t i, struct series_point *out)
+{
+	const struct device *d = find(s, dev, name, 0);
+	const struct point *p;
+	const struct change *c;
+
+	if (!d || i >= d->n)
+		return -ENOENT;
+	p = at(d, i);
+	c = p->seq == SEQ_STRADDLES ? NULL : change_of(d, p->seq);
+	*out = (struct series_point){
+		.t = p->t, .interval = p->interval, .idle = p->idle, .straddles = p->seq == SEQ_STRADDLES,
+		.tun = c ? c->tv : NULL, .ntun = c && c->tv ? c->n : 0, .v = p->v,
+	};
+	return 0;
 }
 
 size_t series_count(const struct series *s)
@@ -254,6 +391,7 @@ void series_window_init(struct series_window *w)
 
 void series_window_free(struct series_window *w)
 {
+	free(w->tun);
 	free(w->trace.cpu_issued);
 	free(w->trace.cpu_completed);
 	series_window_init(w);
@@ -286,10 +424,22 @@ static int add_trace(struct series_trace *st, const struct point_trace *tr)
 	return 0;
 }
 
-int series_window_get(const struct series *s, dev_t dev, const char *name, struct series_window *w)
+static int set_window_tunables(struct series_window *w, const struct change *c)
+{
+	if (!c || !c->tv)
+		return 0;
+	if (!(w->tun = malloc(c->n * sizeof(*w->tun))))
+		return -ENOMEM;
+	memcpy(w->tun, c->tv, c->n * sizeof(*w->tun));
+	w->ntun = c->n;
+	return 0;
+}
+
+static int window_get(const struct series *s, dev_t dev, const char *name, bool busy, struct series_window *w)
 {
 	const struct device *d = find(s, dev, name, 0);
 	struct stats_acc acc[COLUMN_COUNT];
+	uint32_t seq = SEQ_STRADDLES;
 	double end, from;
 	int err;
 
@@ -308,10 +458,16 @@ int series_window_get(const struct series *s, dev_t dev, const char *name, struc
 	for (size_t i = 0; i < d->n; i++) {
 		const struct point *p = at(d, i);
 
-		if (p->t - p->interval < from - 1e-3)
+		if (p->t - p->interval < from - TOL || p->seq == SEQ_STRADDLES)
 			continue;
-		if (w->n++ == 0)
+		if (p->idle)
+			w->idle++;
+		if (p->idle && busy)
+			continue;
+		if (w->n++ == 0) {
 			w->t_start = p->t - p->interval;
+			seq = p->seq;
+		}
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			if (isnan(p->v[c]) || ((columns[c].flags & COLUMN_GAUGE) && p->v[c] < 0))
 				continue;
@@ -325,5 +481,15 @@ int series_window_get(const struct series *s, dev_t dev, const char *name, struc
 	}
 	for (int c = 0; c < COLUMN_COUNT; c++)
 		stats_acc_summary(&acc[c], &w->st[c]);
-	return 0;
+	return w->n ? set_window_tunables(w, change_of(d, seq)) : 0;
+}
+
+int series_window_get(const struct series *s, dev_t dev, const char *name, struct series_window *w)
+{
+	return window_get(s, dev, name, false, w);
+}
+
+int series_window_get_busy(const struct series *s, dev_t dev, const char *name, struct series_window *w)
+{
+	return window_get(s, dev, name, true, w);
 }

@@ -170,12 +170,51 @@ static int capture_tunables(struct snapshot_dev *d, struct tunable_session *ts, 
 	return 0;
 }
 
+int snapshot_record_change(struct series *se, struct tunable_session *ts, dev_t dev, const char *name, double t)
+{
+	struct tunable_info *info = ts ? calloc(TUNABLE_LIST_MAX, sizeof(*info)) : NULL;
+	struct series_tunable *tv = ts ? calloc(TUNABLE_LIST_MAX, sizeof(*tv)) : NULL;
+	char msg[TUNABLE_MSG_MAX];
+	int n = 0, err;
+
+	if (ts && (!info || !tv)) {
+		free(info);
+		free(tv);
+		series_mark_change(se, dev, name, t);
+		return -ENOMEM;
+	}
+	if (ts && (n = tunable_list(ts, name, info, TUNABLE_LIST_MAX, msg, sizeof(msg))) < 0)
+		n = 0; /* no queue (a partition): the change is still a boundary */
+	for (int i = 0; i < n; i++) {
+		snprintf(tv[i].name, sizeof(tv[i].name), "%s", info[i].name);
+		snprintf(tv[i].value, sizeof(tv[i].value), "%s", info[i].value);
+	}
+	err = series_set_tunables(se, dev, name, t, tv, (size_t)n);
+	free(info);
+	free(tv);
+	return err;
+}
+
+/* The values the series recorded in force during the window. */
+static int recorded_tunables(struct snapshot_dev *d, const struct series_window *w)
+{
+	for (size_t i = 0; i < w->ntun; i++) {
+		struct snapshot_tunable *t = add_tunable(d);
+		if (!t)
+			return -ENOMEM;
+		snprintf(t->name, sizeof(t->name), "%s", w->tun[i].name);
+		snprintf(t->value, sizeof(t->value), "%s", w->tun[i].value);
+	}
+	return 0;
+}
+
 int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char *msg, size_t len)
 {
 	double wall = (double)src->wall_now.tv_sec + src->wall_now.tv_nsec / 1e9;
 	struct tunable_info *info = src->ts ? calloc(TUNABLE_LIST_MAX, sizeof(*info)) : NULL;
 	struct series_window w;
 	struct utsname u;
+	size_t idle_only = 0;
 	int err = 0;
 
 	snapshot_init(s);
@@ -195,10 +234,14 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 		series_device(src->series, i, &dev, &name);
 		if (src->only && strcmp(src->only, name))
 			continue;
-		if ((err = series_window_get(src->series, dev, name, &w)) < 0)
+		err = src->busy_only ? series_window_get_busy(src->series, dev, name, &w)
+				     : series_window_get(src->series, dev, name, &w);
+		if (err < 0)
 			break;
-		if (w.n == 0)
+		if (w.n == 0) {
+			idle_only += w.idle;
 			continue;
+		}
 		if (!(d = add_dev(s))) {
 			err = -ENOMEM;
 			break;
@@ -209,8 +252,13 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 		d->start = wall - (src->t_now - w.t_start);
 		d->end = wall - (src->t_now - w.t_end);
 		d->n = w.n;
+		d->idle = src->busy_only ? w.idle : 0;
 		memcpy(d->st, w.st, sizeof(d->st));
-		if (info && (err = capture_tunables(d, src->ts, info)) < 0)
+		if (w.tun)
+			err = recorded_tunables(d, &w);
+		else if (info)
+			err = capture_tunables(d, src->ts, info);
+		if (err < 0)
 			break;
 		if (w.traced && (err = capture_trace(d, &w.trace)) < 0)
 			break;
@@ -223,7 +271,10 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 	}
 	else if (s->ndev == 0) {
 		err = -ENOENT;
-		if (src->only)
+		if (idle_only && src->only)
+			snprintf(msg, len, "%s had no I/O since its last change (%zu idle intervals)", src->only,
+				 idle_only);
+		else if (src->only)
 			snprintf(msg, len, "%s has no complete interval since its last change yet", src->only);
 		else
 			snprintf(msg, len, "no device has a complete interval since its last change yet");
@@ -270,8 +321,8 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 
 		if (!word_ok(d->name))
 			return -EINVAL;
-		fprintf(f, "device %s %u:%u\nspan %.6f %.6f %zu\n", d->name, d->major, d->minor, d->start, d->end,
-			d->n);
+		fprintf(f, "device %s %u:%u\nspan %.6f %.6f %zu %zu\n", d->name, d->major, d->minor, d->start,
+			d->end, d->n, d->idle);
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			const struct stats_summary *st = &d->st[c];
 			if (columns[c].type != COL_NUM || st->n == 0)
@@ -557,6 +608,9 @@ static int rec_span(struct parser *p, char **pos)
 
 	if ((err = num(p, pos, "start", &d->start)) || (err = num(p, pos, "end", &d->end)) ||
 	    (err = count(p, pos, "intervals", SIZE_MAX / 2, &d->n)))
+		return err;
+	/* Idle intervals left out: absent in files written before it existed. */
+	if (**pos && (err = count(p, pos, "idle intervals", SIZE_MAX / 2, &d->idle)))
 		return err;
 	if (!(d->end >= d->start))
 		return perr(p, "span ends before it starts");

@@ -78,8 +78,8 @@ static int stop(pid_t pid)
 
 /* Sample the device while CMD runs or for the duration. Returns 0, the
  * signal that interrupted it, or -errno. */
-static int measure(struct app *a, struct loop *l, struct series *se, const struct sweep_opts *o,
-		   struct sweep_row *row, const sigset_t *old, const char *tag)
+static int measure(struct app *a, struct loop *l, struct series *se, struct tunable_session *ts,
+		   const struct sweep_opts *o, struct sweep_row *row, const sigset_t *old, const char *tag)
 {
 	double t0;
 	pid_t pid = -1;
@@ -88,8 +88,13 @@ static int measure(struct app *a, struct loop *l, struct series *se, const struc
 	if ((err = app_refresh(a)) < 0)
 		return err;
 	t0 = a->cur.t;
+	/* The swept device records the values in force (its snapshot shows
+	 * them, not the sampler's reading from before the change). */
 	for (size_t i = 0; i < a->nm; i++)
-		series_mark_change(se, a->m[i].dev, a->m[i].name, t0);
+		if (!strcmp(a->m[i].name, o->dev))
+			snapshot_record_change(se, ts, a->m[i].dev, a->m[i].name, t0);
+		else
+			series_mark_change(se, a->m[i].dev, a->m[i].name, t0);
 	if ((err = loop_set_interval(l, o->interval)) < 0)
 		return err;
 	if (o->run && (pid = start(o->run, old)) < 0)
@@ -322,7 +327,7 @@ static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps
 		return err;
 	if (sw->o.drop_caches)
 		drop_caches(sw->a.root);
-	if ((err = measure(&sw->a, sw->l, sw->se, &sw->o, row, &sw->old, tag)) != 0)
+	if ((err = measure(&sw->a, sw->l, sw->se, sw->ts, &sw->o, row, &sw->old, tag)) != 0)
 		return err;
 	src.series = sw->se;
 	src.ts = sw->ts;

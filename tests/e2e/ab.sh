@@ -24,7 +24,7 @@ tm_keys / && tm_text "$name" && tm_keys Enter
 tm_wait "matching \"$name\"" 2
 sleep 4
 tm_keys a
-t_check "a takes snapshot A of the selected device" tm_wait "A: $name, [0-9][0-9]* intervals" 2
+t_check "a takes snapshot A of the selected device" tm_wait "A: $name, [0-9][0-9]* busy intervals" 2
 tm_keys '{' '{' '{'
 t_check "max_sectors_kb lowered by keys" wait_sysfs $q/max_sectors_kb $((ms0 / 8))
 sleep 4

@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
@@ -53,6 +55,162 @@ START_TEST(idle_intervals_leave_per_request_figures_out)
 }
 END_TEST
 
+static void loaded(struct disk_metrics *m, double r_s, double maxsect_sampled)
+{
+	interval(m, r_s, 1.0);
+	m->max_sectors_kb = maxsect_sampled;
+	m->read_ahead_kb = 128;
+}
+
+static const struct series_tunable tun32[] = { { "max_sectors_kb", "32" }, { "read_ahead_kb", "128" } };
+static const struct series_tunable tun1024[] = { { "max_sectors_kb", "1024" }, { "read_ahead_kb", "128" } };
+
+/* Each interval carries the values in force during it; the one a change
+ * falls into belongs to neither side; a sampler reading that lags the change
+ * (1024 sampled while 32 is in force) does not reach the window: its
+ * max_sectors_kb is exactly 32, not a mean of both (the "977" of issue 9). */
+START_TEST(intervals_record_the_tunables_in_force)
+{
+	const dev_t dev = makedev(7, 3);
+	struct series *s;
+	struct series_window w;
+	struct series_point pt;
+	struct disk_metrics m;
+	double t = 100;
+
+	ck_assert_int_eq(series_new(30, &s), 0);
+	for (int i = 0; i < 3; i++) {
+		loaded(&m, 50, 1024);
+		ck_assert_int_eq(series_add(s, &m, 1, ++t), 0);
+	}
+	/* before any recorded change: no values */
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 0, &pt), 0);
+	ck_assert_ptr_null(pt.tun);
+	ck_assert(!pt.straddles);
+	ck_assert_int_eq(series_set_tunables(s, dev, "loop3", 103.5, tun32, 2), 0);
+	for (int i = 0; i < 6; i++) {
+		loaded(&m, 80, 1024); /* stale: the sampler re-reads every 5 s */
+		ck_assert_int_eq(series_add(s, &m, 1, ++t), 0);
+	}
+	ck_assert_uint_eq(series_points(s, dev, "loop3"), 9);
+	/* (103, 104] holds the change */
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 3, &pt), 0);
+	ck_assert(pt.straddles);
+	ck_assert_ptr_null(pt.tun);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 4, &pt), 0);
+	ck_assert(!pt.straddles);
+	ck_assert_uint_eq(pt.ntun, 2);
+	ck_assert_str_eq(series_tunable_find(pt.tun, pt.ntun, "max_sectors_kb"), "32");
+	ck_assert_float_eq(pt.v[COLUMN_MAXSECT_KB], 32);
+	ck_assert_ptr_null(series_tunable_find(pt.tun, pt.ntun, "nr_requests"));
+	series_window_init(&w);
+	ck_assert_int_eq(series_window_get(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 5);
+	ck_assert_double_eq_tol(w.t_start, 104, 1e-9);
+	ck_assert_uint_eq(w.st[COLUMN_MAXSECT_KB].n, 5);
+	ck_assert_double_eq(w.st[COLUMN_MAXSECT_KB].mean, 32);
+	ck_assert_double_eq(w.st[COLUMN_MAXSECT_KB].sd, 0);
+	ck_assert_uint_eq(w.ntun, 2);
+	ck_assert_str_eq(series_tunable_find(w.tun, w.ntun, "max_sectors_kb"), "32");
+	/* A change exactly at a sample time, after that sample was added: the
+	 * interval ending there is the old setting's, the next the new's. */
+	ck_assert_int_eq(series_set_tunables(s, dev, "loop3", t, tun1024, 2), 0);
+	loaded(&m, 90, 32);
+	ck_assert_int_eq(series_add(s, &m, 1, ++t), 0);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 8, &pt), 0);
+	ck_assert_str_eq(series_tunable_find(pt.tun, pt.ntun, "max_sectors_kb"), "32");
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 9, &pt), 0);
+	ck_assert(!pt.straddles);
+	ck_assert_str_eq(series_tunable_find(pt.tun, pt.ntun, "max_sectors_kb"), "1024");
+	ck_assert_float_eq(pt.v[COLUMN_MAXSECT_KB], 1024);
+	ck_assert_int_eq(series_window_get(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 1);
+	ck_assert_str_eq(series_tunable_find(w.tun, w.ntun, "max_sectors_kb"), "1024");
+	/* out of range, unknown device */
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 10, &pt), -ENOENT);
+	ck_assert_int_eq(series_point_get(s, dev, "loop4", 0, &pt), -ENOENT);
+	series_window_free(&w);
+	series_free(s);
+}
+END_TEST
+
+/* More changes than are kept: the oldest records go, their intervals keep
+ * no values (never another change's), the newest still resolve. */
+START_TEST(old_change_records_are_dropped_not_confused)
+{
+	const dev_t dev = makedev(7, 3);
+	struct series *s;
+	struct series_point pt;
+	struct disk_metrics m;
+	struct series_tunable tv = { "read_ahead_kb", "" };
+	double t = 0;
+
+	ck_assert_int_eq(series_new(3600, &s), 0);
+	for (int i = 0; i < SERIES_CHANGES_MAX + 5; i++) {
+		snprintf(tv.value, sizeof(tv.value), "%d", 4 * (i + 1));
+		ck_assert_int_eq(series_set_tunables(s, dev, "loop3", t + 0.5, &tv, 1), 0);
+		loaded(&m, 10, 1);
+		series_add(s, &m, 1, ++t); /* straddles */
+		series_add(s, &m, 1, ++t); /* the value i's */
+	}
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 1, &pt), 0);
+	ck_assert_ptr_null(pt.tun); /* change 0 was dropped */
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 2 * (SERIES_CHANGES_MAX + 5) - 1, &pt), 0);
+	ck_assert_str_eq(series_tunable_find(pt.tun, pt.ntun, "read_ahead_kb"), "148");
+	ck_assert_float_eq(pt.v[COLUMN_RA_KB], 148);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 2 * 5 + 1, &pt), 0);
+	ck_assert_str_eq(series_tunable_find(pt.tun, pt.ntun, "read_ahead_kb"), "24");
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 2 * 5 - 1, &pt), 0);
+	ck_assert_ptr_null(pt.tun);
+	series_free(s);
+}
+END_TEST
+
+/* A/B windows: the 17 idle intervals before the load started are left out
+ * and counted; the plain window keeps them (a rate over the whole span). */
+START_TEST(busy_window_leaves_idle_intervals_out)
+{
+	const dev_t dev = makedev(7, 3);
+	struct series *s;
+	struct series_window w;
+	struct disk_metrics m;
+	double t = 0;
+
+	ck_assert_int_eq(series_new(60, &s), 0);
+	for (int i = 0; i < 17; i++) {
+		interval(&m, 0, 0);
+		series_add(s, &m, 1, ++t);
+	}
+	for (int i = 0; i < 10; i++) {
+		interval(&m, 100, 1);
+		series_add(s, &m, 1, ++t);
+	}
+	/* in flight only (a long request): busy */
+	interval(&m, 0, 0);
+	m.in_flight = 1;
+	series_add(s, &m, 1, ++t);
+	series_window_init(&w);
+	ck_assert_int_eq(series_window_get_busy(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 11);
+	ck_assert_uint_eq(w.idle, 17);
+	ck_assert_double_eq_tol(w.t_start, 17, 1e-9);
+	ck_assert_double_eq_tol(w.st[COLUMN_R_S].mean, 1000.0 / 11, 1e-6);
+	ck_assert_int_eq(series_window_get(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 28);
+	ck_assert_uint_eq(w.idle, 17);
+	ck_assert_double_eq_tol(w.st[COLUMN_R_S].mean, 1000.0 / 28, 1e-6);
+	/* all idle: nothing to summarise, but the count says why */
+	series_mark_change(s, dev, "loop3", t);
+	interval(&m, 0, 0);
+	series_add(s, &m, 1, ++t);
+	ck_assert_int_eq(series_window_get_busy(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert_uint_eq(w.idle, 1);
+	series_window_free(&w);
+	series_free(s);
+}
+END_TEST
+
 UNIT_SUITE(series_suite)
 static Suite *series_suite(void)
 {
@@ -60,6 +218,9 @@ static Suite *series_suite(void)
 	TCase *tc = tcase_create("series");
 
 	tcase_add_test(tc, idle_intervals_leave_per_request_figures_out);
+	tcase_add_test(tc, intervals_record_the_tunables_in_force);
+	tcase_add_test(tc, old_change_records_are_dropped_not_confused);
+	tcase_add_test(tc, busy_window_leaves_idle_intervals_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

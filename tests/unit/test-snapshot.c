@@ -224,6 +224,58 @@ static void expect_error(const char *text, size_t len, const char *want)
 	ck_assert_uint_eq(s.ndev, 0);
 }
 
+/* A busy-only capture after a recorded change: the tunables are the ones
+ * recorded in force (not read at capture time: ts is NULL here), the idle
+ * intervals are left out and counted, and the count survives the file. A
+ * file written before the count existed (three-field span) still reads. */
+START_TEST(test_busy_capture_records)
+{
+	static const struct series_tunable tv[] = { { "max_sectors_kb", "32" }, { "scheduler", "none" } };
+	struct series *se;
+	struct snapshot s, back;
+	struct snapshot_source src = { .host = "h", .kernel = "k", .busy_only = true };
+	char msg[256], *text, *old;
+	size_t len;
+
+	ck_assert_int_eq(series_new(60, &se), 0);
+	ck_assert_int_eq(series_set_tunables(se, makedev(7, 7), "loop7", 0, tv, 2), 0);
+	feed(se, 0, 17, 0, 0, 4); /* idle: r/s 0 */
+	feed(se, 17, 12, 100, 2, 32);
+	src.series = se;
+	src.t_now = 29;
+	ck_assert_int_eq(snapshot_capture(&s, &src, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(s.dev[0].n, 12);
+	ck_assert_uint_eq(s.dev[0].idle, 17);
+	ck_assert_double_eq_tol(s.dev[0].st[COLUMN_R_S].mean, 100, 1e-9);
+	ck_assert_str_eq(snapshot_tunable(&s.dev[0], "max_sectors_kb"), "32");
+	ck_assert_str_eq(snapshot_tunable(&s.dev[0], "scheduler"), "none");
+	ck_assert_double_eq(s.dev[0].st[COLUMN_MAXSECT_KB].mean, 32);
+	text = to_text(&s, &len);
+	ck_assert_ptr_nonnull(strstr(text, " 12 17\n"));
+	ck_assert_int_eq(snapshot_parse(text, len, "t.snap", &back, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(back.dev[0].idle, 17);
+	snapshot_free(&back);
+	old = edit(text, " 12 17\n", " 12\n");
+	ck_assert_int_eq(snapshot_parse(old, strlen(old), "old.snap", &back, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(back.dev[0].idle, 0);
+	ck_assert_uint_eq(back.dev[0].n, 12);
+	snapshot_free(&back);
+	free(old);
+	old = edit(text, " 12 17\n", " 12 x\n");
+	expect_error(old, strlen(old), "idle intervals 'x' is not a count");
+	free(old);
+	/* Not busy-only: every interval, nothing left out */
+	snapshot_free(&s);
+	src.busy_only = false;
+	ck_assert_int_eq(snapshot_capture(&s, &src, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(s.dev[0].n, 29);
+	ck_assert_uint_eq(s.dev[0].idle, 0);
+	free(text);
+	snapshot_free(&s);
+	series_free(se);
+}
+END_TEST
+
 START_TEST(test_parser_errors)
 {
 	struct snapshot s;
@@ -422,6 +474,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_window_since_change);
 	tcase_add_test(tc, test_verdicts);
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_busy_capture_records);
 	tcase_add_test(tc, test_parser_errors);
 	tcase_add_test(tc, test_kill9_never_leaves_half_file);
 	tcase_add_test(tc, test_save_and_default_dir);
