@@ -27,6 +27,7 @@ struct ab {
 	char path[AB_SLOTS][PATH_MAX];  /* where each was saved */
 	struct compare_result cmp;
 	bool have_cmp;                  /* both taken and compared */
+	enum compare_primary primary;   /* judged better/worse, with latency */
 };
 
 /* Where a take reads from: the series the app feeds and the clocks of its
@@ -41,10 +42,15 @@ struct ab_source {
 
 void ab_init(struct ab *ab);
 void ab_free(struct ab *ab);
-/* dev NULL: every device. Compares when both slots are filled. Returns 0 or
- * -errno ("A: loop0, 28 intervals (27.9 s since read_ahead_kb ...)"). */
+/* dev NULL: every device. Busy intervals only: the idle ones are left out and
+ * counted. Compares when both slots are filled; the message then carries the
+ * primary figure's verdict, and a warning when A and B are different
+ * devices. Returns 0 or -errno ("A: loop0, 12 busy intervals (12.0 s), 17
+ * idle left out"). */
 int ab_take(struct ab *ab, enum ab_slot slot, const struct ab_source *src, const char *dev, char *msg,
 	    size_t len);
+/* Judge on the next primary figure (MB/s, IOPS, RA hit%); msg names it. */
+void ab_next_primary(struct ab *ab, char *msg, size_t len);
 /* Set every writable tunable of the slot's snapshot whose current value
  * differs (dev NULL: every device in it), the scheduler before its
  * parameters. Each change marks the device in se (may be NULL) at t_now so

@@ -1,8 +1,12 @@
-/* compare: snapshot A against snapshot B, device by device (matched by name):
- * the tunables that differ first, then per metric both means, the change in
- * percent and a verdict from Welch's t-test at 95%, the direction taken from
- * columns[].good; the optional blocks (histograms, per-CPU counts) side by
- * side. Pure: reads two snapshots, renders nothing. */
+/* compare: snapshot A against snapshot B, device by device (matched by name;
+ * two one-device snapshots of different devices are compared with a
+ * warning): the tunables that differ first, then per metric both means, the
+ * change in percent and a verdict from Welch's t-test at 95%: higher or lower
+ * (or within noise) for every figure, and better or worse only for the
+ * primary figure (throughput unless chosen otherwise) and for latency, in
+ * the direction of columns[].good; a request that got larger is simply
+ * "higher". The optional blocks (histograms, per-CPU counts) side by side.
+ * Pure: reads two snapshots, renders nothing. */
 #ifndef BLKTUNE_COMPARE_H
 #define BLKTUNE_COMPARE_H
 
@@ -16,13 +20,40 @@
 enum compare_verdict {
 	CMP_NA,      /* fewer than two intervals on a side */
 	CMP_NOISE,   /* within noise: |t| below the 95% critical value */
-	CMP_BETTER,  /* significant, in the column's good direction */
-	CMP_WORSE,
-	CMP_CHANGED, /* significant, the column has no good direction */
+	CMP_HIGHER,  /* significant: B's mean above A's */
+	CMP_LOWER,
 	CMP_VERDICTS
 };
 
-extern const char *const compare_verdict_names[CMP_VERDICTS]; /* "n/a", "within noise", ... */
+/* Whether a significant change is judged, and which way. */
+enum compare_judgement {
+	CMP_UNJUDGED, /* not the primary figure nor a latency, or not significant */
+	CMP_BETTER,   /* in the column's good direction */
+	CMP_WORSE,
+};
+
+extern const char *const compare_verdict_names[CMP_VERDICTS];     /* "n/a", "within noise", "higher", "lower" */
+extern const char *const compare_judgement_names[CMP_WORSE + 1];  /* NULL, "better", "worse" */
+
+/* The figure better/worse is decided on, besides latency (the A/B view's
+ * key cycles through them). */
+enum compare_primary {
+	CMP_PRIMARY_MBPS, /* throughput: rMB/s, wMB/s (and their kB/s) */
+	CMP_PRIMARY_IOPS, /* r/s, w/s, d/s */
+	CMP_PRIMARY_HIT,  /* readahead hit% */
+	CMP_PRIMARIES
+};
+
+struct compare_primary_def {
+	const char *name; /* "MB/s" */
+	enum column_id col[5];
+	size_t ncol;
+	size_t nheadline; /* the first ones: per direction, for the one-line verdict */
+};
+
+extern const struct compare_primary_def compare_primaries[CMP_PRIMARIES];
+/* The primary figure's columns, and latency (good < 0), get better/worse. */
+bool compare_judges(enum column_id col, enum compare_primary p);
 
 struct compare_metric {
 	enum column_id col;
@@ -30,8 +61,12 @@ struct compare_metric {
 	double change_pct;  /* (B - A) / |A| x 100; NAN when A's mean is 0 */
 	struct stats_welch w;
 	enum compare_verdict verdict;
+	enum compare_judgement judged;
 	bool active;        /* something moved on either side (not both all zero) */
 };
+
+/* "higher, better", "lower", "within noise": the verdict with its judgement. */
+void compare_metric_text(const struct compare_metric *m, char *out, size_t len);
 
 struct compare_tunable {
 	const char *name;
@@ -46,19 +81,34 @@ struct compare_dev {
 	size_t ntun, ndiffer;
 	struct compare_metric m[COLUMN_COUNT];
 	size_t nm;                        /* numeric columns with data on either side, columns[] order */
+	/* The primary figure's busiest column (largest mean on either side),
+	 * for a one-line verdict; NULL when it has no data. */
+	const struct compare_metric *headline;
 };
+
+#define COMPARE_WARNING_MAX 256
 
 struct compare_result {
 	const struct snapshot *a, *b;
 	struct compare_dev *dev;  /* A's order, then devices only in B */
 	size_t ndev;
+	enum compare_primary primary;
+	/* "" or why the comparison may not mean what it seems ("A is loop0
+	 * (7:0), B is loop1 (7:1): different devices"). */
+	char warning[COMPARE_WARNING_MAX];
 };
 
-/* Verdict of one metric from its two summaries. */
+/* Verdict of one metric from its two summaries (judged for the default
+ * primary figure, throughput). */
 void compare_metric(enum column_id col, const struct stats_summary *a, const struct stats_summary *b,
 		    struct compare_metric *out);
-/* Returns 0 or -ENOMEM. The result points into a and b: keep them alive. */
+/* Returns 0 or -ENOMEM. The result points into a and b: keep them alive.
+ * Judged for throughput; compare_judge changes the primary figure. */
 int compare_snapshots(const struct snapshot *a, const struct snapshot *b, struct compare_result *out);
+void compare_judge(struct compare_result *r, enum compare_primary p);
+/* One line on the primary figure ("primary MB/s: rMB/s 512.0 -> 260.1
+ * (-49.2%) lower, worse"); "" when the device has none. */
+void compare_headline(const struct compare_dev *cd, enum compare_primary p, char *out, size_t len);
 void compare_free(struct compare_result *r);
 const struct compare_dev *compare_find(const struct compare_result *r, const char *name);
 

@@ -112,6 +112,9 @@ int series_point_get(const struct series *s, dev_t dev, const char *name, size_t
 struct series_window {
 	size_t n;               /* intervals in the window (summarised) */
 	size_t idle;            /* idle intervals in its span: left out (busy-only) or among n */
+	size_t partial;         /* busy-only: busy intervals next to an idle one (the load
+	                         * started or stopped inside), left out unless fewer than
+	                         * two others remain */
 	double t_start, t_end;  /* same clock as series_add's t */
 	double last_change;     /* -INFINITY when none seen */
 	struct stats_summary st[COLUMN_COUNT]; /* numeric columns; others n = 0 */
@@ -128,8 +131,9 @@ void series_window_free(struct series_window *w);
 /* Returns 0, -ENOENT for an unknown device, -ENOMEM. w->n may be 0 (no
  * complete interval yet since the last change). */
 int series_window_get(const struct series *s, dev_t dev, const char *name, struct series_window *w);
-/* The same with idle intervals left out of the figures (counted in w->idle):
- * an A/B window that began before the load started compares the load. */
+/* The same with idle intervals left out of the figures (counted in w->idle),
+ * and the partial ones at the load's start and end (w->partial): an A/B
+ * window that began before the load started compares the load. */
 int series_window_get_busy(const struct series *s, dev_t dev, const char *name, struct series_window *w);
 
 #endif

@@ -6,9 +6,11 @@
  *   blktune-snapshot 1
  *   host NAME / kernel RELEASE / time EPOCH / window SECONDS
  *   device NAME MAJOR:MINOR          then, for that device, in this order:
- *     span START END INTERVALS IDLE  wall clock, seconds since the epoch;
- *                                    IDLE: idle intervals left out (A/B
- *                                    windows hold busy ones only; optional)
+ *     span START END N IDLE PARTIAL  wall clock, seconds since the epoch;
+ *                                    N intervals summarised; IDLE idle and
+ *                                    PARTIAL partial intervals left out
+ *                                    (A/B windows hold steady busy ones
+ *                                    only; both optional, 0 when absent)
  *     stat KEY N MEAN SD MIN MAX     per numeric column, in columns[] order
  *     tunable NAME VALUE             VALUE is the rest of the line
  *     vec BLOCK KEY V...             per snapshot_vecs[] row, in its order
@@ -85,6 +87,7 @@ struct snapshot_dev {
 	double start, end;       /* window, wall clock (s since the epoch) */
 	size_t n;                /* intervals in the window */
 	size_t idle;             /* idle intervals left out of it (busy-only capture) */
+	size_t partial;          /* busy ones next to idle ones left out (busy-only) */
 	struct stats_summary st[COLUMN_COUNT]; /* numeric columns; n = 0 when absent */
 	struct snapshot_tunable *tun;
 	size_t ntun;
@@ -109,7 +112,7 @@ struct snapshot_source {
 	double t_now;               /* the series' clock now */
 	struct timespec wall_now;   /* the wall clock at t_now */
 	const char *only;           /* one device by name, NULL: every device */
-	bool busy_only;             /* leave idle intervals out (counted in idle) */
+	bool busy_only;             /* leave idle and partial intervals out (counted) */
 };
 
 void snapshot_init(struct snapshot *s);

@@ -9,6 +9,8 @@
 
 static const char slot_name[AB_SLOTS] = { 'A', 'B' };
 
+static void compared(const struct ab *ab, enum ab_slot slot, char *msg, size_t len);
+
 void ab_init(struct ab *ab)
 {
 	memset(ab, 0, sizeof(*ab));
@@ -50,17 +52,39 @@ int ab_take(struct ab *ab, enum ab_slot slot, const struct ab_source *src, const
 	ab->have[slot] = true;
 	ab->saved[slot] = false;
 	if (s.ndev == 1)
-		snprintf(msg, len, "%c: %s, %zu busy intervals (%.1f s), %zu idle left out", slot_name[slot],
-			 s.dev[0].name, s.dev[0].n, s.dev[0].end - s.dev[0].start, s.dev[0].idle);
+		snprintf(msg, len, "%c: %s, %zu busy intervals (%.1f s), %zu idle left out (+%zu partial)",
+			 slot_name[slot], s.dev[0].name, s.dev[0].n, s.dev[0].end - s.dev[0].start, s.dev[0].idle,
+			 s.dev[0].partial);
 	else
 		snprintf(msg, len, "%c: %zu devices", slot_name[slot], s.ndev);
 	if (ab->have[AB_A] && ab->have[AB_B]) {
 		if ((err = compare_snapshots(&ab->snap[AB_A], &ab->snap[AB_B], &ab->cmp)) < 0)
 			return err;
+		compare_judge(&ab->cmp, ab->primary);
 		ab->have_cmp = true;
-		snprintf(msg + strlen(msg), len - strlen(msg), "; compared with %c", slot_name[!slot]);
+		compared(ab, slot, msg, len);
 	}
 	return 0;
+}
+
+/* "; B vs A: primary MB/s: ... lower, worse" and any warning. */
+static void compared(const struct ab *ab, enum ab_slot slot, char *msg, size_t len)
+{
+	size_t n = strlen(msg);
+	char line[160] = "";
+
+	if (ab->cmp.ndev)
+		compare_headline(&ab->cmp.dev[0], ab->cmp.primary, line, sizeof(line));
+	snprintf(msg + n, len - n, "; compared with %c%s%s%s%s", slot_name[!slot], line[0] ? ": " : "", line,
+		 ab->cmp.warning[0] ? "; WARNING: " : "", ab->cmp.warning);
+}
+
+void ab_next_primary(struct ab *ab, char *msg, size_t len)
+{
+	ab->primary = (enum compare_primary)((ab->primary + 1) % CMP_PRIMARIES);
+	if (ab->have_cmp)
+		compare_judge(&ab->cmp, ab->primary);
+	snprintf(msg, len, "better/worse judged on %s and latency", compare_primaries[ab->primary].name);
 }
 
 /* The scheduler first: its parameters (iosched/...) exist only under it. */

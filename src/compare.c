@@ -2,19 +2,65 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const compare_verdict_names[CMP_VERDICTS] = {
-	[CMP_NA] = "n/a", [CMP_NOISE] = "within noise", [CMP_BETTER] = "better", [CMP_WORSE] = "worse",
-	[CMP_CHANGED] = "changed",
+	[CMP_NA] = "n/a", [CMP_NOISE] = "within noise", [CMP_HIGHER] = "higher", [CMP_LOWER] = "lower",
 };
+
+const char *const compare_judgement_names[CMP_WORSE + 1] = {
+	[CMP_UNJUDGED] = NULL, [CMP_BETTER] = "better", [CMP_WORSE] = "worse",
+};
+
+const struct compare_primary_def compare_primaries[CMP_PRIMARIES] = {
+	[CMP_PRIMARY_MBPS] = { "MB/s", { COLUMN_RMB_S, COLUMN_WMB_S, COLUMN_RKB_S, COLUMN_WKB_S, COLUMN_DKB_S }, 5, 2 },
+	[CMP_PRIMARY_IOPS] = { "IOPS", { COLUMN_R_S, COLUMN_W_S, COLUMN_D_S }, 3, 3 },
+	[CMP_PRIMARY_HIT] = { "RA hit%", { COLUMN_RA_HIT }, 1, 1 },
+};
+
+bool compare_judges(enum column_id col, enum compare_primary p)
+{
+	if (columns[col].good < 0) /* latency: lower is better whatever the primary */
+		return true;
+	for (size_t i = 0; p < CMP_PRIMARIES && i < compare_primaries[p].ncol; i++)
+		if (compare_primaries[p].col[i] == col)
+			return true;
+	return false;
+}
+
+/* The per-direction columns of the primary figure (rMB/s, not rkB/s). */
+static bool headline_col(enum column_id col, enum compare_primary p)
+{
+	for (size_t i = 0; i < compare_primaries[p].nheadline; i++)
+		if (compare_primaries[p].col[i] == col)
+			return true;
+	return false;
+}
+
+static void judge(struct compare_metric *m, enum compare_primary p)
+{
+	double d = m->b.mean - m->a.mean;
+
+	m->judged = CMP_UNJUDGED;
+	if ((m->verdict != CMP_HIGHER && m->verdict != CMP_LOWER) || !columns[m->col].good ||
+	    !compare_judges(m->col, p))
+		return;
+	m->judged = d * columns[m->col].good > 0 ? CMP_BETTER : CMP_WORSE;
+}
+
+void compare_metric_text(const struct compare_metric *m, char *out, size_t len)
+{
+	if (m->judged != CMP_UNJUDGED)
+		snprintf(out, len, "%s, %s", compare_verdict_names[m->verdict], compare_judgement_names[m->judged]);
+	else
+		snprintf(out, len, "%s", compare_verdict_names[m->verdict]);
+}
 
 void compare_metric(enum column_id col, const struct stats_summary *a, const struct stats_summary *b,
 		    struct compare_metric *out)
 {
-	double d;
-
 	memset(out, 0, sizeof(*out));
 	out->col = col;
 	out->a = *a;
@@ -26,11 +72,29 @@ void compare_metric(enum column_id col, const struct stats_summary *a, const str
 		out->verdict = CMP_NA;
 	else if (!out->w.significant)
 		out->verdict = CMP_NOISE;
-	else if (columns[col].good == 0)
-		out->verdict = CMP_CHANGED;
-	else {
-		d = (b->mean - a->mean) * columns[col].good;
-		out->verdict = d > 0 ? CMP_BETTER : CMP_WORSE;
+	else
+		out->verdict = b->mean > a->mean ? CMP_HIGHER : CMP_LOWER;
+	judge(out, CMP_PRIMARY_MBPS);
+}
+
+void compare_judge(struct compare_result *r, enum compare_primary p)
+{
+	r->primary = p < CMP_PRIMARIES ? p : CMP_PRIMARY_MBPS;
+	for (size_t i = 0; i < r->ndev; i++) {
+		struct compare_dev *cd = &r->dev[i];
+		double best = -INFINITY;
+
+		cd->headline = NULL;
+		for (size_t k = 0; k < cd->nm; k++) {
+			struct compare_metric *m = &cd->m[k];
+			double big = fmax(m->a.n ? m->a.mean : -INFINITY, m->b.n ? m->b.mean : -INFINITY);
+
+			judge(m, r->primary);
+			if (m->active && headline_col(m->col, r->primary) && big > best) {
+				best = big;
+				cd->headline = m;
+			}
+		}
 	}
 }
 
@@ -92,6 +156,60 @@ static int add(struct compare_result *r, const char *name, const struct snapshot
 	return tunables(cd);
 }
 
+static void fixed(double v, int prec, char *out, size_t len)
+{
+	if (isnan(v))
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%.*f", prec, v);
+}
+
+void compare_headline(const struct compare_dev *cd, enum compare_primary p, char *out, size_t len)
+{
+	const struct compare_metric *m = cd->headline;
+	char v[32], ch[24], a[32], b[32];
+
+	if (!m) {
+		snprintf(out, len, "%s", "");
+		return;
+	}
+	compare_metric_text(m, v, sizeof(v));
+	if (isnan(m->change_pct))
+		snprintf(ch, sizeof(ch), "-");
+	else
+		snprintf(ch, sizeof(ch), "%+.1f%%", m->change_pct);
+	fixed(m->a.mean, columns[m->col].prec, a, sizeof(a));
+	fixed(m->b.mean, columns[m->col].prec, b, sizeof(b));
+	snprintf(out, len, "primary %s: %s %s -> %s (%s) %s", compare_primaries[p].name, columns[m->col].header, a, b,
+		 ch, v);
+}
+
+/* Two single-device snapshots: compared whatever their names, with a
+ * warning when they are not the same device; likewise a name whose
+ * major:minor changed (re-created in between), or another host. */
+static void warn(struct compare_result *r)
+{
+	const struct snapshot *a = r->a, *b = r->b;
+	size_t n = 0;
+
+	if (a->ndev == 1 && b->ndev == 1 && strcmp(a->dev[0].name, b->dev[0].name))
+		n += (size_t)snprintf(r->warning, sizeof(r->warning), "A is %s (%u:%u), B is %s (%u:%u): different devices",
+				      a->dev[0].name, a->dev[0].major, a->dev[0].minor, b->dev[0].name, b->dev[0].major,
+				      b->dev[0].minor);
+	for (size_t i = 0; i < a->ndev && n < sizeof(r->warning); i++) {
+		const struct snapshot_dev *x = &a->dev[i], *y = snapshot_find(b, x->name);
+		if (y && (x->major != y->major || x->minor != y->minor)) {
+			n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n,
+					      "%s%s is %u:%u in A but %u:%u in B: not the same device", n ? "; " : "",
+					      x->name, x->major, x->minor, y->major, y->minor);
+			break;
+		}
+	}
+	if (strcmp(a->host, b->host) && n < sizeof(r->warning))
+		snprintf(r->warning + n, sizeof(r->warning) - n, "%sA was taken on %s, B on %s", n ? "; " : "", a->host,
+			 b->host);
+}
+
 int compare_snapshots(const struct snapshot *a, const struct snapshot *b, struct compare_result *out)
 {
 	int err = 0;
@@ -101,6 +219,14 @@ int compare_snapshots(const struct snapshot *a, const struct snapshot *b, struct
 	out->b = b;
 	if (!(out->dev = calloc(a->ndev + b->ndev + 1, sizeof(*out->dev))))
 		return -ENOMEM;
+	warn(out);
+	if (a->ndev == 1 && b->ndev == 1 && strcmp(a->dev[0].name, b->dev[0].name)) {
+		if ((err = add(out, a->dev[0].name, &a->dev[0], &b->dev[0])) < 0)
+			compare_free(out);
+		else
+			compare_judge(out, CMP_PRIMARY_MBPS);
+		return err;
+	}
 	for (size_t i = 0; i < a->ndev && !err; i++)
 		err = add(out, a->dev[i].name, &a->dev[i], snapshot_find(b, a->dev[i].name));
 	for (size_t i = 0; i < b->ndev && !err; i++)
@@ -108,6 +234,8 @@ int compare_snapshots(const struct snapshot *a, const struct snapshot *b, struct
 			err = add(out, b->dev[i].name, NULL, &b->dev[i]);
 	if (err)
 		compare_free(out);
+	else
+		compare_judge(out, CMP_PRIMARY_MBPS);
 	return err;
 }
 

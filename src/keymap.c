@@ -376,6 +376,15 @@ static unsigned act_ab_view(struct ui *u)
 	return ACT_REDRAW;
 }
 
+static unsigned act_ab_primary(struct ui *u)
+{
+	char msg[TUNABLE_MSG_MAX];
+
+	ab_next_primary(&u->ab, msg, sizeof(msg));
+	ui_status(u, "%s", msg);
+	return ACT_REDRAW;
+}
+
 static unsigned ab_scroll(struct ui *u, int delta)
 {
 	u->ab_top += delta;
@@ -492,6 +501,8 @@ const struct keymap_entry keymap[] = {
 	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec },
 	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit },
 	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
+	{ AB, { 'p', 0 }, "p", "judge better/worse on the next primary figure: MB/s, IOPS, readahead hit% (latency always)",
+	  act_ab_primary },
 	{ AB, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the comparison down", act_ab_down },
 	{ AB, { 'k', KEY_UP, 0 }, "k, Up", "scroll it up", act_ab_up },
 	{ AB, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_ab_pgdown },

@@ -435,11 +435,27 @@ static int set_window_tunables(struct series_window *w, const struct change *c)
 	return 0;
 }
 
+/* A point covers (t - interval, t]: it belongs to the window when it started
+ * at or after both the last change and end - window (the tolerance absorbs
+ * timer jitter in t - interval), unless it straddles a change. */
+static bool in_window(const struct point *p, double from)
+{
+	return p->t - p->interval >= from - TOL && p->seq != SEQ_STRADDLES;
+}
+
+/* A busy interval next to an idle one: the load started or stopped inside
+ * it, so its rates are a fraction of the load's. */
+static bool edge(const struct device *d, size_t i)
+{
+	return !at(d, i)->idle && ((i > 0 && at(d, i - 1)->idle) || (i + 1 < d->n && at(d, i + 1)->idle));
+}
+
 static int window_get(const struct series *s, dev_t dev, const char *name, bool busy, struct series_window *w)
 {
 	const struct device *d = find(s, dev, name, 0);
 	struct stats_acc acc[COLUMN_COUNT];
 	uint32_t seq = SEQ_STRADDLES;
+	bool skip_edges = false;
 	double end, from;
 	int err;
 
@@ -450,20 +466,31 @@ static int window_get(const struct series *s, dev_t dev, const char *name, bool 
 	for (int c = 0; c < COLUMN_COUNT; c++)
 		stats_acc_init(&acc[c]);
 	end = d->n ? at(d, d->n - 1)->t : d->last_seen;
-	/* A point covers (t - interval, t]: it belongs to the window when it
-	 * started at or after both the last change and end - window. The
-	 * tolerance absorbs timer jitter in t - interval. */
 	from = fmax(d->last_change, end - s->window);
 	w->t_start = w->t_end = end;
+	if (busy) {
+		size_t nbusy = 0, nedge = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (in_window(at(d, i), from) && !at(d, i)->idle) {
+				nbusy++;
+				nedge += edge(d, i);
+			}
+		/* A load too bursty to have steady intervals keeps its edges. */
+		skip_edges = nbusy - nedge >= 2;
+	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct point *p = at(d, i);
 
-		if (p->t - p->interval < from - TOL || p->seq == SEQ_STRADDLES)
+		if (!in_window(p, from))
 			continue;
 		if (p->idle)
 			w->idle++;
 		if (p->idle && busy)
 			continue;
+		if (skip_edges && edge(d, i)) {
+			w->partial++;
+			continue;
+		}
 		if (w->n++ == 0) {
 			w->t_start = p->t - p->interval;
 			seq = p->seq;

@@ -154,17 +154,19 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 	}
 }
 
-static void dev_text(FILE *f, const struct compare_dev *cd)
+static void dev_text(FILE *f, const struct compare_dev *cd, enum compare_primary primary)
 {
 	size_t quiet = 0;
 
 	fprintf(f, "\n%s", cd->name);
 	if (cd->a)
-		fprintf(f, "  A: %zu intervals (%.1f s)", cd->a->n, cd->a->end - cd->a->start);
+		fprintf(f, "  A: %zu intervals (%.1f s, %zu idle + %zu partial left out)", cd->a->n,
+			cd->a->end - cd->a->start, cd->a->idle, cd->a->partial);
 	else
 		fprintf(f, "  only in B");
 	if (cd->b)
-		fprintf(f, "  B: %zu intervals (%.1f s)", cd->b->n, cd->b->end - cd->b->start);
+		fprintf(f, "  B: %zu intervals (%.1f s, %zu idle + %zu partial left out)", cd->b->n,
+			cd->b->end - cd->b->start, cd->b->idle, cd->b->partial);
 	else
 		fprintf(f, "  only in A");
 	fputc('\n', f);
@@ -175,11 +177,16 @@ static void dev_text(FILE *f, const struct compare_dev *cd)
 			cd->tun[i].b ? cd->tun[i].b : "(absent)");
 	if (cd->ntun)
 		fprintf(f, "  %zu tunable%s the same\n", cd->ntun - cd->ndiffer, cd->ntun - cd->ndiffer == 1 ? "" : "s");
+	if (cd->headline) {
+		char line[160];
+		compare_headline(cd, primary, line, sizeof(line));
+		fprintf(f, "  %s\n", line);
+	}
 	fprintf(f, "  %-10s %10s %10s %9s  %s\n", "metric", "A mean", "B mean", "change", "verdict (Welch 95%)");
 	for (size_t i = 0; i < cd->nm; i++) {
 		const struct compare_metric *m = &cd->m[i];
 		const struct column *c = &columns[m->col];
-		char a[16], b[16], ch[16];
+		char a[16], b[16], ch[16], v[32];
 
 		if (!m->active) {
 			quiet++;
@@ -191,7 +198,8 @@ static void dev_text(FILE *f, const struct compare_dev *cd)
 			snprintf(ch, sizeof(ch), "%9s", "-");
 		else
 			snprintf(ch, sizeof(ch), "%+8.1f%%", m->change_pct);
-		fprintf(f, "  %-10s %s %s %s  %s", c->header, a, b, ch, compare_verdict_names[m->verdict]);
+		compare_metric_text(m, v, sizeof(v));
+		fprintf(f, "  %-10s %s %s %s  %s", c->header, a, b, ch, v);
 		if (m->w.valid && isfinite(m->w.t))
 			fprintf(f, " (t %.2f, df %.1f, crit %.2f)", m->w.t, m->w.df, m->w.tcrit);
 		fputc('\n', f);
@@ -210,10 +218,12 @@ int compare_print_text(FILE *f, const struct compare_result *r)
 	when(r->b->time, tb, sizeof(tb));
 	fprintf(f, "A: %s, kernel %s, taken %s\nB: %s, kernel %s, taken %s\n", r->a->host, r->a->kernel, ta,
 		r->b->host, r->b->kernel, tb);
-	if (strcmp(r->a->host, r->b->host))
-		fprintf(f, "note: A and B come from different hosts\n");
+	if (r->warning[0])
+		fprintf(f, "warning: %s\n", r->warning);
+	fprintf(f, "better/worse judged on %s and latency; other figures say higher or lower\n",
+		compare_primaries[r->primary].name);
 	for (size_t i = 0; i < r->ndev; i++)
-		dev_text(f, &r->dev[i]);
+		dev_text(f, &r->dev[i], r->primary);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -287,6 +297,18 @@ static void jdev(FILE *f, const struct compare_dev *cd)
 	jnum(f, cd->a ? (double)cd->a->n : NAN);
 	fputs(", \"b_intervals\": ", f);
 	jnum(f, cd->b ? (double)cd->b->n : NAN);
+	fputs(", \"a_idle_left_out\": ", f);
+	jnum(f, cd->a ? (double)cd->a->idle : NAN);
+	fputs(", \"b_idle_left_out\": ", f);
+	jnum(f, cd->b ? (double)cd->b->idle : NAN);
+	fputs(", \"a_partial_left_out\": ", f);
+	jnum(f, cd->a ? (double)cd->a->partial : NAN);
+	fputs(", \"b_partial_left_out\": ", f);
+	jnum(f, cd->b ? (double)cd->b->partial : NAN);
+	fputs(", \"b_device\": ", f);
+	jstr(f, cd->b ? cd->b->name : NULL);
+	fputs(", \"headline\": ", f);
+	jstr(f, cd->headline ? columns[cd->headline->col].json : NULL);
 	fputs(", \"tunables\": [", f);
 	for (size_t i = 0; i < cd->ntun; i++) {
 		fputs(i ? ", " : "", f);
@@ -320,6 +342,8 @@ static void jdev(FILE *f, const struct compare_dev *cd)
 		jnum(f, m->w.p);
 		fputs(", \"verdict\": ", f);
 		jstr(f, compare_verdict_names[m->verdict]);
+		fputs(", \"judgement\": ", f);
+		jstr(f, compare_judgement_names[m->judged]);
 		fputc('}', f);
 	}
 	fputs("], \"blocks\": {", f);
@@ -339,7 +363,11 @@ static void jdev(FILE *f, const struct compare_dev *cd)
 
 int compare_print_json(FILE *f, const struct compare_result *r)
 {
-	fputs("{\"format\": \"blktune-diff\", \"version\": 1, ", f);
+	fputs("{\"format\": \"blktune-diff\", \"version\": 1, \"primary\": ", f);
+	jstr(f, compare_primaries[r->primary].name);
+	fputs(", \"warning\": ", f);
+	jstr(f, r->warning[0] ? r->warning : NULL);
+	fputs(", ", f);
 	jside(f, r->a, "a");
 	fputs(", ", f);
 	jside(f, r->b, "b");

@@ -253,6 +253,7 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 		d->end = wall - (src->t_now - w.t_end);
 		d->n = w.n;
 		d->idle = src->busy_only ? w.idle : 0;
+		d->partial = w.partial;
 		memcpy(d->st, w.st, sizeof(d->st));
 		if (w.tun)
 			err = recorded_tunables(d, &w);
@@ -321,8 +322,8 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 
 		if (!word_ok(d->name))
 			return -EINVAL;
-		fprintf(f, "device %s %u:%u\nspan %.6f %.6f %zu %zu\n", d->name, d->major, d->minor, d->start,
-			d->end, d->n, d->idle);
+		fprintf(f, "device %s %u:%u\nspan %.6f %.6f %zu %zu %zu\n", d->name, d->major, d->minor, d->start,
+			d->end, d->n, d->idle, d->partial);
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			const struct stats_summary *st = &d->st[c];
 			if (columns[c].type != COL_NUM || st->n == 0)
@@ -611,6 +612,8 @@ static int rec_span(struct parser *p, char **pos)
 		return err;
 	/* Idle intervals left out: absent in files written before it existed. */
 	if (**pos && (err = count(p, pos, "idle intervals", SIZE_MAX / 2, &d->idle)))
+		return err;
+	if (**pos && (err = count(p, pos, "partial intervals", SIZE_MAX / 2, &d->partial)))
 		return err;
 	if (!(d->end >= d->start))
 		return perr(p, "span ends before it starts");

@@ -35,10 +35,14 @@ static void put(struct page *p, enum view_color c, const char *fmt, ...)
 	attrset(A_NORMAL);
 }
 
-static const enum view_color verdict_color[CMP_VERDICTS] = {
-	[CMP_NA] = VC_DIM, [CMP_NOISE] = VC_DIM, [CMP_BETTER] = VC_GOOD, [CMP_WORSE] = VC_BAD,
-	[CMP_CHANGED] = VC_NORMAL,
-};
+static enum view_color metric_color(const struct compare_metric *m)
+{
+	if (m->judged == CMP_BETTER)
+		return VC_GOOD;
+	if (m->judged == CMP_WORSE)
+		return VC_BAD;
+	return m->verdict == CMP_HIGHER || m->verdict == CMP_LOWER ? VC_NORMAL : VC_DIM;
+}
 
 static const struct compare_dev *selected(const struct ab_view_state *st)
 {
@@ -53,7 +57,7 @@ static void metrics(struct page *p, const struct compare_dev *cd)
 	for (size_t i = 0; i < cd->nm; i++) {
 		const struct compare_metric *m = &cd->m[i];
 		const struct column *c = &columns[m->col];
-		char a[16], b[16], ch[16];
+		char a[16], b[16], ch[16], v[32];
 
 		if (!m->active)
 			continue;
@@ -67,8 +71,8 @@ static void metrics(struct page *p, const struct compare_dev *cd)
 			snprintf(ch, sizeof(ch), "%9s", "-");
 		else
 			snprintf(ch, sizeof(ch), "%+8.1f%%", m->change_pct);
-		put(p, verdict_color[m->verdict], "%-10s %s %s %s  %s", c->header, a, b, ch,
-		    compare_verdict_names[m->verdict]);
+		compare_metric_text(m, v, sizeof(v));
+		put(p, metric_color(m), "%-10s %s %s %s  %s", c->header, a, b, ch, v);
 	}
 }
 
@@ -135,11 +139,21 @@ static void layout(struct page *p)
 		put(p, VC_HEADER, "A/B comparison: no device in either snapshot");
 		return;
 	}
-	put(p, VC_HEADER, "A/B %s   A: %zu intervals (%.0f s)   B: %zu intervals (%.0f s)   %zu device%s compared",
+	put(p, VC_HEADER, "A/B %s   A: %zu busy intervals (%.0f s)   B: %zu busy intervals (%.0f s)   %zu device%s compared",
 	    cd->name, cd->a ? cd->a->n : 0, cd->a ? cd->a->end - cd->a->start : 0, cd->b ? cd->b->n : 0,
 	    cd->b ? cd->b->end - cd->b->start : 0, ab->cmp.ndev, ab->cmp.ndev == 1 ? "" : "s");
+	put(p, VC_DIM, "idle intervals left out: A %zu, B %zu (partial: A %zu, B %zu)   better/worse judged on %s (p: next) and latency",
+	    cd->a ? cd->a->idle : 0, cd->b ? cd->b->idle : 0, cd->a ? cd->a->partial : 0, cd->b ? cd->b->partial : 0,
+	    compare_primaries[ab->cmp.primary].name);
+	if (ab->cmp.warning[0])
+		put(p, VC_BAD, "WARNING: %s", ab->cmp.warning);
 	if (!cd->a || !cd->b)
 		put(p, VC_BAD, "%s is only in %s", cd->name, cd->a ? "A" : "B");
+	if (cd->headline) {
+		char line[160];
+		compare_headline(cd, ab->cmp.primary, line, sizeof(line));
+		put(p, metric_color(cd->headline), "%s", line);
+	}
 	if (cd->ndiffer)
 		put(p, VC_TITLE, "tunables that differ");
 	else if (cd->ntun)

@@ -1,42 +1,113 @@
 #!/usr/bin/env bash
-# A/B for real: under a steady O_DIRECT 1 MiB read load on a loop device made
-# here, take A, lower max_sectors_kb with keys, take B: the A/B view lists the
-# changed tunable, shows rareq-sz fell with a verdict that agrees with its
-# numbers; A puts A's value back; w saves two snapshot files that
-# blktune diff reads.
+# A/B for real, as issue 9 tried it: on a loop device made here, blktune runs
+# while the device is idle, then fio loads it (O_DIRECT 1 MiB sequential
+# reads, time-based) and A is taken over a window that began idle; then
+# max_sectors_kb is lowered with keys and the same fio load runs again; b
+# takes B. Checked against fio's own JSON: the verdict on throughput has the
+# sign fio measured (A's idle intervals must not drag A's mean down), the
+# screen says how many idle intervals each side left out (about the idle time
+# before and after the load), rareq-sz is "lower" and never judged, A puts
+# A's value back, w saves two files blktune diff reads. Then a change made
+# after A is what quit's restore must undo: sysfs is checked before and after.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-tmux.bash"
 t_need_root
 command -v tmux >/dev/null || t_skip "needs tmux"
+command -v fio >/dev/null || t_skip "needs fio"
+command -v python3 >/dev/null || t_skip "needs python3 (reads fio's JSON)"
 t_loop_create 256 || t_skip "cannot create a loop device"
 dev=$T_LOOP
 name=${dev#/dev/}
 q=/sys/block/$name/queue
 export XDG_STATE_HOME=$T_TMP/state
-trap 'tm_stop; [ -n "${load:-}" ] && kill $load 2>/dev/null; wait 2>/dev/null; t_cleanup' EXIT
+trap 'tm_stop; t_cleanup' EXIT
 ms0=$(cat $q/max_sectors_kb)
+# Small requests (as the seed's 32 KB): a difference far beyond the noise.
+low=16
+iv=0.5
 
-(while :; do dd if="$dev" of=/dev/null bs=1M count=256 iflag=direct status=none || break; done) &
-load=$!
-tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -d 0.5 --journal-dir '$T_TMP/journal'; sleep 60"
+# fio_phase NAME: the load, to completion; its own read bandwidth (KiB/s) in NAME.bw
+fio_phase() {
+	fio --name="$1" --filename="$dev" --rw=read --bs=1M --direct=1 --ioengine=psync \
+		--time_based --runtime=5 --output-format=json --output="$T_TMP/$1.json" >/dev/null 2>&1 || return 1
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["bw"])' \
+		"$T_TMP/$1.json" >"$T_TMP/$1.bw"
+}
+
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -d $iv --journal-dir '$T_TMP/journal'; echo blktune-exited; sleep 60"
 tm_wait "^DEVICE" 5
 tm_keys / && tm_text "$name" && tm_keys Enter
 tm_wait "matching \"$name\"" 2
+t0=$(date +%s.%N)
+# Idle first: about 8 intervals with nothing on the device.
 sleep 4
+t1=$(date +%s.%N)
+t_check "fio phase A ran" fio_phase a
+t2=$(date +%s.%N)
 tm_keys a
-t_check "a takes snapshot A of the selected device" tm_wait "A: $name, [0-9][0-9]* busy intervals" 2
-tm_keys '{' '{' '{'
-t_check "max_sectors_kb lowered by keys" wait_sysfs $q/max_sectors_kb $((ms0 / 8))
-sleep 4
+t3=$(date +%s.%N)
+t_check "a takes snapshot A over a window that began idle" \
+	tm_wait "A: $name, [0-9][0-9]* busy intervals .* [0-9][0-9]* idle left out (+[0-9] partial)" 3
+line=$(tm_screen | grep -o "A: $name, [0-9]* busy intervals.*partial)" | tail -n 1)
+a_busy=$(sed -E 's/.*, ([0-9]+) busy intervals.*/\1/' <<<"$line")
+a_idle=$(sed -E 's/.* ([0-9]+) idle left out.*/\1/' <<<"$line")
+a_part=$(sed -E 's/.*\(\+([0-9]+) partial\)/\1/' <<<"$line")
+# Idle before fio started and after it ended, in intervals (the intervals
+# fio's start and end fall into are busy, and left out as partial); the
+# status line is read at once.
+want=$(awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v iv="$iv" 'BEGIN { printf "%d", ((b - a) + (d - c)) / iv }')
+t_check "A left out $a_idle idle intervals, about the $want the idle time holds" \
+	awk -v n="$a_idle" -v w="$want" 'BEGIN { exit !(n >= w - 3 && n <= w + 2 && n >= 6) }'
+t_check "A holds the load's steady intervals ($a_busy busy + $a_part partial, fio ran 5 s at $iv s)" \
+	awk -v n="$a_busy" -v p="$a_part" 'BEGIN { exit !(n >= 8 && n <= 11 && p >= 1 && p <= 2) }'
+
+for ((i = 0; i < 10; i++)); do
+	cur=$(cat $q/max_sectors_kb)
+	[ "$cur" -le "$low" ] && break
+	tm_keys '{'
+	wait_sysfs $q/max_sectors_kb $((cur / 2)) 2 || break
+done
+low=$(cat $q/max_sectors_kb)
+t_check "max_sectors_kb lowered by keys ($ms0 -> $low)" test "$low" -lt "$ms0"
+sleep 1
+t_check "fio phase B ran" fio_phase b
 tm_keys b
 t_check "b takes B and opens the A/B view" tm_wait "^A/B $name" 3
-t_check "the changed tunable is listed first" tm_wait "max_sectors_kb *$ms0 -> $((ms0 / 8))" 1
-line=$(tm_screen | grep -E '^rareq-sz ' | head -n 1)
-read -r _ a b change verdict <<<"$line"
+t_check "the changed tunable is listed first" tm_wait "max_sectors_kb *$ms0 -> $low" 1
+t_check "the view says how many idle intervals each side left out" \
+	tm_wait "idle intervals left out: A $a_idle, B [0-9][0-9]* (partial: A $a_part, B [12])" 1
+
+bw_a=$(cat "$T_TMP/a.bw") bw_b=$(cat "$T_TMP/b.bw")
+echo "# fio read bandwidth: A (max_sectors_kb $ms0) $bw_a KiB/s, B ($low) $bw_b KiB/s"
+read -r _ ma mb change verdict <<<"$(tm_screen | grep -E '^rMB/s ' | head -n 1)"
+echo "# blktune rMB/s: A $ma, B $mb, $change, $verdict"
+fsign=$(awk -v a="$bw_a" -v b="$bw_b" 'BEGIN { print (b > a) ? "higher" : "lower" }')
+t_check "rMB/s verdict has fio's sign: $verdict (fio: B $fsign than A)" \
+	bash -c "[[ '$verdict' == $fsign,* ]]"
+judged=$([ "$fsign" = higher ] && echo better || echo worse)
+t_check "throughput, the primary figure, is judged: $verdict" bash -c "[[ '$verdict' == *', $judged' ]]"
+# A's mean over steady busy intervals only is fio's own figure (fio's
+# ramp and the machine's other load: 10%).
+t_check "A's rMB/s $ma within 10% of fio's $(awk -v b="$bw_a" 'BEGIN { printf "%.1f", b / 1024 }')" \
+	awk -v m="$ma" -v b="$bw_a" 'BEGIN { f = b / 1024; exit !(m <= f * 1.1 && m >= f * 0.9) }'
+t_check "B's rMB/s $mb within 10% of fio's $(awk -v b="$bw_b" 'BEGIN { printf "%.1f", b / 1024 }')" \
+	awk -v m="$mb" -v b="$bw_b" 'BEGIN { f = b / 1024; exit !(m <= f * 1.1 && m >= f * 0.9) }'
+t_check "the headline names the primary figure" tm_wait "primary MB/s: rMB/s .* $fsign, $judged" 1
+read -r _ a b change verdict <<<"$(tm_screen | grep -E '^rareq-sz ' | head -n 1)"
 t_check "rareq-sz fell from A to B ($a -> $b)" awk -v a="$a" -v b="$b" 'BEGIN { exit !(b + 0 < a + 0) }'
-t_check "the change is negative ($change)" bash -c "[[ '$change' == -* ]]"
-t_check "the verdict agrees: changed, not within noise ($verdict)" test "$verdict" = changed
+t_check "its verdict is 'lower', not judged ($verdict)" test "$verdict" = lower
+read -r _ _ _ _ verdict <<<"$(tm_screen | grep -E '^r/s ' | head -n 1)"
+t_check "r/s is not judged under MB/s ($verdict)" bash -c "[[ '$verdict' != *better* && '$verdict' != *worse* ]]"
+tm_keys p
+t_check "p judges IOPS instead" tm_wait "better/worse judged on IOPS" 2
+t_check "and the headline is about r/s" tm_wait "^primary IOPS: r/s " 1
+read -r _ _ _ _ verdict <<<"$(tm_screen | grep -E '^r/s ' | head -n 1)"
+t_check "a significant r/s change is now judged ($verdict)" \
+	bash -c "[[ '$verdict' == 'within noise' || '$verdict' == *', better' || '$verdict' == *', worse' ]]"
+read -r _ _ _ _ verdict <<<"$(tm_screen | grep -E '^rMB/s ' | head -n 1)"
+t_check "and rMB/s no longer is ($verdict)" test "$verdict" = "$fsign"
 t_check "histograms side by side" tm_wait "read request sizes (traced)" 1
+
 tm_keys A
 t_check "A puts A's max_sectors_kb back" wait_sysfs $q/max_sectors_kb "$ms0"
 tm_keys w
@@ -44,11 +115,20 @@ t_check "w saves both snapshots" tm_wait "saved" 2
 files=$(ls "$XDG_STATE_HOME"/blktune/*.snap 2>/dev/null | wc -l)
 t_eq "two snapshot files" "$files" 2
 set -- "$XDG_STATE_HOME"/blktune/*.snap
+t_check "A's file records the idle intervals left out" grep -Eq "^span [0-9.]+ [0-9.]+ $a_busy $a_idle $a_part\$" "$1"
+t_check "and the value in force during A" grep -q "^tunable max_sectors_kb $ms0\$" "$1"
+t_check "B's file the value in force during B" grep -q "^tunable max_sectors_kb $low\$" "$2"
 "$BLKTUNE" diff "$1" "$2" >"$T_TMP/diff.txt"
 t_eq "blktune diff reads them" "$?" 0
-t_check "and lists max_sectors_kb" grep -q max_sectors_kb "$T_TMP/diff.txt"
-tm_keys Escape q
-tm_wait "r restore and quit" 2 && tm_keys r
-sleep 0.5
-t_eq "max_sectors_kb as it was" "$(cat $q/max_sectors_kb)" "$ms0"
+t_check "and lists max_sectors_kb" grep -q "max_sectors_kb *$ms0 -> $low" "$T_TMP/diff.txt"
+t_check "with the same throughput verdict" grep -Eq "^  rMB/s .* $fsign, $judged" "$T_TMP/diff.txt"
+
+# After A restored it, change it again: only quit's restore can undo this.
+tm_keys Escape '{'
+t_check "max_sectors_kb changed after A ($((ms0 / 2)))" wait_sysfs $q/max_sectors_kb $((ms0 / 2))
+tm_keys q
+t_check "quit asks to restore or keep" tm_wait "r restore and quit" 2
+tm_keys r
+t_check "blktune exits" tm_wait "blktune-exited" 5
+t_eq "quit's restore put max_sectors_kb back" "$(cat $q/max_sectors_kb)" "$ms0"
 t_done

@@ -191,10 +191,11 @@ START_TEST(busy_window_leaves_idle_intervals_out)
 	series_add(s, &m, 1, ++t);
 	series_window_init(&w);
 	ck_assert_int_eq(series_window_get_busy(s, dev, "loop3", &w), 0);
-	ck_assert_uint_eq(w.n, 11);
+	ck_assert_uint_eq(w.n, 10); /* the first busy one borders the idle ones */
 	ck_assert_uint_eq(w.idle, 17);
-	ck_assert_double_eq_tol(w.t_start, 17, 1e-9);
-	ck_assert_double_eq_tol(w.st[COLUMN_R_S].mean, 1000.0 / 11, 1e-6);
+	ck_assert_uint_eq(w.partial, 1);
+	ck_assert_double_eq_tol(w.t_start, 18, 1e-9);
+	ck_assert_double_eq_tol(w.st[COLUMN_R_S].mean, 900.0 / 10, 1e-6);
 	ck_assert_int_eq(series_window_get(s, dev, "loop3", &w), 0);
 	ck_assert_uint_eq(w.n, 28);
 	ck_assert_uint_eq(w.idle, 17);
@@ -211,6 +212,45 @@ START_TEST(busy_window_leaves_idle_intervals_out)
 }
 END_TEST
 
+/* The load starts and stops inside intervals: those two carry a fraction of
+ * its rate and are left out of a busy window (counted as partial), so the
+ * mean is the steady load's; a load that is all edges keeps them. */
+START_TEST(busy_window_leaves_partial_intervals_out)
+{
+	const dev_t dev = makedev(7, 3);
+	static const double load[] = { 0, 0, 10, 100, 100, 100, 100, 100, 30, 0, 0 };
+	struct series *s;
+	struct series_window w;
+	struct disk_metrics m;
+	double t = 0;
+
+	ck_assert_int_eq(series_new(60, &s), 0);
+	for (size_t i = 0; i < sizeof(load) / sizeof(load[0]); i++) {
+		interval(&m, load[i], 1);
+		series_add(s, &m, 1, ++t);
+	}
+	series_window_init(&w);
+	ck_assert_int_eq(series_window_get_busy(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 5);
+	ck_assert_uint_eq(w.idle, 4);
+	ck_assert_uint_eq(w.partial, 2);
+	ck_assert_double_eq(w.st[COLUMN_R_S].mean, 100);
+	ck_assert_double_eq(w.st[COLUMN_R_S].sd, 0);
+	/* bursty: busy, idle, busy, idle, busy: every busy one is an edge */
+	series_mark_change(s, dev, "loop3", t);
+	for (int i = 0; i < 5; i++) {
+		interval(&m, i % 2 ? 0 : 50, 1);
+		series_add(s, &m, 1, ++t);
+	}
+	ck_assert_int_eq(series_window_get_busy(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 3);
+	ck_assert_uint_eq(w.partial, 0);
+	ck_assert_uint_eq(w.idle, 2);
+	series_window_free(&w);
+	series_free(s);
+}
+END_TEST
+
 UNIT_SUITE(series_suite)
 static Suite *series_suite(void)
 {
@@ -221,6 +261,7 @@ static Suite *series_suite(void)
 	tcase_add_test(tc, intervals_record_the_tunables_in_force);
 	tcase_add_test(tc, old_change_records_are_dropped_not_confused);
 	tcase_add_test(tc, busy_window_leaves_idle_intervals_out);
+	tcase_add_test(tc, busy_window_leaves_partial_intervals_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

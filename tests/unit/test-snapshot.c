@@ -88,47 +88,127 @@ START_TEST(test_verdicts)
 	struct snapshot a, b;
 	struct compare_result r;
 	const struct compare_dev *cd;
+	char line[160];
 
 	ck_assert_int_eq(series_new(30, &se), 0);
 	feed(se, 0, 20, 100, 5, 4);
 	take(se, 20, &a);
 	series_mark_change(se, makedev(7, 7), "loop7", 20);
-	/* Throughput up by 3 sd: better; request size 4 -> 8: changed
-	 * (rareq-sz has no good direction); r_await constant: within noise. */
+	/* Throughput up by 3 sd: r/s and rMB/s higher; only rMB/s (the
+	 * primary figure, throughput) is judged: better. Request size 4 -> 8:
+	 * higher, never judged. r_await constant: within noise. */
 	feed(se, 20, 20, 115, 5, 8);
 	take(se, 40, &b);
 	ck_assert_uint_eq(b.dev[0].n, 20);
 	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "");
+	ck_assert_int_eq(r.primary, CMP_PRIMARY_MBPS);
 	cd = compare_find(&r, "loop7");
 	ck_assert_ptr_nonnull(cd);
+	ck_assert_ptr_nonnull(cd->headline);
+	ck_assert_int_eq(cd->headline->col, COLUMN_RMB_S);
+	compare_headline(cd, r.primary, line, sizeof(line));
+	ck_assert_str_eq(line, "primary MB/s: rMB/s 0.39 -> 0.90 (+130.0%) higher, better");
 	for (size_t i = 0; i < cd->nm; i++) {
 		const struct compare_metric *m = &cd->m[i];
 		if (m->col == COLUMN_R_S) {
-			ck_assert_int_eq(m->verdict, CMP_BETTER);
+			ck_assert_int_eq(m->verdict, CMP_HIGHER);
+			ck_assert_int_eq(m->judged, CMP_UNJUDGED);
 			ck_assert_double_eq_tol(m->change_pct, 15, 1e-6);
+		} else if (m->col == COLUMN_RMB_S) {
+			ck_assert_int_eq(m->verdict, CMP_HIGHER);
+			ck_assert_int_eq(m->judged, CMP_BETTER);
 		} else if (m->col == COLUMN_RAREQ_SZ) {
-			ck_assert_int_eq(m->verdict, CMP_CHANGED);
+			ck_assert_int_eq(m->verdict, CMP_HIGHER);
+			ck_assert_int_eq(m->judged, CMP_UNJUDGED);
 		} else if (m->col == COLUMN_R_AWAIT) {
 			ck_assert_int_eq(m->verdict, CMP_NOISE);
+			ck_assert_int_eq(m->judged, CMP_UNJUDGED);
 		}
 	}
+	/* IOPS as the primary figure: now r/s is judged, rMB/s is not */
+	compare_judge(&r, CMP_PRIMARY_IOPS);
+	ck_assert_int_eq(cd->headline->col, COLUMN_R_S);
+	for (size_t i = 0; i < cd->nm; i++) {
+		if (cd->m[i].col == COLUMN_R_S)
+			ck_assert_int_eq(cd->m[i].judged, CMP_BETTER);
+		if (cd->m[i].col == COLUMN_RMB_S)
+			ck_assert_int_eq(cd->m[i].judged, CMP_UNJUDGED);
+	}
 	compare_free(&r);
-	/* Swapped: the same difference is worse. Within noise: means 1 apart
-	 * with sd 5 over 20 intervals. */
+	/* Swapped: the same difference is lower, and worse. */
 	ck_assert_int_eq(compare_snapshots(&b, &a, &r), 0);
 	for (size_t i = 0; i < r.dev[0].nm; i++)
-		if (r.dev[0].m[i].col == COLUMN_R_S)
-			ck_assert_int_eq(r.dev[0].m[i].verdict, CMP_WORSE);
+		if (r.dev[0].m[i].col == COLUMN_RMB_S) {
+			ck_assert_int_eq(r.dev[0].m[i].verdict, CMP_LOWER);
+			ck_assert_int_eq(r.dev[0].m[i].judged, CMP_WORSE);
+		}
 	compare_free(&r);
 	{
 		struct stats_summary x = { 20, 100, 5, 90, 110 }, y = { 20, 101, 5, 91, 111 };
 		struct compare_metric m;
+		char v[32];
 		compare_metric(COLUMN_W_AWAIT, &x, &y, &m);
 		ck_assert_int_eq(m.verdict, CMP_NOISE);
+		compare_metric_text(&m, v, sizeof(v));
+		ck_assert_str_eq(v, "within noise");
 		y.mean = 110;
 		compare_metric(COLUMN_W_AWAIT, &x, &y, &m);
-		ck_assert_int_eq(m.verdict, CMP_WORSE); /* await: lower is better */
+		ck_assert_int_eq(m.verdict, CMP_HIGHER);
+		ck_assert_int_eq(m.judged, CMP_WORSE); /* await: latency, lower is better, always judged */
+		compare_metric_text(&m, v, sizeof(v));
+		ck_assert_str_eq(v, "higher, worse");
+		/* issue 9: larger requests, fewer of them: IOPS lower, not "worse" */
+		compare_metric(COLUMN_R_S, &y, &x, &m);
+		ck_assert_int_eq(m.verdict, CMP_LOWER);
+		ck_assert_int_eq(m.judged, CMP_UNJUDGED);
+		compare_metric_text(&m, v, sizeof(v));
+		ck_assert_str_eq(v, "lower");
+		/* in_flight: a gauge without a good direction, never judged */
+		compare_metric(COLUMN_IN_FLIGHT, &x, &y, &m);
+		ck_assert_int_eq(m.judged, CMP_UNJUDGED);
 	}
+	snapshot_free(&a);
+	snapshot_free(&b);
+	series_free(se);
+}
+END_TEST
+
+/* A of loop7, B of loop8: compared (one pair, both sides) with a warning,
+ * not two one-sided devices; the same name with another major:minor (the
+ * device re-created) and another host are warned about too. */
+START_TEST(test_different_devices_warn)
+{
+	struct series *se;
+	struct snapshot a, b;
+	struct compare_result r;
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	feed(se, 0, 10, 100, 5, 4);
+	take(se, 10, &a);
+	series_free(se);
+	ck_assert_int_eq(series_new(30, &se), 0);
+	for (int i = 0; i < 10; i++) {
+		struct disk_metrics m = disk("loop8", 8, 200 + (i % 2 ? 5 : -5), 4);
+		ck_assert_int_eq(series_add(se, &m, 1, i + 1), 0);
+	}
+	take(se, 10, &b);
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_uint_eq(r.ndev, 1);
+	ck_assert_ptr_nonnull(r.dev[0].a);
+	ck_assert_ptr_nonnull(r.dev[0].b);
+	ck_assert_str_eq(r.warning, "A is loop7 (7:7), B is loop8 (7:8): different devices");
+	compare_free(&r);
+	snprintf(b.dev[0].name, sizeof(b.dev[0].name), "loop7");
+	b.dev[0].minor = 9;
+	snprintf(b.host, sizeof(b.host), "otherhost");
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 is 7:7 in A but 7:9 in B: not the same device; A was taken on testhost, B on otherhost");
+	compare_free(&r);
+	/* the same device: no warning */
+	ck_assert_int_eq(compare_snapshots(&a, &a, &r), 0);
+	ck_assert_str_eq(r.warning, "");
+	compare_free(&r);
 	snapshot_free(&a);
 	snapshot_free(&b);
 	series_free(se);
@@ -244,24 +324,29 @@ START_TEST(test_busy_capture_records)
 	src.series = se;
 	src.t_now = 29;
 	ck_assert_int_eq(snapshot_capture(&s, &src, msg, sizeof(msg)), 0);
-	ck_assert_uint_eq(s.dev[0].n, 12);
+	ck_assert_uint_eq(s.dev[0].n, 11); /* the first busy one is partial */
 	ck_assert_uint_eq(s.dev[0].idle, 17);
-	ck_assert_double_eq_tol(s.dev[0].st[COLUMN_R_S].mean, 100, 1e-9);
+	ck_assert_uint_eq(s.dev[0].partial, 1);
+	ck_assert_double_eq_tol(s.dev[0].st[COLUMN_R_S].mean, 100 + 2.0 / 11, 1e-9); /* jitter -2 +2 ... from the second */
 	ck_assert_str_eq(snapshot_tunable(&s.dev[0], "max_sectors_kb"), "32");
 	ck_assert_str_eq(snapshot_tunable(&s.dev[0], "scheduler"), "none");
 	ck_assert_double_eq(s.dev[0].st[COLUMN_MAXSECT_KB].mean, 32);
 	text = to_text(&s, &len);
-	ck_assert_ptr_nonnull(strstr(text, " 12 17\n"));
+	ck_assert_ptr_nonnull(strstr(text, " 11 17 1\n"));
 	ck_assert_int_eq(snapshot_parse(text, len, "t.snap", &back, msg, sizeof(msg)), 0);
 	ck_assert_uint_eq(back.dev[0].idle, 17);
+	ck_assert_uint_eq(back.dev[0].partial, 1);
 	snapshot_free(&back);
-	old = edit(text, " 12 17\n", " 12\n");
+	old = edit(text, " 11 17 1\n", " 11\n");
 	ck_assert_int_eq(snapshot_parse(old, strlen(old), "old.snap", &back, msg, sizeof(msg)), 0);
 	ck_assert_uint_eq(back.dev[0].idle, 0);
-	ck_assert_uint_eq(back.dev[0].n, 12);
+	ck_assert_uint_eq(back.dev[0].n, 11);
 	snapshot_free(&back);
 	free(old);
-	old = edit(text, " 12 17\n", " 12 x\n");
+	old = edit(text, " 11 17 1\n", " 11 17 1 1\n");
+	expect_error(old, strlen(old), "x.snap:7:");
+	free(old);
+	old = edit(text, " 11 17 1\n", " 11 x\n");
 	expect_error(old, strlen(old), "idle intervals 'x' is not a count");
 	free(old);
 	/* Not busy-only: every interval, nothing left out */
@@ -473,6 +558,7 @@ static Suite *snapshot_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_window_since_change);
 	tcase_add_test(tc, test_verdicts);
+	tcase_add_test(tc, test_different_devices_warn);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_busy_capture_records);
 	tcase_add_test(tc, test_parser_errors);
