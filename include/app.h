@@ -9,6 +9,7 @@
 #include "history.h"
 #include "model.h"
 #include "model-cpus.h"
+#include "names.h"
 #include "root.h"
 #include "rows.h"
 #include "sample.h"
@@ -26,9 +27,13 @@ struct app_options {
 	long count;          /* batch reports; 0 = until interrupted */
 	bool batch, json, partitions, no_color, no_trace;
 	bool readahead;      /* start with the readahead mode on (--readahead) */
+	bool since_boot;     /* batch: one report of averages since boot (--since-boot) */
+	bool omit_zero;      /* -z: leave out devices without I/O in the interval */
+	bool human;          /* -h: batch text with units, iostat -h's layout */
 	bool history;        /* keep sparkline history and the A/B series (the TUI) */
 	double ab_window;    /* A/B window: at most this many seconds (--ab-window) */
-	const char *devs[APP_MAX_DEVS];
+	enum names_type names; /* -j: persistent names shown and accepted */
+	const char *devs[APP_MAX_DEVS]; /* -p, as typed */
 	size_t ndevs;
 };
 
@@ -38,6 +43,8 @@ struct app {
 	struct sampler *sampler;
 	struct sample prev, cur;
 	bool have_prev;
+	bool since_boot;     /* m holds averages since boot (no interval yet) */
+	double boot_uptime;  /* their interval: proc/uptime at cur */
 	struct disk_metrics *m;
 	struct trace_metrics *tm; /* traced interval of m[i], valid where m[i].t_metrics */
 	struct ra_metrics *ram;   /* readahead interval of m[i], valid where m[i].ra_metrics */
@@ -51,6 +58,8 @@ struct app {
 	struct cpus_metrics cpus;  /* its rows, valid while cpu_view */
 	struct history *hist;
 	struct rows_filter filter;
+	char devnames[APP_MAX_DEVS][SAMPLE_PNAME_MAX]; /* -p resolved (/dev/ paths to kernel names) */
+	const char *devptrs[APP_MAX_DEVS];
 	char error[256];     /* why app_open failed */
 };
 
@@ -59,6 +68,9 @@ int app_open(struct app *a, const struct app_options *o);
 void app_close(struct app *a);
 /* Take a sample and derive everything from it. Returns 0 or -errno. */
 int app_refresh(struct app *a);
+/* Turn the current sample's figures into averages since boot (interval =
+ * proc/uptime, read through the root). Returns 0 or -errno. */
+int app_since_boot(struct app *a);
 /* Recompute the visible rows (after a filter or sort change; no sampling). */
 void app_rows(struct app *a);
 /* Readahead mode on or off; why gets the reason it could not start. */

@@ -57,6 +57,13 @@ struct column {
 /* Shown only while the readahead mode is on; JSON has it in "readahead". */
 #define COLUMN_RAMODE 4u
 
+/* A throughput column (MB/s in the table) that the TUI's unit key shows in
+ * kB/s, MB/s or GB/s. */
+#define COLUMN_THROUGHPUT 8u
+
+enum column_unit { COLUMN_UNIT_KB, COLUMN_UNIT_MB, COLUMN_UNIT_GB, COLUMN_UNITS };
+extern const char *const column_unit_names[COLUMN_UNITS]; /* "kB", "MB", "GB" */
+
 extern const struct column columns[COLUMN_COUNT];
 
 double column_value(const struct column *c, const struct disk_metrics *m);
@@ -64,8 +71,18 @@ double column_value(const struct column *c, const struct disk_metrics *m);
 int column_compare(const struct column *c, const struct disk_metrics *a, const struct disk_metrics *b);
 /* Text of a cell, right-aligned for numbers, exactly c->width wide. */
 void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len);
+/* The DEVICE cell (names_label) left-aligned in exactly width characters. */
+void column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len);
+/* Width for the DEVICE column that fits the longest name among rows: at
+ * least the column's own width, at most max. */
+int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n, int max);
 /* "on sda2,sdb1" / "in dm-0" / "-" (untruncated). */
 void column_stack_text(const struct disk_metrics *m, char *out, size_t len);
+/* Header and cell of a column with throughput in unit u (other columns:
+ * the header and column_cell). */
+void column_header_unit(const struct column *c, enum column_unit u, char *out, size_t len);
+void column_cell_unit(const struct column *c, const struct disk_metrics *m, enum column_unit u, char *out,
+		      size_t len);
 /* Look a column up by header or JSON key; -1 if unknown. */
 int column_find(const char *name);
 

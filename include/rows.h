@@ -11,9 +11,10 @@ struct rows_filter {
 	int sort_column;   /* enum column_id */
 	bool sort_reverse; /* descending when true */
 	bool partitions;   /* show partitions */
-	bool hide_idle;
+	bool hide_idle;    /* the TUI's i: nothing moved, nothing in flight */
+	bool omit_zero;    /* -z: no I/O completed in the interval (iostat -z) */
 	char name[32];     /* substring filter on the name (or dm name); "" = all */
-	size_t ndevs;      /* -p DEV list (exact names); 0 = all */
+	size_t ndevs;      /* -p DEV list (kernel, mapper or -j names); 0 = all */
 	const char *const *devs;
 };
 

@@ -14,6 +14,8 @@
 
 #define SAMPLE_NAME_MAX 32
 #define SAMPLE_SCHED_MAX 24
+#define SAMPLE_DM_NAME_MAX 128 /* DM_NAME_LEN */
+#define SAMPLE_PNAME_MAX 128   /* a /dev/disk/by-* link name */
 #define SAMPLE_TEMPS_MAX 8
 
 /* One /proc/diskstats line. Sectors are 512 bytes, times in ms. */
@@ -42,7 +44,8 @@ struct disk_info {
 	enum disk_kind kind;
 	bool has_queue;
 	char parent[SAMPLE_NAME_MAX];   /* disk of a partition */
-	char dm_name[SAMPLE_NAME_MAX];  /* dm/name, e.g. vg-root */
+	char dm_name[SAMPLE_DM_NAME_MAX]; /* dm/name, e.g. vg-root */
+	char persistent[SAMPLE_PNAME_MAX]; /* dev/disk/by-TYPE name with -j, else "" (source-names) */
 	char slaves[96];                /* comma-separated devices it stacks on */
 	char holders[96];               /* comma-separated devices stacked on it */
 	long long read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, nr_requests;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "names.h"
 #include "root.h"
 #include "sample.h"
 
@@ -38,6 +39,12 @@ int sampler_cpu_detail(struct sampler *sp, bool on, const char *dev);
  * nothing). Returns 0 or -errno with a one-line reason in why. */
 int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen);
 bool sampler_readahead_on(const struct sampler *sp);
+/* Persistent names (-j): fill info.persistent from dev/disk/by-TYPE, or
+ * stop (NAMES_NONE). Returns 0 or -errno. */
+int sampler_names(struct sampler *sp, enum names_type t);
+/* proc/uptime's first field now, in seconds. Returns 0 or -errno
+ * (-EINVAL: not a positive number). */
+int sampler_uptime(const struct sampler *sp, double *out);
 /* The loaded tracer, or NULL (CPU topology, program statistics). */
 const struct source_bpf *sampler_bpf(const struct sampler *sp);
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "app.h"
+#include "columns.h"
 #include "loop.h"
 #include "ab.h"
 #include "tunable.h"
@@ -57,6 +58,7 @@ struct ui {
 	char input[64];
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */
+	enum column_unit unit; /* of the table's throughput columns (m cycles) */
 	int detail_page;  /* enum ui_detail_page */
 	int cpu_top;      /* first CPU row shown in the CPU view */
 	char cpu_dev[SAMPLE_NAME_MAX]; /* the device whose IRQs the CPU view watches */

@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "columns.h"
+#include "model-boot.h"
 #include "snapshot.h"
+#include "source-names.h"
 
 void app_options_default(struct app_options *o)
 {
@@ -27,17 +29,27 @@ int app_open(struct app *a, const struct app_options *o)
 	sample_init(&a->cur);
 	a->filter.sort_column = COLUMN_DEVICE;
 	a->filter.partitions = o->partitions;
-	a->filter.devs = a->opt.devs;
-	a->filter.ndevs = a->opt.ndevs;
+	a->filter.omit_zero = o->omit_zero;
 	if ((err = root_open(o->root_dir, &a->root)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot open root %s: %s", o->root_dir, strerror(-err));
 		return err;
 	}
+	for (size_t i = 0; i < o->ndevs; i++) {
+		if ((err = source_names_resolve(a->root, o->devs[i], a->devnames[i], sizeof(a->devnames[i]))) < 0) {
+			snprintf(a->error, sizeof(a->error), "-p %s: %s", o->devs[i], strerror(-err));
+			return err;
+		}
+		a->devptrs[i] = a->devnames[i];
+	}
+	a->filter.devs = a->devptrs;
+	a->filter.ndevs = o->ndevs;
 	if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : 0, &a->sampler)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
 		return err;
 	}
+	if ((err = sampler_names(a->sampler, o->names)) < 0)
+		return err;
 	/* Batch output needs neither: their cost per device is the TUI's alone. */
 	if (o->history && ((err = history_new(&a->hist)) < 0 || (err = series_new(o->ab_window, &a->series)) < 0))
 		return err;
@@ -76,6 +88,7 @@ int app_refresh(struct app *a)
 
 	sample_swap(&a->prev, &a->cur);
 	a->have_prev = a->prev.t > 0;
+	a->since_boot = false;
 	if ((err = sampler_take(a->sampler, &a->cur)) < 0)
 		return err;
 	if (a->cur.ndisks > a->mcap) {
@@ -123,6 +136,22 @@ int app_refresh(struct app *a)
 	}
 	if (a->hist && a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;
+	app_rows(a);
+	return 0;
+}
+
+int app_since_boot(struct app *a)
+{
+	int err;
+
+	if ((err = sampler_uptime(a->sampler, &a->boot_uptime)) < 0) {
+		snprintf(a->error, sizeof(a->error), "averages since boot need %s/proc/uptime: %s",
+			 strcmp(a->opt.root_dir, "/") ? a->opt.root_dir : "", strerror(-err));
+		return err;
+	}
+	model_boot_disks(&a->cur, a->boot_uptime, a->m);
+	model_boot_cpu(&a->cur.cpu, &a->cpu);
+	a->since_boot = true;
 	app_rows(a);
 	return 0;
 }

@@ -7,6 +7,22 @@
 #include "loop.h"
 #include "output.h"
 
+/* One report of what the app holds now, text or JSON. */
+static int report(struct app *a)
+{
+	struct output_report r = {
+		.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .traces = a->tm, .rows = a->rows, .nrows = a->nrows,
+		.ra = sampler_readahead_on(a->sampler) && !a->since_boot ? a->ram : NULL,
+		.interval = a->since_boot ? a->boot_uptime : a->cur.t - a->prev.t,
+		.since_boot = a->since_boot, .persistent = a->opt.names != NAMES_NONE, .human = a->opt.human,
+		.host = sampler_host(a->sampler),
+	};
+
+	if (*sampler_error(a->sampler))
+		fprintf(stderr, "blktune: %s\n", sampler_error(a->sampler));
+	return (a->opt.json ? output_json(stdout, &r) : output_text(stdout, &r)) < 0 ? -EPIPE : 0;
+}
+
 int batch_run(struct app *a)
 {
 	struct loop *l;
@@ -15,6 +31,9 @@ int batch_run(struct app *a)
 
 	if ((err = app_refresh(a)) < 0)
 		return err;
+	/* iostat -x without an interval: one report since boot. */
+	if (a->opt.since_boot)
+		return (err = app_since_boot(a)) < 0 ? err : report(a);
 	if ((err = loop_new(a->opt.interval, false, &l)) < 0)
 		return err;
 	while (a->opt.count == 0 || reports < a->opt.count) {
@@ -28,19 +47,8 @@ int batch_run(struct app *a)
 				continue;
 			break;
 		}
-		if ((err = app_refresh(a)) < 0)
+		if ((err = app_refresh(a)) < 0 || (err = report(a)) < 0)
 			break;
-		struct output_report r = {
-			.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .traces = a->tm, .rows = a->rows, .nrows = a->nrows,
-			.ra = sampler_readahead_on(a->sampler) ? a->ram : NULL,
-			.interval = a->cur.t - a->prev.t, .host = sampler_host(a->sampler),
-		};
-		if (*sampler_error(a->sampler))
-			fprintf(stderr, "blktune: %s\n", sampler_error(a->sampler));
-		if ((a->opt.json ? output_json(stdout, &r) : output_text(stdout, &r)) < 0) {
-			err = -EPIPE;
-			break;
-		}
 		reports++;
 	}
 	loop_free(l);

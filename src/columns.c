@@ -5,6 +5,9 @@
 #include <strings.h>
 
 #include "format.h"
+#include "names.h"
+
+const char *const column_unit_names[COLUMN_UNITS] = { "kB", "MB", "GB" };
 
 const struct column columns[COLUMN_COUNT] = {
 	[COLUMN_DEVICE] = {
@@ -14,7 +17,8 @@ const struct column columns[COLUMN_COUNT] = {
 		.width = 10,
 		.prec = 0,
 		.table = true,
-		.formula = "device name as in /proc/diskstats",
+		.formula = "device name as in /proc/diskstats; a device-mapper device shows its mapper name "
+			   "(dm/name, as iostat -N); with -j its /dev/disk/by-* name where it has one",
 	},
 	[COLUMN_R_S] = {
 		.header = "r/s",
@@ -47,6 +51,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.prec = 2,
 		.good = +1,
 		.table = true,
+		.flags = COLUMN_THROUGHPUT,
 		.formula = "sectors read x 512 / 2^20 / interval",
 	},
 	[COLUMN_WMB_S] = {
@@ -58,6 +63,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.prec = 2,
 		.good = +1,
 		.table = true,
+		.flags = COLUMN_THROUGHPUT,
 		.formula = "sectors written x 512 / 2^20 / interval",
 	},
 	[COLUMN_RAREQ_SZ] = {
@@ -400,6 +406,8 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 		r = strcmp(a->info.scheduler, b->info.scheduler);
 	} else if (c->type == COL_STACK) {
 		r = strcmp(a->info.slaves, b->info.slaves);
+	} else if (c->type == COL_NAME) {
+		r = strcmp(names_label(a), names_label(b));
 	}
 	return r ? r : strcmp(a->name, b->name);
 }
@@ -414,28 +422,27 @@ void column_stack_text(const struct disk_metrics *m, char *out, size_t len)
 		snprintf(out, len, "-");
 }
 
-void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len)
+void column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len)
 {
-	double v;
+	snprintf(out, len, "%-*.*s", width, width, names_label(m));
+}
 
-	switch (c->type) {
-	case COL_NAME:
-		snprintf(out, len, "%-*.*s", c->width, c->width, m->name);
-		return;
-	case COL_SCHED:
-		snprintf(out, len, "%-*.*s", c->width, c->width, m->info.has_queue ? m->info.scheduler : "-");
-		return;
-	case COL_STACK:
-		{
-			char t[200];
-			column_stack_text(m, t, sizeof(t));
-			snprintf(out, len, "%-*.*s", c->width, c->width, t);
-		}
-		return;
-	case COL_NUM:
-		break;
+int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n, int max)
+{
+	int w = columns[COLUMN_DEVICE].width;
+
+	for (size_t i = 0; i < n; i++) {
+		int l = (int)strlen(names_label(&m[rows[i]]));
+		if (l > w)
+			w = l;
 	}
-	v = column_value(c, m);
+	return w < max ? w : max;
+}
+
+/* A number cell: v in c's width with prec decimals, or why there is none. */
+static void num_cell(const struct column *c, const struct disk_metrics *m, double v, int prec, char *out,
+		     size_t len)
+{
 	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics) {
 		snprintf(out, len, "%*s", c->width, "-");
 		return;
@@ -453,7 +460,53 @@ void column_cell(const struct column *c, const struct disk_metrics *m, char *out
 		snprintf(out, len, "%*s", c->width, m->state == DISK_RESTARTED ? "reset" : "-");
 		return;
 	}
-	format_num(v, c->width, c->prec, out, len);
+	format_num(v, c->width, prec, out, len);
+}
+
+void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len)
+{
+	switch (c->type) {
+	case COL_NAME:
+		column_name_cell(m, c->width, out, len);
+		return;
+	case COL_SCHED:
+		snprintf(out, len, "%-*.*s", c->width, c->width, m->info.has_queue ? m->info.scheduler : "-");
+		return;
+	case COL_STACK:
+		{
+			char t[200];
+			column_stack_text(m, t, sizeof(t));
+			snprintf(out, len, "%-*.*s", c->width, c->width, t);
+		}
+		return;
+	case COL_NUM:
+		break;
+	}
+	num_cell(c, m, column_value(c, m), c->prec, out, len);
+}
+
+/* MB/s columns: kB/s shows one decimal, GB/s three (what a row of small
+ * rates needs to be told apart). */
+static const double unit_scale[COLUMN_UNITS] = { 1024.0, 1.0, 1.0 / 1024.0 };
+static const int unit_prec[COLUMN_UNITS] = { 1, 2, 3 };
+
+void column_header_unit(const struct column *c, enum column_unit u, char *out, size_t len)
+{
+	const char *mb = strstr(c->header, "MB");
+
+	if (!(c->flags & COLUMN_THROUGHPUT) || !mb || u >= COLUMN_UNITS)
+		snprintf(out, len, "%s", c->header);
+	else
+		snprintf(out, len, "%.*s%s%s", (int)(mb - c->header), c->header, column_unit_names[u], mb + 2);
+}
+
+void column_cell_unit(const struct column *c, const struct disk_metrics *m, enum column_unit u, char *out,
+		      size_t len)
+{
+	if (!(c->flags & COLUMN_THROUGHPUT) || c->type != COL_NUM || u >= COLUMN_UNITS)
+		column_cell(c, m, out, len);
+	else
+		num_cell(c, m, column_value(c, m) * unit_scale[u], unit_prec[u], out, len);
 }
 
 int column_find(const char *name)

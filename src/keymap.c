@@ -290,6 +290,13 @@ static unsigned act_idle(struct ui *u)
 	return ACT_ROWS;
 }
 
+static unsigned act_unit(struct ui *u)
+{
+	u->unit = (u->unit + 1) % COLUMN_UNITS;
+	ui_status(u, "throughput in %s/s", column_unit_names[u->unit]);
+	return ACT_REDRAW;
+}
+
 static unsigned act_partitions(struct ui *u)
 {
 	u->app->filter.partitions = !u->app->filter.partitions;
@@ -524,6 +531,7 @@ const struct keymap_entry keymap[] = {
 	{ TAB, { 'r', 0 }, "r", "reverse the sort order", act_sort_reverse },
 	{ TAB, { 'i', 0 }, "i", "hide or show idle devices", act_idle },
 	{ TAB, { 'P', 0 }, "P", "show or hide partitions", act_partitions },
+	{ TAB, { 'm', 0 }, "m", "throughput columns in kB/s, MB/s or GB/s (cycles)", act_unit },
 	{ TAB, { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
 	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
 	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, per-CPU, readahead",

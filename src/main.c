@@ -16,12 +16,13 @@
 #include "cli-tunable.h"
 #include "sweep.h"
 #include "doc.h"
+#include "names.h"
 #include "tui.h"
 
 #define BLKTUNE_VERSION "0.1"
 
 enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
-       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW };
+       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW, OPT_SINCE_BOOT, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -39,7 +40,11 @@ static const struct option long_opts[] = {
 	{ "restore", no_argument, NULL, OPT_RESTORE },
 	{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
 	{ "list", required_argument, NULL, OPT_LIST },
-	{ "help", no_argument, NULL, 'h' },
+	{ "since-boot", no_argument, NULL, OPT_SINCE_BOOT },
+	{ "omit-idle", no_argument, NULL, 'z' },
+	{ "human", no_argument, NULL, 'h' },
+	{ "persistent-names", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -53,7 +58,16 @@ static void usage(FILE *f)
 		"  -b, --batch            print reports on stdout instead of the full-screen view\n"
 		"  -d, --delay SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
 		"  -n, --iterations N     batch: stop after N reports (default: until interrupted)\n"
-		"  -p, --device DEV       only this device (repeatable)\n"
+		"  -p, --device DEV       only this device (repeatable): a kernel name (sda, dm-3), a mapper\n"
+		"                         name (vg0-data), a /dev/ path (/dev/mapper/X, /dev/disk/by-id/X)\n"
+		"                         or, with -j, a persistent name\n"
+		"  -j, --persistent-names TYPE  show and accept /dev/disk/by-TYPE names, as iostat -j\n"
+		"                         (TYPE: ID, LABEL, PATH, UUID, PARTUUID)\n"
+		"  -z, --omit-idle        batch: leave out devices with no I/O in the interval (iostat -z);\n"
+		"                         full screen: start with idle devices hidden (i)\n"
+		"  -h, --human            batch text: sizes with k/M/G units in iostat -h's layout\n"
+		"      --since-boot       one report of averages since boot (as iostat -x without an\n"
+		"                         interval), text or --json, then exit\n"
 		"      --json             batch: one JSON object per line per interval\n"
 		"      --partitions       include partitions\n"
 		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
@@ -67,7 +81,7 @@ static void usage(FILE *f)
 		"      --journal-dir DIR  where the tunables journal lives (default /run/blktune)\n"
 		"      --list WHAT        print the keys, columns or tunables and exit\n"
 		"                         (WHAT: keys, columns, tunables; add :man for roff)\n"
-		"  -h, --help             this text\n"
+		"      --help             this text (-h is --human, as in iostat)\n"
 		"  -V, --version          print the version\n");
 }
 
@@ -98,7 +112,7 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 
 	*done = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bd:n:p:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:p:j:zhV", long_opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'b':
@@ -120,8 +134,8 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		case 'p':
 			if (o->ndevs == APP_MAX_DEVS)
 				return bad("-p %s: at most 64 devices", optarg);
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= SAMPLE_NAME_MAX)
-				return bad("-p '%s': give a device name as in /proc/diskstats, e.g. sda", optarg);
+			if (names_check_arg(optarg) < 0)
+				return bad("-p '%s': give a device name (sda, vg0-data) or a /dev/ path", optarg);
 			o->devs[o->ndevs++] = optarg;
 			break;
 		case OPT_JSON:
@@ -170,7 +184,23 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 			*done = 1;
 			return 0;
 		}
+		case 'j': {
+			int t = names_type_parse(optarg);
+			if (t < 0)
+				return bad("-j %s: give ID, LABEL, PATH, UUID or PARTUUID", optarg);
+			o->names = (enum names_type)t;
+			break;
+		}
+		case 'z':
+			o->omit_zero = true;
+			break;
 		case 'h':
+			o->human = true;
+			break;
+		case OPT_SINCE_BOOT:
+			o->since_boot = o->batch = true;
+			break;
+		case OPT_HELP:
 			usage(stdout);
 			*done = 1;
 			return 0;
@@ -190,6 +220,12 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("%s only applies with -b", "--json");
 	if (o->count && !o->batch)
 		return bad("%s only applies with -b", "-n");
+	if (o->human && !o->batch)
+		return bad("%s only applies with -b (the full-screen view's m key picks kB, MB or GB)", "-h");
+	if (o->human && o->json)
+		return bad("%s: JSON figures have no units; choose one", "-h with --json");
+	if (o->since_boot && o->count)
+		return bad("%s prints one report: -n does not apply", "--since-boot");
 	if (cli->restore && cli->nsets)
 		return bad("%s: choose --set or --restore", "--restore");
 	return 0;
@@ -225,11 +261,14 @@ int main(int argc, char **argv)
 		app_close(&a);
 		return 1;
 	}
-	err = o.batch ? batch_run(&a) : tui_run(&a);
-	app_close(&a);
-	if (err < 0 && err != -EPIPE) {
-		fprintf(stderr, "blktune: %s\n", strerror(-err));
-		return 1;
+	/* Without -b, -z starts the TUI with idle devices hidden (its i key). */
+	if (!o.batch && o.omit_zero) {
+		a.filter.omit_zero = false;
+		a.filter.hide_idle = true;
 	}
-	return 0;
+	err = o.batch ? batch_run(&a) : tui_run(&a);
+	if (err < 0 && err != -EPIPE)
+		fprintf(stderr, "blktune: %s\n", a.error[0] ? a.error : strerror(-err));
+	app_close(&a);
+	return err < 0 && err != -EPIPE ? 1 : 0;
 }

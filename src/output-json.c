@@ -29,13 +29,30 @@ static void json_tunable(FILE *f, const char *key, long long v)
 		fprintf(f, "%lld", v);
 }
 
-static void disk_object(FILE *f, const struct disk_metrics *m, const struct trace_metrics *tm,
-			const struct ra_metrics *ra)
+/* A name beside disk_device: null where the device has none. */
+static void json_name(FILE *f, const char *key, const char *v)
+{
+	char s[2 * SAMPLE_PNAME_MAX + 8];
+
+	fprintf(f, ", \"%s\": ", key);
+	if (!*v) {
+		fputs("null", f);
+		return;
+	}
+	format_json_string(v, s, sizeof(s));
+	fputs(s, f);
+}
+
+static void disk_object(FILE *f, const struct output_report *r, const struct disk_metrics *m,
+			const struct trace_metrics *tm, const struct ra_metrics *ra)
 {
 	char s[256];
 
 	format_json_string(m->name, s, sizeof(s));
 	fprintf(f, "{\"disk_device\": %s", s);
+	json_name(f, "mapper_name", m->info.dm_name);
+	if (r->persistent)
+		json_name(f, "persistent_name", m->info.persistent);
 	for (size_t k = 0; k < columns_batch_count; k++) {
 		const struct column *c = &columns[columns_batch_order[k]];
 		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED | COLUMN_RAMODE)))
@@ -81,7 +98,10 @@ int output_json(FILE *f, const struct output_report *r)
 
 	output_timestamp(&r->cur->wall, ts, sizeof(ts));
 	format_json_string(r->host->hostname, host, sizeof(host));
-	fprintf(f, "{\"timestamp\": \"%s\", \"host\": %s, \"interval_s\": %.6f, \"cpu\": ", ts, host, r->interval);
+	fprintf(f, "{\"timestamp\": \"%s\", \"host\": %s, \"interval_s\": %.6f, ", ts, host, r->interval);
+	if (r->since_boot)
+		fputs("\"since_boot\": true, ", f);
+	fputs("\"cpu\": ", f);
 	if (r->cpu->valid)
 		fprintf(f,
 			"{\"user\": %.2f, \"nice\": %.2f, \"system\": %.2f, \"iowait\": %.2f, \"irq\": %.2f, "
@@ -94,7 +114,7 @@ int output_json(FILE *f, const struct output_report *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		if (i)
 			fputs(", ", f);
-		disk_object(f, &r->disks[r->rows[i]], r->traces ? &r->traces[r->rows[i]] : NULL,
+		disk_object(f, r, &r->disks[r->rows[i]], r->traces ? &r->traces[r->rows[i]] : NULL,
 			    r->ra ? &r->ra[r->rows[i]] : NULL);
 	}
 	fputs("]}\n", f);

@@ -4,20 +4,32 @@
 #include <string.h>
 
 #include "columns.h"
+#include "names.h"
+
+/* iostat -z: no read, write, discard or flush completed in the interval. A
+ * device without an interval (new, reset) has all of them 0 too. */
+static bool no_io(const struct disk_metrics *m)
+{
+	return m->d_rd_ios == 0 && m->d_wr_ios == 0 && m->d_s == 0 && m->f_s == 0;
+}
 
 bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 {
 	if (f->ndevs) {
-		for (size_t i = 0; i < f->ndevs; i++)
-			if (!strcmp(f->devs[i], m->name))
-				return true;
+		size_t i = 0;
+		while (i < f->ndevs && !names_match(f->devs[i], m))
+			i++;
+		if (i == f->ndevs)
+			return false;
+	} else if (m->info.kind == DISK_KIND_PARTITION && !f->partitions) {
 		return false;
 	}
-	if (m->info.kind == DISK_KIND_PARTITION && !f->partitions)
-		return false;
 	if (f->hide_idle && model_disk_idle(m))
 		return false;
-	if (f->name[0] && !strstr(m->name, f->name) && !strstr(m->info.dm_name, f->name))
+	if (f->omit_zero && no_io(m))
+		return false;
+	if (f->name[0] && !strstr(m->name, f->name) && !strstr(m->info.dm_name, f->name) &&
+	    !strstr(m->info.persistent, f->name))
 		return false;
 	return true;
 }

@@ -11,6 +11,7 @@
 #include "source-cpus.h"
 #include "source-diskstats.h"
 #include "source-mem.h"
+#include "source-names.h"
 #include "source-queue.h"
 #include "source-readahead.h"
 #include "source-sensors.h"
@@ -37,6 +38,7 @@ struct sampler {
 	struct source_bpf *bpf;
 	struct source_cpus *cpus; /* only while the CPU view is on */
 	struct source_ra *ra;     /* only while the readahead mode is on */
+	struct source_names *names; /* only with -j */
 	char trace_why[160];
 	size_t last_ndisks;
 	double uptime0, t0;
@@ -102,6 +104,7 @@ void sampler_close(struct sampler *sp)
 	source_bpf_close(sp->bpf);
 	source_cpus_close(sp->cpus);
 	source_ra_close(sp->ra);
+	source_names_close(sp->names);
 	free(sp);
 }
 
@@ -123,7 +126,7 @@ int sampler_take(struct sampler *sp, struct sample *s)
 			 source_diskstats_error(sp->ds), bad, bad == 1 ? "" : "s");
 	else
 		sp->err[0] = '\0';
-	if (source_queue_fill(sp->q, s) < 0)
+	if (source_queue_fill(sp->q, s) < 0 || (sp->names && source_names_fill(sp->names, s) < 0))
 		return -ENOMEM;
 	if (sp->bpf) {
 		/* bio programs cost per bio: attach them only while a bio-based
@@ -228,4 +231,24 @@ int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
 bool sampler_readahead_on(const struct sampler *sp)
 {
 	return sp->ra != NULL;
+}
+
+int sampler_names(struct sampler *sp, enum names_type t)
+{
+	source_names_close(sp->names);
+	sp->names = NULL;
+	return t == NAMES_NONE ? 0 : source_names_open(sp->root, t, &sp->names);
+}
+
+int sampler_uptime(const struct sampler *sp, double *out)
+{
+	char buf[64], *end;
+	ssize_t n = root_read(sp->root, "proc/uptime", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	*out = strtod(buf, &end);
+	if (end == buf || *out <= 0)
+		return -EINVAL;
+	return 0;
 }

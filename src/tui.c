@@ -129,6 +129,7 @@ int tui_run(struct app *a)
 	u.app = a;
 	u.mode = UI_TABLE;
 	u.detail = true;
+	u.unit = COLUMN_UNIT_MB;
 	ab_init(&u.ab);
 	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)
 		return err;
@@ -143,7 +144,14 @@ int tui_run(struct app *a)
 		tunable_session_close(u.ts);
 		return -ENOTTY;
 	}
-	ui_status(&u, "first interval: figures appear after %.1f s; ? for help", a->opt.interval);
+	/* Something to read at once: averages since boot (iostat -x's first
+	 * report) until the first interval has passed. */
+	if (app_since_boot(a) == 0)
+		ui_status(&u, "first interval: averages since boot until %.1f s have passed; ? for help",
+			  a->opt.interval);
+	else
+		ui_status(&u, "first interval: figures appear after %.1f s (%s); ? for help", a->opt.interval,
+			  a->error);
 	if (root_is_live(a->root) && (u.journal_pending = cli_tunable_journal_pending(a->opt.journal_dir)) > 0)
 		u.prompt = UI_PROMPT_JOURNAL;
 	view_draw(&u);

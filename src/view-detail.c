@@ -56,6 +56,9 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 	column_stack_text(m, stack, sizeof(stack));
 	mvprintw(line++, 0, "%s  %s%s%s%s  %s", m->name, kind_text[in->kind], in->dm_name[0] ? " " : "", in->dm_name,
 		 in->kind == DISK_KIND_PARTITION ? " of " : "", in->kind == DISK_KIND_PARTITION ? in->parent : stack);
+	/* The kernel name heads the pane: the table may show another (-j). */
+	if (in->persistent[0])
+		printw("  (%s)", in->persistent);
 	attrset(A_NORMAL);
 	ll(b[0], sizeof(b[0]), in->max_hw_sectors_kb);
 	ll(b[1], sizeof(b[1]), in->logical_block_size);

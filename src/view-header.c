@@ -18,6 +18,11 @@ int view_header_draw(struct ui *u, int y, int width)
 	attrset(A_NORMAL);
 	printw("  %s  %s  up %s  interval %.1f s%s  %zu devices", h->hostname, h->kernel, up,
 	       a->opt.interval, u->paused ? "  [paused]" : "", a->nm);
+	if (a->since_boot) {
+		attrset(view_attr(u, VC_TITLE));
+		printw("  [averages since boot]");
+		attrset(A_NORMAL);
+	}
 	if (c->valid)
 		mvprintw(y + 1, 0, "cpu  us %5.1f  sy %5.1f  wa %5.1f  hi %5.1f  si %5.1f  st %5.1f  id %5.1f", c->user + c->nice,
 			 c->system, c->iowait, c->irq, c->softirq, c->steal, c->idle);

@@ -4,10 +4,14 @@
 #include "columns.h"
 #include "view.h"
 
+/* Mapper and persistent names are long: the DEVICE column grows to fit
+ * them, up to this many characters. */
+#define NAME_WIDTH_MAX 32
+
 /* Columns on screen: DEVICE, then table columns from hscroll on, while they fit. */
-static int visible_columns(const struct ui *u, int width, int *out)
+static int visible_columns(const struct ui *u, int width, int name_width, int *out)
 {
-	int n = 0, x = columns[COLUMN_DEVICE].width;
+	int n = 0, x = name_width;
 
 	out[n++] = COLUMN_DEVICE;
 	for (int c = COLUMN_R_S + u->hscroll; c < COLUMN_COUNT; c++) {
@@ -25,7 +29,8 @@ static int visible_columns(const struct ui *u, int width, int *out)
 int view_table_draw(struct ui *u, int y, int height, int width)
 {
 	const struct app *a = u->app;
-	int cols[COLUMN_COUNT], ncols = visible_columns(u, width, cols);
+	int name_width = column_name_width(a->m, a->rows, a->nrows, NAME_WIDTH_MAX);
+	int cols[COLUMN_COUNT], ncols = visible_columns(u, width, name_width, cols);
 	char cell[256];
 
 	if (height < 2)
@@ -36,12 +41,13 @@ int view_table_draw(struct ui *u, int y, int height, int width)
 	for (int i = 0; i < ncols; i++) {
 		const struct column *c = &columns[cols[i]];
 		bool sorted = cols[i] == a->filter.sort_column;
-		char h[40];
-		snprintf(h, sizeof(h), "%s%s", c->header, sorted ? (a->filter.sort_reverse ? "v" : "^") : "");
+		char h[40], name[32];
+		column_header_unit(c, u->unit, name, sizeof(name));
+		snprintf(h, sizeof(h), "%s%s", name, sorted ? (a->filter.sort_reverse ? "v" : "^") : "");
 		if (c->type == COL_NUM)
 			printw(i ? " %*s" : "%*s", c->width, h);
 		else
-			printw(i ? " %-*s" : "%-*s", c->width, h);
+			printw(i ? " %-*s" : "%-*s", cols[i] == COLUMN_DEVICE ? name_width : c->width, h);
 	}
 	attrset(A_NORMAL);
 	u->table_rows = height - 1;
@@ -60,7 +66,10 @@ int view_table_draw(struct ui *u, int y, int height, int width)
 			mvhline(y + 1 + r, 0, ' ', width);
 		move(y + 1 + r, 0);
 		for (int i = 0; i < ncols; i++) {
-			column_cell(&columns[cols[i]], m, cell, sizeof(cell));
+			if (cols[i] == COLUMN_DEVICE)
+				column_name_cell(m, name_width, cell, sizeof(cell));
+			else
+				column_cell_unit(&columns[cols[i]], m, u->unit, cell, sizeof(cell));
 			if (i)
 				addch(' ');
 			addstr(cell);

@@ -1,5 +1,7 @@
 #include "unit.h"
 
+#include "sample.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,15 @@ void unit_rmtree(const char *path)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", path);
+}
+
+const struct disk_info *unit_disk_info(const struct sample *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (!strcmp(s->disks[i].st.name, name))
+			return &s->disks[i].info;
+	ck_abort_msg("no device %s", name);
+	return NULL;
 }
 
 void unit_write_file(const char *path, const char *content)

@@ -35,22 +35,13 @@ static void close_tree(struct tree *t)
 	root_close(t->r);
 }
 
-static const struct disk_info *info(const struct tree *t, const char *name)
-{
-	for (size_t i = 0; i < t->s.ndisks; i++)
-		if (!strcmp(t->s.disks[i].st.name, name))
-			return &t->s.disks[i].info;
-	ck_abort_msg("no device %s", name);
-	return NULL;
-}
-
 START_TEST(nvme_queue_and_partitions)
 {
 	struct tree t;
 	const struct disk_info *in;
 
 	open_tree(&t, "nvme");
-	in = info(&t, "nvme0n1");
+	in = unit_disk_info(&t.s, "nvme0n1");
 	ck_assert_int_eq(in->kind, DISK_KIND_DISK);
 	ck_assert(in->has_queue);
 	ck_assert_int_eq(in->nr_hw_queues, 7);
@@ -58,12 +49,12 @@ START_TEST(nvme_queue_and_partitions)
 	ck_assert_int_eq(in->max_hw_sectors_kb, 2048);
 	ck_assert_str_eq(in->scheduler, "none");
 	ck_assert_int_eq(in->rotational, 0);
-	in = info(&t, "nvme0n1p2");
+	in = unit_disk_info(&t.s, "nvme0n1p2");
 	ck_assert_int_eq(in->kind, DISK_KIND_PARTITION);
 	ck_assert_str_eq(in->parent, "nvme0n1");
 	ck_assert(!in->has_queue);
 	ck_assert_int_eq(in->read_ahead_kb, -1);
-	in = info(&t, "sda3");
+	in = unit_disk_info(&t.s, "sda3");
 	ck_assert_str_eq(in->parent, "sda");
 	/* Four tunables kept open per device with a queue: nvme0n1, sda, sdb. */
 	ck_assert_uint_eq(source_queue_open_fds(t.q), 12);
@@ -77,7 +68,7 @@ START_TEST(lvm_stacking)
 	const struct disk_info *in;
 
 	open_tree(&t, "lvm");
-	in = info(&t, "dm-0");
+	in = unit_disk_info(&t.s, "dm-0");
 	ck_assert_int_eq(in->kind, DISK_KIND_DM);
 	ck_assert_str_eq(in->dm_name, "vg_foo.4059-lv_foo.4059");
 	/* slaves/ order is the directory's: check membership. */
@@ -86,8 +77,8 @@ START_TEST(lvm_stacking)
 		snprintf(l, sizeof(l), "loop%d", i);
 		ck_assert_msg(strstr(in->slaves, l) != NULL, "slaves %s", in->slaves);
 	}
-	ck_assert_str_eq(info(&t, "loop0")->holders, "dm-0");
-	ck_assert_str_eq(info(&t, "sda")->holders, "");
+	ck_assert_str_eq(unit_disk_info(&t.s, "loop0")->holders, "dm-0");
+	ck_assert_str_eq(unit_disk_info(&t.s, "sda")->holders, "");
 	close_tree(&t);
 }
 END_TEST

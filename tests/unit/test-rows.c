@@ -37,8 +37,10 @@ START_TEST(sort_and_filter)
 	setup(m);
 	n = rows_build(m, 5, &f, idx);
 	ck_assert_uint_eq(n, 4); /* partition hidden */
-	ck_assert_str_eq(m[idx[0]].name, "dm-0");
-	ck_assert_str_eq(m[idx[3]].name, "sdb");
+	/* By the name shown: dm-0 is "vg-root", after sdb. */
+	ck_assert_str_eq(m[idx[0]].name, "loop0");
+	ck_assert_str_eq(m[idx[2]].name, "sdb");
+	ck_assert_str_eq(m[idx[3]].name, "dm-0");
 	f.sort_column = COLUMN_R_S;
 	f.sort_reverse = true;
 	n = rows_build(m, 5, &f, idx);

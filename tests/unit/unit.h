@@ -21,6 +21,10 @@ const char *unit_fixture(const char *name);
  * returns a malloc'd path; unit_rmtree removes it. */
 char *unit_fixture_copy(const char *name);
 void unit_rmtree(const char *path);
+/* The disk of a sample called name (a failed check if there is none). */
+struct sample;
+struct disk_info;
+const struct disk_info *unit_disk_info(const struct sample *s, const char *name);
 /* Write a file (creating parent directories). */
 void unit_write_file(const char *path, const char *content);
 

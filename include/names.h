@@ -1,0 +1,38 @@
+/* names: what a device is called. The kernel name (sda, dm-3) keys every
+ * figure; people read the mapper name (dm/name, as iostat -N shows it) or a
+ * persistent /dev/disk/by-TYPE name (iostat -j). Pure: the names arrive in
+ * the sample (source-queue, source-names). */
+#ifndef BLKTUNE_NAMES_H
+#define BLKTUNE_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+enum names_type {
+	NAMES_NONE, /* no -j: kernel names, mapper names for dm */
+	NAMES_ID,
+	NAMES_LABEL,
+	NAMES_PATH,
+	NAMES_UUID,
+	NAMES_PARTUUID,
+	NAMES_COUNT
+};
+
+/* "ID", "label", ... (any case) -> the type; -EINVAL for anything else. */
+int names_type_parse(const char *s);
+/* "by-id", "by-label", ...: the directory below dev/disk/; NULL for NONE. */
+const char *names_type_dir(enum names_type t);
+/* What a row is called: the persistent name if there is one (-j), else the
+ * mapper name of a dm device, else the kernel name. */
+const char *names_label(const struct disk_metrics *m);
+/* Does a -p argument name this device? It may be the kernel name, the
+ * mapper name or (with -j) the persistent name; /dev/ paths are resolved
+ * to kernel names before (source_names_resolve). */
+bool names_match(const char *arg, const struct disk_metrics *m);
+/* A -p argument that cannot name a device: empty, too long, or a path
+ * outside /dev/. Returns 0 or -EINVAL. */
+int names_check_arg(const char *arg);
+
+#endif

@@ -1,0 +1,55 @@
+#include "names.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const type_words[NAMES_COUNT] = {
+	[NAMES_ID] = "ID", [NAMES_LABEL] = "LABEL", [NAMES_PATH] = "PATH",
+	[NAMES_UUID] = "UUID", [NAMES_PARTUUID] = "PARTUUID",
+};
+static const char *const type_dirs[NAMES_COUNT] = {
+	[NAMES_ID] = "by-id", [NAMES_LABEL] = "by-label", [NAMES_PATH] = "by-path",
+	[NAMES_UUID] = "by-uuid", [NAMES_PARTUUID] = "by-partuuid",
+};
+
+int names_type_parse(const char *s)
+{
+	for (int t = NAMES_NONE + 1; t < NAMES_COUNT; t++)
+		if (!strcasecmp(s, type_words[t]))
+			return t;
+	return -EINVAL;
+}
+
+const char *names_type_dir(enum names_type t)
+{
+	return t > NAMES_NONE && t < NAMES_COUNT ? type_dirs[t] : NULL;
+}
+
+const char *names_label(const struct disk_metrics *m)
+{
+	if (m->info.persistent[0])
+		return m->info.persistent;
+	if (m->info.dm_name[0])
+		return m->info.dm_name;
+	return m->name;
+}
+
+bool names_match(const char *arg, const struct disk_metrics *m)
+{
+	return !strcmp(arg, m->name) || (m->info.dm_name[0] && !strcmp(arg, m->info.dm_name)) ||
+	       (m->info.persistent[0] && !strcmp(arg, m->info.persistent));
+}
+
+int names_check_arg(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || n >= SAMPLE_PNAME_MAX)
+		return -EINVAL;
+	if (strchr(arg, '/') && strncmp(arg, "/dev/", 5))
+		return -EINVAL;
+	if (!strncmp(arg, "/dev/", 5) && (!arg[5] || arg[n - 1] == '/' || strstr(arg, "/../")))
+		return -EINVAL;
+	return 0;
+}
