@@ -72,7 +72,7 @@ t_loop_create 16
 dev2=$T_LOOP
 name2=${dev2#/dev/}
 dd if="$dev2" of=/dev/null bs=4k count=100 iflag=direct status=none
-shows_reads() { grep -q "\"disk_device\": \"$name2\", \"r/s\": [1-9]" "$T_TMP/churn.json"; }
+shows_reads() { grep -q "\"disk_device\": \"$name2\", \"mapper_name\": null, \"r/s\": [1-9]" "$T_TMP/churn.json"; }
 t_check "its reads are reported" t_until 10 shows_reads
 losetup -d "$dev2"
 n=$(wc -l <"$T_TMP/churn.json")
@@ -81,7 +81,7 @@ kill -INT $bt 2>/dev/null
 wait $bt
 t_eq "survives a device coming and going" "$?" 0
 seen=$(grep -c "\"disk_device\": \"$name2\"" "$T_TMP/churn.json")
-last=$(tail -n 1 "$T_TMP/churn.json" | grep -c "\"disk_device\": \"$name2\", \"r/s\": [1-9]")
+last=$(tail -n 1 "$T_TMP/churn.json" | grep -c "\"disk_device\": \"$name2\", \"mapper_name\": null, \"r/s\": [1-9]")
 t_check "the new device appeared ($seen reports)" test "$seen" -gt 0
 t_eq "no activity reported for it after detach" "$last" 0
 
