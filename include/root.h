@@ -41,4 +41,8 @@ bool root_exists(const struct root *r, const char *rel);
 /* pread a kept-open file from offset 0 (sysfs re-read). Returns length or -errno. */
 ssize_t root_pread(int fd, char *buf, size_t size);
 
+/* Make or remove a directory below the root (cgroups). Return 0 or -errno. */
+int root_mkdir(const struct root *r, const char *rel, mode_t mode);
+int root_rmdir(const struct root *r, const char *rel);
+
 #endif

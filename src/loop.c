@@ -85,6 +85,16 @@ void loop_free(struct loop *l)
 	free(l);
 }
 
+int loop_watch(struct loop *l, int fd)
+{
+	return add(l->ep, fd, LOOP_FD);
+}
+
+int loop_unwatch(struct loop *l, int fd)
+{
+	return epoll_ctl(l->ep, EPOLL_CTL_DEL, fd, NULL) < 0 ? -errno : 0;
+}
+
 int loop_set_interval(struct loop *l, double interval)
 {
 	l->interval = interval;
@@ -133,6 +143,8 @@ int loop_wait_timeout(struct loop *l, int timeout_ms, int *signo)
 			*signo = (int)si.ssi_signo;
 			return LOOP_SIGNAL;
 		}
+		case LOOP_FD:
+			return LOOP_FD;
 		default:
 			return LOOP_INPUT;
 		}

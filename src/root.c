@@ -263,3 +263,21 @@ bool root_exists(const struct root *r, const char *rel)
 	close(fd);
 	return true;
 }
+
+int root_mkdir(const struct root *r, const char *rel, mode_t mode)
+{
+	int err = root_check_path(rel);
+
+	if (err)
+		return err;
+	return mkdirat(r->dirfd, rel, mode) < 0 ? -errno : 0;
+}
+
+int root_rmdir(const struct root *r, const char *rel)
+{
+	int err = root_check_path(rel);
+
+	if (err)
+		return err;
+	return unlinkat(r->dirfd, rel, AT_REMOVEDIR) < 0 ? -errno : 0;
+}
