@@ -16,4 +16,8 @@ void format_sparkline(const float *v, int n, int width, char *out, size_t len);
 /* JSON string escaping of s into out. */
 void format_json_string(const char *s, char *out, size_t len);
 
+/* v with sig significant digits in plain decimal notation (never 1e+06,
+ * trailing zeros dropped); "" for NAN. For CSV and text outputs. */
+void format_plain(double v, int sig, char *out, size_t len);
+
 #endif

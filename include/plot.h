@@ -1,4 +1,4 @@
-/* plot: a small terminal scatter plot of y against x (sweep results), with a
+/* plot: a small terminal scatter plot of y against x (sweep results, with error bars), with a
  * logarithmic x axis when the values span powers of two, like the semilogx
  * plots of the seed experiments. Render only. */
 #ifndef BLKTUNE_PLOT_H
@@ -12,6 +12,7 @@ struct plot_point {
 	double x;          /* NAN: a categorical value, placed by its index */
 	double y;          /* NAN: no figure (left out) */
 	const char *label; /* the value as typed, for the x axis */
+	double lo, hi;     /* an error bar from lo to hi; none unless hi > lo */
 };
 
 /* True when every x is positive and they span at least a factor of 8: the

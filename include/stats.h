@@ -44,4 +44,8 @@ double stats_t_cdf(double t, double df);
 /* Quantile: stats_t_cdf(stats_t_quantile(p, df), df) == p, 0 < p < 1. */
 double stats_t_quantile(double p, double df);
 
+/* Half-width of the 95% confidence interval of the mean: t(0.975, n-1) x
+ * sd / sqrt(n); NAN when n < 2. */
+double stats_ci95(const struct stats_summary *s);
+
 #endif

@@ -145,3 +145,31 @@ void format_json_string(const char *s, char *out, size_t len)
 	out[o++] = '"';
 	out[o] = '\0';
 }
+
+void format_plain(double v, int sig, char *out, size_t len)
+{
+	int dec;
+	char *p;
+
+	if (isnan(v) || isinf(v)) {
+		snprintf(out, len, "%s", "");
+		return;
+	}
+	/* sig significant digits, never an exponent: 1187290 stays 1187290,
+	 * 0.000123456 is 0.000123456; trailing zeros go. */
+	dec = v == 0 ? 0 : sig - 1 - (int)floor(log10(fabs(v)));
+	if (dec < 0)
+		dec = 0;
+	if (dec > 12)
+		dec = 12;
+	snprintf(out, len, "%.*f", dec, v);
+	if (dec > 0 && (p = strchr(out, '.'))) {
+		char *e = out + strlen(out) - 1;
+		while (e > p && *e == '0')
+			*e-- = '\0';
+		if (e == p)
+			*e = '\0';
+	}
+	if (!strcmp(out, "-0"))
+		snprintf(out, len, "0");
+}

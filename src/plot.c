@@ -45,6 +45,14 @@ static int column(const struct plot_point *p, size_t n, size_t i, int w, bool lo
 	return hi > lo ? (int)lround((x - lo) / (hi - lo) * (w - 1)) : w / 2;
 }
 
+/* Row of value y (0 at the bottom, ymax at the top). */
+static int row(double y, double ymax, int h)
+{
+	int r = h - 1 - (int)lround(fmax(y, 0) / ymax * (h - 1));
+
+	return r < 0 ? 0 : r > h - 1 ? h - 1 : r;
+}
+
 int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int height, const char *xname,
 	      const char *yname)
 {
@@ -54,9 +62,12 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 	int w = width < 10 ? 10 : width > PLOT_W_MAX ? PLOT_W_MAX : width;
 	int h = height < 3 ? 3 : height > PLOT_H_MAX ? PLOT_H_MAX : height;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (p[i].y > ymax)
 			ymax = p[i].y;
+		if (p[i].hi > p[i].lo && p[i].hi > ymax)
+			ymax = p[i].hi;
+	}
 	if (!(ymax > 0))
 		ymax = 1;
 	for (int r = 0; r < h; r++) {
@@ -67,7 +78,13 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 		int c = column(p, n, i, w, logx, num), r;
 		if (isnan(p[i].y))
 			continue;
-		r = h - 1 - (int)lround(p[i].y / ymax * (h - 1));
+		if (p[i].hi > p[i].lo) {
+			/* the error bar: '-' caps, '|' between */
+			int top = row(p[i].hi, ymax, h), bot = row(p[i].lo, ymax, h);
+			for (int k = top; k <= bot; k++)
+				grid[k][c] = k == top || k == bot ? '-' : '|';
+		}
+		r = row(p[i].y, ymax, h);
 		grid[r][c] = '*';
 	}
 	fprintf(f, "%s against %s%s\n", yname, xname, logx ? " (log scale)" : "");

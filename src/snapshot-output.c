@@ -68,9 +68,18 @@ static double vec_sum(const struct snapshot_vec *v)
 	return s;
 }
 
+/* Plain decimal, never 1.18729e+06; "n/a" for NAN. buf holds 48 bytes. */
+static const char *plain(double v, int sig, char *buf)
+{
+	if (isnan(v))
+		return "n/a";
+	format_plain(v, sig, buf, 48);
+	return buf;
+}
+
 static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct snapshot_vec *v, size_t i)
 {
-	char label[32];
+	char label[32], n[48];
 
 	if (def->kind == SNAP_VEC_HIST)
 		snapshot_bucket_label(def, (unsigned)i, label, sizeof(label));
@@ -78,7 +87,7 @@ static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct s
 		snprintf(label, sizeof(label), "cpu%zu", i);
 	else
 		snprintf(label, sizeof(label), "%s", def->names[i]);
-	fprintf(f, "    %-10s %12.6g", label, v->v[i]);
+	fprintf(f, "    %-10s %12s", label, plain(v->v[i], 6, n));
 }
 
 int snapshot_print_text(FILE *f, const struct snapshot *s)
@@ -86,7 +95,8 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 	char t[32], a[32], b[32];
 
 	when(s->time, t, sizeof(t));
-	fprintf(f, "snapshot of %s, kernel %s, taken %s, window up to %g s\n", s->host, s->kernel, t, s->window);
+	fprintf(f, "snapshot of %s, kernel %s, taken %s, window up to %s s\n", s->host, s->kernel, t,
+		plain(s->window, 6, a));
 	for (size_t i = 0; i < s->ndev; i++) {
 		const struct snapshot_dev *d = &s->dev[i];
 
@@ -99,8 +109,9 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 			const struct stats_summary *st = &d->st[c];
 			if (st->n == 0 || (st->min == 0 && st->max == 0))
 				continue;
-			fprintf(f, "  %-10s %5zu %12.6g %12.6g %12.6g %12.6g\n", columns[c].header, st->n, st->mean,
-				st->sd, st->min, st->max);
+			char n1[48], n2[48], n3[48], n4[48];
+			fprintf(f, "  %-10s %5zu %12s %12s %12s %12s\n", columns[c].header, st->n, plain(st->mean, 6, n1),
+				plain(st->sd, 6, n2), plain(st->min, 6, n3), plain(st->max, 6, n4));
 		}
 		if (d->ntun)
 			fprintf(f, "  tunables:\n");
@@ -135,7 +146,7 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 	fprintf(f, "  %s (%s)\n    %-10s %18s %18s\n", def->title, def->unit, "", "A", "B");
 	for (size_t i = 0; i < n; i++) {
 		double x = va && i < va->n ? va->v[i] : NAN, y = vb && i < vb->n ? vb->v[i] : NAN;
-		char label[32];
+		char label[32], n1[48], n2[48];
 
 		if (def->kind != SNAP_VEC_VALUES && !(x > 0) && !(y > 0))
 			continue;
@@ -146,7 +157,7 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 		else
 			snprintf(label, sizeof(label), "%s", def->names[i]);
 		if (def->kind == SNAP_VEC_VALUES)
-			fprintf(f, "    %-10s %18.6g %18.6g\n", label, x, y);
+			fprintf(f, "    %-10s %18s %18s\n", label, plain(x, 6, n1), plain(y, 6, n2));
 		else
 			fprintf(f, "    %-10s %10.0f %6.1f%% %10.0f %6.1f%%\n", label, isnan(x) ? 0 : x,
 				sa > 0 && !isnan(x) ? x / sa * 100 : 0, isnan(y) ? 0 : y,
@@ -231,8 +242,10 @@ int compare_print_text(FILE *f, const struct compare_result *r)
 
 static void jnum(FILE *f, double v)
 {
+	char b[48];
+
 	if (isfinite(v))
-		fprintf(f, "%.10g", v);
+		fputs(plain(v, 10, b), f);
 	else
 		fputs("null", f);
 }

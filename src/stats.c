@@ -167,3 +167,10 @@ void stats_welch(const struct stats_summary *a, const struct stats_summary *b, s
 	out->p = 2 * stats_t_cdf(-fabs(out->t), out->df);
 	out->significant = fabs(out->t) > out->tcrit;
 }
+
+double stats_ci95(const struct stats_summary *s)
+{
+	if (s->n < 2 || isnan(s->sd))
+		return NAN;
+	return stats_t_quantile(0.975, (double)(s->n - 1)) * s->sd / sqrt((double)s->n);
+}
