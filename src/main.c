@@ -15,6 +15,7 @@
 #include "cli-snapshot.h"
 #include "cli-tunable.h"
 #include "sweep.h"
+#include "sweep-report.h"
 #include "doc.h"
 #include "names.h"
 #include "tui.h"
@@ -54,6 +55,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: blktune [options]\n"
 		"       blktune sweep DEV TUNABLE=V1,V2,... [sweep options]   (blktune sweep --help)\n"
+		"       blktune report DIR    the plain-text report of a sweep's directory\n"
 		"       blktune diff A.snap B.snap [--json]   |   blktune show FILE\n"
 		"  -b, --batch            print reports on stdout instead of the full-screen view\n"
 		"  -d, --delay SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
@@ -244,6 +246,8 @@ int main(int argc, char **argv)
 		return cli_snapshot_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "sweep"))
 		return sweep_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return sweep_report_main(argc - 1, argv + 1);
 	app_options_default(&o);
 	if ((err = parse_args(argc, argv, &o, &cli, &done)) != 0 || done)
 		return err;

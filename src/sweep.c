@@ -7,34 +7,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "columns.h"
 #include "loop.h"
-#include "plot.h"
 #include "series.h"
 #include "snapshot.h"
+#include "sweep-csv.h"
+#include "sweep-figure.h"
+#include "sweep-info.h"
 #include "sweep-opts.h"
+#include "sweep-report.h"
+#include "sweep-run.h"
 #include "tunable.h"
 
-/* One run's figures: means over its window. */
-struct sweep_row {
-	const char *value;
-	long repeat;
-	char got[TUNABLE_VALUE_MAX]; /* what the kernel set */
-	bool ok;
-	int status;                  /* CMD's exit status, -1 without CMD */
-	struct snapshot snap;
-	char path[PATH_MAX];
-};
-
-/* The CSV's figures: iostat's names, then the traced p99. */
-static const enum column_id csv_cols[] = {
-	COLUMN_RKB_S, COLUMN_WKB_S, COLUMN_R_S, COLUMN_W_S, COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ,
-	COLUMN_R_AWAIT, COLUMN_W_AWAIT, COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_RA_HIT,
+struct sweep {
+	struct sweep_opts o;
+	struct sweep_info info;
+	struct app a;
+	struct loop *l;
+	struct series *se;
+	struct tunable_session *ts;
+	struct sweep_runner rn;
+	struct sweep_run runs[SWEEP_RUNS_MAX];
+	size_t nruns;
+	size_t order[SWEEP_RUNS_MAX];
+	char dir[PATH_MAX];
+	sigset_t old;
 };
 
 static void restore_report(void *arg, const struct tunable_result *res)
@@ -50,234 +52,6 @@ static void drop_caches(const struct root *r)
 	if ((err = root_write(r, "proc/sys/vm/drop_caches", "3")) < 0)
 		fprintf(stderr, "blktune sweep: dropping caches: %s\n", strerror(-err));
 }
-
-static pid_t start(const char *cmd, const sigset_t *old)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		/* Its own process group, so a stop kills the whole pipeline. */
-		setpgid(0, 0);
-		sigprocmask(SIG_SETMASK, old, NULL);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		setpgid(pid, pid);
-	return pid;
-}
-
-static int stop(pid_t pid)
-{
-	int st;
-
-	kill(-pid, SIGTERM);
-	waitpid(pid, &st, 0);
-	return st;
-}
-
-/* Sample the device while CMD runs or for the duration. Returns 0, the
- * signal that interrupted it, or -errno. */
-static int measure(struct app *a, struct loop *l, struct series *se, struct tunable_session *ts,
-		   const struct sweep_opts *o, struct sweep_row *row, const sigset_t *old, const char *tag)
-{
-	double t0;
-	pid_t pid = -1;
-	int err, signo, ev, st = 0;
-
-	if ((err = app_refresh(a)) < 0)
-		return err;
-	t0 = a->cur.t;
-	/* The swept device records the values in force (its snapshot shows
-	 * them, not the sampler's reading from before the change). */
-	for (size_t i = 0; i < a->nm; i++)
-		if (!strcmp(a->m[i].name, o->dev))
-			snapshot_record_change(se, ts, a->m[i].dev, a->m[i].name, t0);
-		else
-			series_mark_change(se, a->m[i].dev, a->m[i].name, t0);
-	if ((err = loop_set_interval(l, o->interval)) < 0)
-		return err;
-	if (o->run && (pid = start(o->run, old)) < 0)
-		return -errno;
-	row->status = -1;
-	for (;;) {
-		if ((ev = loop_wait(l, &signo)) < 0) {
-			err = ev;
-			break;
-		}
-		if (ev == LOOP_SIGNAL) {
-			if (signo == SIGWINCH)
-				continue;
-			err = signo;
-			break;
-		}
-		if ((err = app_refresh(a)) < 0 || (err = series_add_traced(se, a->m, a->tm, a->nm, a->cur.t)) < 0)
-			break;
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "\r%s: %.0f s ", tag, a->cur.t - t0);
-		if (pid > 0 && waitpid(pid, &st, WNOHANG) == pid) {
-			row->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-			pid = -1;
-			break;
-		}
-		if (o->duration > 0 && a->cur.t - t0 >= o->duration - o->interval / 2)
-			break;
-	}
-	if (pid > 0) {
-		st = stop(pid);
-		row->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
-	if (isatty(STDERR_FILENO))
-		fputc('\n', stderr);
-	return err;
-}
-
-static double mean(const struct snapshot *s, enum column_id c)
-{
-	return s->ndev && s->dev[0].st[c].n ? s->dev[0].st[c].mean : NAN;
-}
-
-static double p99(const struct snapshot *s)
-{
-	const struct snapshot_vec *v = s->ndev ? snapshot_dev_vec(&s->dev[0], SNAP_VEC_LAT_PCT) : NULL;
-
-	return v ? v->v[2] : NAN;
-}
-
-static double mbps(const struct snapshot *s)
-{
-	return mean(s, COLUMN_RMB_S) + mean(s, COLUMN_WMB_S);
-}
-
-static void cell(double v, int prec, char *out, size_t len)
-{
-	if (isnan(v))
-		snprintf(out, len, "n/a");
-	else
-		snprintf(out, len, "%.*f", prec, v);
-}
-
-static void table(const struct sweep_opts *o, struct sweep_row *rows, size_t n)
-{
-	printf("\n%-14s %6s %10s %10s %9s %10s %7s %s\n", o->name, "repeat", "MB/s", "IOPS", "req KiB",
-	       "p99 us", "RA hit%", "snapshot");
-	for (size_t i = 0; i < n; i++) {
-		const struct snapshot *s = &rows[i].snap;
-		double iops = mean(s, COLUMN_R_S) + mean(s, COLUMN_W_S);
-		double kb = mean(s, COLUMN_RKB_S) + mean(s, COLUMN_WKB_S);
-		char c[5][24];
-
-		if (!rows[i].ok) {
-			printf("%-14s %6ld %s\n", rows[i].value, rows[i].repeat, "(failed)");
-			continue;
-		}
-		cell(mbps(s), 2, c[0], sizeof(c[0]));
-		cell(iops, 1, c[1], sizeof(c[1]));
-		cell(iops > 0 ? kb / iops : NAN, 1, c[2], sizeof(c[2]));
-		cell(p99(s), 0, c[3], sizeof(c[3]));
-		/* mean of the per-interval hit%: n/a unless the readahead mode ran */
-		cell(mean(s, COLUMN_RA_HIT), 1, c[4], sizeof(c[4]));
-		printf("%-14s %6ld %10s %10s %9s %10s %7s %s\n", rows[i].got, rows[i].repeat, c[0], c[1], c[2],
-		       c[3], c[4], rows[i].path);
-	}
-}
-
-static void plot(const struct sweep_opts *o, struct sweep_row *rows, size_t n)
-{
-	struct plot_point p[SWEEP_VALUES_MAX];
-	size_t np = 0;
-
-	for (size_t v = 0; v < o->nvalues; v++) {
-		double sum = 0, x;
-		char *end;
-		long k = 0;
-
-		for (size_t i = 0; i < n; i++)
-			if (rows[i].value == o->values[v] && rows[i].ok && !isnan(mbps(&rows[i].snap))) {
-				sum += mbps(&rows[i].snap);
-				k++;
-			}
-		x = strtod(o->values[v], &end);
-		p[np++] = (struct plot_point){ *end ? NAN : x, k ? sum / (double)k : NAN, o->values[v] };
-	}
-	putchar('\n');
-	plot_draw(stdout, p, np, 60, 12, o->name, "MB/s (read + write, mean of repeats)");
-}
-
-static int csv(const char *path, const struct sweep_row *rows, size_t n)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	fputs("value,repeat,intervals", f);
-	for (size_t c = 0; c < sizeof(csv_cols) / sizeof(csv_cols[0]); c++)
-		fprintf(f, ",%s", columns[csv_cols[c]].json);
-	fputs(",lat_p99_us,cmd_status,snapshot\n", f);
-	for (size_t i = 0; i < n; i++) {
-		const struct snapshot *s = &rows[i].snap;
-		if (!rows[i].ok)
-			continue;
-		fprintf(f, "%s,%ld,%zu", rows[i].got, rows[i].repeat, s->ndev ? s->dev[0].n : 0);
-		for (size_t c = 0; c < sizeof(csv_cols) / sizeof(csv_cols[0]); c++) {
-			double v = mean(s, csv_cols[c]);
-			if (isnan(v))
-				fputc(',', f);
-			else
-				fprintf(f, ",%.6g", v);
-		}
-		if (isnan(p99(s)))
-			fputc(',', f);
-		else
-			fprintf(f, ",%.6g", p99(s));
-		fprintf(f, ",%d,%s\n", rows[i].status, rows[i].path);
-	}
-	if (fclose(f) != 0)
-		err = -errno;
-	return err;
-}
-
-/* File names: the tunable and value with anything odd made '_'. */
-static void label(char *out, size_t len, const char *name, const char *value, long repeat)
-{
-	snprintf(out, len, "%s=%s-r%ld", name, value, repeat);
-	for (char *p = out; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.=-_", *p))
-			*p = '_';
-}
-
-static int sweep_dir(const struct sweep_opts *o, char *out, size_t len)
-{
-	char base[PATH_MAX], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	int err;
-
-	if (o->dir) {
-		snprintf(out, len, "%s", o->dir);
-		return 0;
-	}
-	if ((err = snapshot_default_dir(base, sizeof(base))) < 0)
-		return err;
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(out, len, "%s/sweep-%s-%s", base, stamp, o->dev);
-	return 0;
-}
-
-struct sweep {
-	struct sweep_opts o;
-	struct app a;
-	struct loop *l;
-	struct series *se;
-	struct tunable_session *ts;
-	struct sweep_row rows[SWEEP_RUNS_MAX];
-	size_t order[SWEEP_RUNS_MAX];
-	size_t nrows;
-	char dir[PATH_MAX];
-	sigset_t old;
-};
 
 static double now_mono(void)
 {
@@ -303,32 +77,129 @@ static int settle(struct sweep *sw)
 	return 0;
 }
 
-/* One value, one repeat. Returns 0, a signal number, or -errno (fatal). */
+/* stdout went away (| head -1): stop like on a signal, so the values are
+ * restored; SIGPIPE itself is ignored during a sweep. */
+static int out_gone(void)
+{
+	return fflush(stdout) != 0 && errno == EPIPE ? SIGPIPE : 0;
+}
+
+static double snap_mean(const struct snapshot *s, enum column_id c)
+{
+	return s->ndev && s->dev[0].st[c].n ? s->dev[0].st[c].mean : NAN;
+}
+
+/* The per-interval figures the snapshot summarises. */
+static void snapshot_figures(const struct snapshot *s, struct sweep_run *run)
+{
+	const struct snapshot_vec *v = s->ndev ? snapshot_dev_vec(&s->dev[0], SNAP_VEC_LAT_PCT) : NULL;
+
+	run->intervals = s->ndev ? s->dev[0].n : 0;
+	run->fig[SF_R_AWAIT] = snap_mean(s, COLUMN_R_AWAIT);
+	run->fig[SF_W_AWAIT] = snap_mean(s, COLUMN_W_AWAIT);
+	run->fig[SF_AQU_SZ] = snap_mean(s, COLUMN_AQU_SZ);
+	run->fig[SF_UTIL] = snap_mean(s, COLUMN_UTIL);
+	run->fig[SF_HIT_PCT] = snap_mean(s, COLUMN_RA_HIT);
+	run->fig[SF_LAT_P99_US] = v ? v->v[2] : NAN;
+}
+
+static void print_run(const struct sweep_run *r, const char *tag)
+{
+	char own[96] = "", fio[96] = "", cpu[64] = "";
+	double fmb = r->fig[SF_FIO_READ_MB_S], fwb = r->fig[SF_FIO_WRITE_MB_S];
+
+	if (!isnan(r->fig[SF_OWN_MB_S]) || !isnan(r->fig[SF_OWN_READ_BYTES]))
+		snprintf(own, sizeof(own), "; own %.2f MB/s (%.0f reads, %.0f writes)",
+			 isnan(r->fig[SF_OWN_MB_S]) ? 0 : r->fig[SF_OWN_MB_S], r->fig[SF_OWN_READS],
+			 r->fig[SF_OWN_WRITES]);
+	if (!isnan(fmb) || !isnan(fwb))
+		snprintf(fio, sizeof(fio), "; fio %.2f MB/s", (isnan(fmb) ? 0 : fmb) + (isnan(fwb) ? 0 : fwb));
+	if (!isnan(r->fig[SF_CPU_US_PER_IO]))
+		snprintf(cpu, sizeof(cpu), "; CPU %.2f us/IO", r->fig[SF_CPU_US_PER_IO]);
+	printf("%s: window %.3f s, trimmed idle head %.0f ms and tail %.0f ms: %.2f MB/s, %.1f IOPS over "
+	       "%.3f s%s%s%s; %zu intervals\n",
+	       tag, r->window_s, r->head_s * 1000, r->tail_s * 1000, isnan(r->fig[SF_MB_S]) ? 0 : r->fig[SF_MB_S],
+	       isnan(r->fig[SF_IOPS]) ? 0 : r->fig[SF_IOPS], r->busy_s, own, fio, cpu, r->intervals);
+	if (r->status > 0)
+		printf("%s: the command exited with status %d\n", tag, r->status);
+}
+
+/* File names: the tunable and value with anything odd made '_'. */
+static void label(char *out, size_t len, const char *name, const char *value, long repeat)
+{
+	snprintf(out, len, "%s=%s-r%ld", name, value, repeat);
+	for (char *p = out; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.=-_", *p))
+			*p = '_';
+}
+
+static int sweep_dir(const struct sweep_opts *o, char *out, size_t len)
+{
+	char base[PATH_MAX], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int err;
+
+	if (o->dir) {
+		snprintf(out, len, "%s", o->dir);
+	} else {
+		if ((err = snapshot_default_dir(base, sizeof(base))) < 0)
+			return err;
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(out, len, "%s/sweep-%s-%s", base, stamp, o->dev);
+	}
+	if (mkdir(out, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int save_csv(struct sweep *sw)
+{
+	char path[PATH_MAX + 16];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/sweep.csv", sw->dir);
+	if ((err = sweep_csv_save(path, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics)) < 0)
+		fprintf(stderr, "blktune sweep: %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+/* One run. Returns 0, a signal number, or -errno (fatal). */
 static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps)
 {
-	struct sweep_row *row = &sw->rows[sw->nrows++];
+	struct sweep_run *run = &sw->runs[sw->nruns];
+	struct snapshot snap;
 	struct snapshot_source src = { 0 };
 	struct tunable_result res;
 	char tag[128], lab[160], msg[SNAPSHOT_MSG_MAX];
+	struct timespec wall;
 	int err;
 
-	row->value = sw->o.values[v];
-	row->repeat = r;
-	snprintf(tag, sizeof(tag), "[%zu/%zu] %s=%s repeat %ld/%ld", step, steps, sw->o.name, row->value, r,
+	sweep_run_init(run);
+	snprintf(run->asked, sizeof(run->asked), "%s", sw->o.values[v]);
+	run->repeat = r;
+	run->order = step;
+	snprintf(tag, sizeof(tag), "[%zu/%zu] %s=%s repeat %ld/%ld", step, steps, sw->o.name, run->asked, r,
 		 sw->o.repeat);
-	if (tunable_set(sw->ts, sw->o.dev, sw->o.name, row->value, &res) < 0) {
+	if (tunable_set(sw->ts, sw->o.dev, sw->o.name, run->asked, &res) < 0) {
 		printf("%s: %s\n", tag, res.msg);
-		return 0;
+		return out_gone();
 	}
-	snprintf(row->got, sizeof(row->got), "%s", res.got);
+	snprintf(run->value, sizeof(run->value), "%s", res.got);
 	printf("%s: %s\n", tag, res.msg);
-	fflush(stdout);
-	if ((err = settle(sw)) != 0)
+	if ((err = out_gone()) || (err = settle(sw)) != 0)
 		return err;
 	if (sw->o.drop_caches)
 		drop_caches(sw->a.root);
-	if ((err = measure(&sw->a, sw->l, sw->se, sw->ts, &sw->o, row, &sw->old, tag)) != 0)
+	label(lab, sizeof(lab), sw->o.name, run->value, r);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	run->started = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
+	sw->nruns++;
+	if ((err = sweep_runner_run(&sw->rn, run, lab, tag)) != 0) {
+		sw->nruns--; /* an interrupted run is no measurement */
 		return err;
+	}
 	src.series = sw->se;
 	src.ts = sw->ts;
 	src.host = sampler_host(sw->a.sampler)->hostname;
@@ -336,26 +207,85 @@ static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps
 	src.t_now = sw->a.cur.t;
 	src.wall_now = sw->a.cur.wall;
 	src.only = sw->o.dev;
-	if (snapshot_capture(&row->snap, &src, msg, sizeof(msg)) < 0) {
-		printf("%s: %s\n", tag, msg);
-		return 0;
+	snapshot_init(&snap);
+	if (snapshot_capture(&snap, &src, msg, sizeof(msg)) < 0) {
+		printf("%s: no snapshot: %s\n", tag, msg);
+	} else {
+		snapshot_figures(&snap, run);
+		if (snapshot_save(&snap, sw->dir, lab, run->snapshot, sizeof(run->snapshot), msg, sizeof(msg)) < 0)
+			fprintf(stderr, "blktune sweep: %s\n", msg);
 	}
-	label(lab, sizeof(lab), sw->o.name, row->got, r);
-	if (snapshot_save(&row->snap, sw->dir, lab, row->path, sizeof(row->path), msg, sizeof(msg)) < 0)
-		fprintf(stderr, "blktune sweep: %s\n", msg);
-	row->ok = true;
-	printf("%s: %.2f MB/s over %zu intervals\n", tag, mbps(&row->snap), row->snap.dev[0].n);
-	if (row->status > 0)
-		printf("%s: the command exited with status %d\n", tag, row->status);
-	return 0;
+	snapshot_free(&snap);
+	print_run(run, tag);
+	/* Saved after every run: an interrupted sweep keeps what it measured. */
+	save_csv(sw);
+	return out_gone();
 }
 
-static int setup(struct sweep *sw)
+/* What the report says about the machine, device, tunables and settings. */
+static void gather_info(struct sweep *sw, int argc, char **argv, const char *original)
+{
+	static struct tunable_info list[TUNABLE_LIST_MAX];
+	struct sweep_info *in = &sw->info;
+	char msg[TUNABLE_MSG_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t at = 0;
+	int n;
+
+	sweep_info_init(in);
+	snprintf(in->command, sizeof(in->command), "blktune ");
+	sweep_info_command(argc, argv, in->command + 8, sizeof(in->command) - 8);
+	snprintf(in->dev, sizeof(in->dev), "%s", sw->o.dev);
+	snprintf(in->tunable, sizeof(in->tunable), "%s", sw->o.name);
+	for (size_t v = 0; v < sw->o.nvalues; v++)
+		at += (size_t)snprintf(in->values + at, sizeof(in->values) - at, "%s%s", v ? "," : "",
+				       sw->o.values[v]);
+	snprintf(in->original, sizeof(in->original), "%s", original);
+	if (sw->o.shuffle)
+		snprintf(in->order, sizeof(in->order), "shuffled (seed %llu)", (unsigned long long)sw->o.seed);
+	else
+		snprintf(in->order, sizeof(in->order), "interleaved");
+	snprintf(in->plot, sizeof(in->plot), "%s", sw->o.plot ? sw->o.plot : "mb_s");
+	localtime_r(&now, &tm);
+	strftime(in->started, sizeof(in->started), "%Y-%m-%d %H:%M:%S %z", &tm);
+	snprintf(in->run, sizeof(in->run), "%s", sw->o.run ? sw->o.run : "");
+	in->repeat = (double)sw->o.repeat;
+	in->settle = sw->o.settle;
+	in->duration = sw->o.duration;
+	in->interval = sw->o.interval;
+	snprintf(in->kernel, sizeof(in->kernel), "%s", sampler_host(sw->a.sampler)->kernel);
+	snprintf(in->host, sizeof(in->host), "%s", sampler_host(sw->a.sampler)->hostname);
+	sweep_info_device(sw->a.root, sw->o.dev, in);
+	if ((n = tunable_list(sw->ts, sw->o.dev, list, TUNABLE_LIST_MAX, msg, sizeof(msg))) > 0)
+		for (int i = 0; i < n && in->ntun < SWEEP_INFO_TUN_MAX; i++) {
+			snprintf(in->tun[in->ntun].name, TUNABLE_NAME_MAX, "%s", list[i].name);
+			snprintf(in->tun[in->ntun++].value, TUNABLE_VALUE_MAX, "%s", list[i].value);
+		}
+	for (size_t m = 0; m < sw->o.nmetrics; m++) {
+		snprintf(in->metric[m].name, SWEEP_METRIC_NAME_MAX, "%s", sw->o.metric[m].name);
+		snprintf(in->metric[m].regex, SWEEP_INFO_STR, "%s", sw->o.metric[m].regex);
+	}
+	in->nmetrics = sw->o.nmetrics;
+}
+
+/* --baseline, else the original value if swept, else the first. */
+static void pick_baseline(struct sweep *sw)
+{
+	const char *b = sw->o.baseline;
+
+	for (size_t v = 0; !b && v < sw->o.nvalues; v++)
+		if (!strcmp(sw->o.values[v], sw->info.original))
+			b = sw->o.values[v];
+	snprintf(sw->info.baseline, sizeof(sw->info.baseline), "%s", b ? b : sw->o.values[0]);
+}
+
+static int setup(struct sweep *sw, int argc, char **argv)
 {
 	struct app_options ao;
 	struct tunable_info info;
 	const char *why;
-	char msg[TUNABLE_MSG_MAX];
+	char msg[TUNABLE_MSG_MAX], path[PATH_MAX + 16];
 	sigset_t none;
 	int err;
 
@@ -391,41 +321,102 @@ static int setup(struct sweep *sw)
 		fprintf(stderr, "blktune sweep: %s %s is read-only\n", sw->o.dev, sw->o.name);
 		return -EPERM;
 	}
-	printf("sweep %s %s: now %s; values %zu x %ld repeat(s), %s\n", sw->o.dev, sw->o.name, info.value,
-	       sw->o.nvalues, sw->o.repeat, sw->o.run ? sw->o.run : "sampling only");
 	if ((err = sweep_dir(&sw->o, sw->dir, sizeof(sw->dir))) < 0) {
-		fprintf(stderr, "blktune sweep: snapshot directory: %s\n", strerror(-err));
+		fprintf(stderr, "blktune sweep: snapshot directory %s: %s\n", sw->dir, strerror(-err));
 		return err;
 	}
+	gather_info(sw, argc, argv, info.value);
+	pick_baseline(sw);
+	snprintf(path, sizeof(path), "%s/sweep.info", sw->dir);
+	if ((err = sweep_info_save(path, &sw->info)) < 0) {
+		fprintf(stderr, "blktune sweep: %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	printf("sweep %s %s: now %s; values %zu x %ld repeat(s), %s order, baseline %s; %s\n", sw->o.dev,
+	       sw->o.name, info.value, sw->o.nvalues, sw->o.repeat, sw->info.order, sw->info.baseline,
+	       sw->o.run ? sw->o.run : "sampling only");
+	printf("results in %s\n", sw->dir);
 	if ((err = series_new(SERIES_WINDOW_MAX, &sw->se)) < 0)
 		return err;
 	/* loop_new blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT before the first
 	 * change: from here on a signal is an event, so the restore runs. */
 	sigemptyset(&none);
 	sigprocmask(SIG_BLOCK, &none, &sw->old);
-	return loop_new(sw->o.interval, false, &sw->l);
+	if ((err = loop_new(sw->o.interval, false, &sw->l)) < 0)
+		return err;
+	return sweep_runner_open(&sw->rn, &sw->a, sw->l, sw->se, sw->ts, &sw->o, sw->dir, &sw->old);
+}
+
+/* The end of a sweep: tables of the judged figure and the workload's own,
+ * the plot, the warnings; the report file. */
+static int finish(struct sweep *sw)
+{
+	struct sweep_report rp = { &sw->info, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics };
+	int fig = sweep_report_figure(&rp), err = 0;
+	static const enum sweep_fig also[] = { SF_MB_S, SF_OWN_MB_S, SF_FIO_READ_MB_S, SF_FIO_WRITE_MB_S,
+					       SF_CPU_US_PER_IO };
+	FILE *f;
+
+	putchar('\n');
+	sweep_report_table(stdout, &rp, fig, true);
+	for (size_t m = 0; m < sw->o.nmetrics; m++)
+		if ((int)(SF_COUNT + m) != fig) {
+			putchar('\n');
+			sweep_report_table(stdout, &rp, (int)(SF_COUNT + m), false);
+		}
+	for (size_t i = 0; i < sizeof(also) / sizeof(also[0]); i++) {
+		bool any = false;
+		for (size_t r = 0; r < sw->nruns; r++)
+			any |= !isnan(sw->runs[r].fig[also[i]]) && sw->runs[r].fig[also[i]] != 0;
+		if ((int)also[i] != fig && any) {
+			putchar('\n');
+			sweep_report_table(stdout, &rp, (int)also[i], false);
+		}
+	}
+	putchar('\n');
+	sweep_report_plot(stdout, &rp);
+	printf("\nWarnings\n");
+	sweep_report_warnings(stdout, &rp);
+	if (sw->o.csv) {
+		if ((err = sweep_csv_save(sw->o.csv, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics)) < 0)
+			fprintf(stderr, "blktune sweep: %s: %s\n", sw->o.csv, strerror(-err));
+	}
+	if (sw->o.report) {
+		if (!(f = fopen(sw->o.report, "w")) || sweep_report_write(f, &rp) < 0) {
+			fprintf(stderr, "blktune sweep: %s: %s\n", sw->o.report, strerror(errno));
+			err = -EIO;
+		}
+		if (f && fclose(f) != 0)
+			err = -errno;
+	}
+	printf("\nblktune report %s prints the full report\n", sw->dir);
+	return err;
 }
 
 int sweep_main(int argc, char **argv)
 {
-	static struct sweep sw; /* large (rows hold snapshots); one sweep per process */
+	static struct sweep sw; /* large (runs); one sweep per process */
 	size_t steps, step;
-	int rc, err = 0, failed, cerr;
+	int rc, err = 0, failed;
 
 	memset(&sw, 0, sizeof(sw));
+	sw.rn.stat_fd = -1;
 	if ((rc = sweep_opts_parse(argc, argv, &sw.o, stdout, stderr)) != 0)
 		return rc == 1 ? 0 : rc;
+	/* A closed stdout must not kill us before the restore (| head -1). */
+	signal(SIGPIPE, SIG_IGN);
 	steps = sw.o.nvalues * (size_t)sw.o.repeat;
 	if (sw.o.shuffle && !sw.o.seed_given)
 		sw.o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
 	sweep_opts_order(&sw.o, sw.order, steps);
-	if ((err = setup(&sw)) < 0) {
+	if ((err = setup(&sw, argc, argv)) < 0) {
 		rc = 1;
 		goto out;
 	}
 	if (sw.o.shuffle)
 		printf("shuffled order, seed %llu (--shuffle=%llu repeats it)\n", (unsigned long long)sw.o.seed,
 		       (unsigned long long)sw.o.seed);
+	err = out_gone();
 	for (step = 0; step < steps && !err; step++)
 		err = run_one(&sw, sw.order[step], (long)(step / sw.o.nvalues) + 1, step + 1, steps);
 	if (err > 0)
@@ -433,23 +424,21 @@ int sweep_main(int argc, char **argv)
 	failed = tunable_restore_all(sw.ts, restore_report, NULL);
 	if (failed != 0)
 		fprintf(stderr, "blktune sweep: the original value could not be restored: blktune --restore retries\n");
-	table(&sw.o, sw.rows, sw.nrows);
-	plot(&sw.o, sw.rows, sw.nrows);
 	rc = err < 0 || failed != 0;
-	if (sw.o.csv && (cerr = csv(sw.o.csv, sw.rows, sw.nrows)) < 0) {
-		fprintf(stderr, "blktune sweep: %s: %s\n", sw.o.csv, strerror(-cerr));
-		rc = 1;
-	}
 	if (err < 0)
 		fprintf(stderr, "blktune sweep: %s\n", strerror(-err));
-	for (size_t i = 0; i < sw.nrows; i++)
-		if (!sw.rows[i].ok)
+	save_csv(&sw);
+	if (err != SIGPIPE && finish(&sw) < 0)
+		rc = 1;
+	for (size_t i = 0; i < sw.nruns; i++)
+		if (sw.runs[i].status > 0)
 			rc = 1;
+	if (sw.nruns < steps && !err)
+		rc = 1;
 	if (err > 0)
 		rc = 128 + err;
 out:
-	for (size_t i = 0; i < sw.nrows; i++)
-		snapshot_free(&sw.rows[i].snap);
+	sweep_runner_close(&sw.rn);
 	loop_free(sw.l);
 	series_free(sw.se);
 	if (sw.ts)

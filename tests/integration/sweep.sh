@@ -17,7 +17,7 @@ orig=$(cat "$ra")
 # Buffered sequential read of this device only; its cache is dropped first so
 # every run reads from the device (blockdev --flushbufs on our loop device).
 cmd="blockdev --flushbufs $dev; dd if=$dev of=/dev/null bs=64k count=1024 2>/dev/null; sleep 1"
-out=$("$T_SW" sweep "$dev" read_ahead_kb=128,512,2048 --run "$cmd" -d 0.5 --dir "$T_TMP/sw" --csv "$T_TMP/sw.csv" 2>&1)
+out=$("$T_SW" sweep "$dev" read_ahead_kb=128,512,2048 --run "$cmd" -d 0.5 --settle 0.2 --dir "$T_TMP/sw" --csv "$T_TMP/sw.csv" 2>&1)
 t_eq "sweep exit status" "$?" 0
 t_eq "original read_ahead_kb back" "$(cat "$ra")" "$orig"
 t_eq "one snapshot per value" "$(ls "$T_TMP/sw"/*.snap 2>/dev/null | wc -l)" 3
@@ -33,11 +33,12 @@ case $out in *"read_ahead_kb $orig -> 128"*) t_ok "prints what the kernel set" ;
 case $out in *"restore: $n read_ahead_kb"*) t_ok "prints the restore" ;; *) t_fail "no restore line: $out" ;; esac
 case $out in *"against read_ahead_kb (log scale)"*) t_ok "plots throughput on a log axis" ;; *) t_fail "no plot" ;; esac
 t_eq "CSV: header + 3 rows" "$(wc -l < "$T_TMP/sw.csv")" 4
-t_eq "CSV header" "$(head -n 1 "$T_TMP/sw.csv" | cut -d, -f1-12)" \
-	"value,repeat,intervals,rkB/s,wkB/s,r/s,w/s,rareq-sz,wareq-sz,r_await,w_await,aqu-sz"
-# 1024 x 64 KiB read per run over at most a few 0.5 s intervals: rkB/s > 0.
-rkb=$(awk -F, 'NR == 2 { print $4 }' "$T_TMP/sw.csv")
-t_check "CSV rkB/s of the first run is positive ($rkb)" awk -v v="$rkb" 'BEGIN { exit !(v > 0) }'
+t_eq "CSV header" "$(head -n 1 "$T_TMP/sw.csv" | cut -d, -f1-11)" \
+	"value,asked,repeat,order,started,window_s,busy_s,head_idle_s,tail_idle_s,idle_pct,intervals"
+# 1024 x 64 KiB read per run: at least 64 MiB read from the device in the window.
+rb=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "read_bytes") c = i } NR == 2 { print $c }' "$T_TMP/sw.csv")
+t_check "CSV read_bytes of the first run covers the 64 MiB read ($rb)" awk -v v="$rb" 'BEGIN { exit !(v >= 67108864) }'
+t_check "the sweep's directory holds the same CSV" cmp -s "$T_TMP/sw.csv" "$T_TMP/sw/sweep.csv"
 
 # diff of two saved snapshots, text and JSON
 a=$(ls "$T_TMP/sw"/*"read_ahead_kb=128-r1.snap"); b=$(ls "$T_TMP/sw"/*"read_ahead_kb=2048-r1.snap")
@@ -66,7 +67,7 @@ t_eq "diff with one file: usage" "$?" 2
 t_eq "sweep without values: usage" "$?" 2
 
 # SIGINT in the middle: the original value comes back, exit 130.
-"$T_SW" sweep "$dev" read_ahead_kb=64,4096 --duration 20 -d 0.5 --dir "$T_TMP/int" > "$T_TMP/int.out" 2>&1 &
+"$T_SW" sweep "$dev" read_ahead_kb=64,4096 --duration 20 -d 0.5 --settle 0 --dir "$T_TMP/int" > "$T_TMP/int.out" 2>&1 &
 pid=$!
 for _ in $(seq 50); do [ "$(cat "$ra")" = 64 ] && break; sleep 0.1; done
 t_eq "sweep has set the first value" "$(cat "$ra")" 64

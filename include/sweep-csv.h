@@ -1,0 +1,23 @@
+/* sweep-csv: the runs as CSV (one row per run, columns in the man page) and
+ * back: blktune report rebuilds everything from this file and sweep.info.
+ * Numbers in plain decimal notation, empty cells for figures not measured. */
+#ifndef BLKTUNE_SWEEP_CSV_H
+#define BLKTUNE_SWEEP_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sweep-figure.h"
+
+int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struct sweep_metric_opt *metrics,
+		    size_t nmetrics);
+/* Write to path (temporary file, renamed). Returns 0 or -errno. */
+int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
+		   const struct sweep_metric_opt *metrics, size_t nmetrics);
+/* Read a CSV this program wrote: runs (up to max) and the metric names from
+ * the header. Returns the number of runs or -errno (-EINVAL: msg names the
+ * line). */
+int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_metric_opt *metrics,
+		   size_t *nmetrics, char *msg, size_t len);
+
+#endif

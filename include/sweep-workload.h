@@ -1,0 +1,25 @@
+/* sweep-workload: the workload's own figures. A fio command gets JSON output
+ * into a file blktune names, and its per-direction IOPS, bandwidth, clat
+ * p50/p99 and CPU become run figures; any other command's output is searched
+ * for --metric NAME=REGEX (the last number of the last match). */
+#ifndef BLKTUNE_SWEEP_WORKLOAD_H
+#define BLKTUNE_SWEEP_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sweep-figure.h"
+
+/* True when cmd is one plain fio invocation (first word fio or .../fio, no
+ * shell operators) that blktune can extend with output options. */
+bool sweep_workload_is_fio(const char *cmd);
+/* cmd + " --output-format=json --output='json'" into out. Returns 0 or
+ * -ENAMETOOLONG (-EINVAL for a quote in the path). */
+int sweep_workload_fio_cmd(const char *cmd, const char *json, char *out, size_t len);
+/* fio's JSON text into run->fig[SF_FIO_*]. Returns 0 or -EINVAL. */
+int sweep_workload_fio_parse(const char *text, struct sweep_run *run);
+/* The last number in the last match of regex in text (the first
+ * parenthesised group if the regex has one, else the whole match), or NAN. */
+double sweep_workload_metric(const char *text, const char *regex);
+
+#endif

@@ -1,0 +1,303 @@
+#include "sweep-csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+
+enum col_type { CT_STR, CT_LONG, CT_SIZE, CT_DOUBLE, CT_INT };
+
+struct csv_col {
+	const char *name;
+	enum col_type type;
+	size_t off, len;
+};
+
+#define COL(n, t, f) { n, t, offsetof(struct sweep_run, f), sizeof(((struct sweep_run *)0)->f) }
+static const struct csv_col lead[] = {
+	COL("value", CT_STR, value),
+	COL("asked", CT_STR, asked),
+	COL("repeat", CT_LONG, repeat),
+	COL("order", CT_SIZE, order),
+	COL("started", CT_DOUBLE, started),
+	COL("window_s", CT_DOUBLE, window_s),
+	COL("busy_s", CT_DOUBLE, busy_s),
+	COL("head_idle_s", CT_DOUBLE, head_s),
+	COL("tail_idle_s", CT_DOUBLE, tail_s),
+	COL("idle_pct", CT_DOUBLE, idle_pct),
+	COL("intervals", CT_SIZE, intervals),
+};
+static const struct csv_col tail[] = {
+	COL("cmd_status", CT_INT, status),
+	COL("snapshot", CT_STR, snapshot),
+};
+#define NLEAD (sizeof(lead) / sizeof(lead[0]))
+#define NTAIL (sizeof(tail) / sizeof(tail[0]))
+
+static void put_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+static void put_num(FILE *f, double v)
+{
+	char b[64];
+
+	/* Counts and bytes are exact integers; rates keep 9 significant digits. */
+	format_plain(v, 9, b, sizeof(b));
+	fputs(b, f);
+}
+
+static void put_col(FILE *f, const struct csv_col *c, const struct sweep_run *r)
+{
+	const void *p = (const char *)r + c->off;
+
+	switch (c->type) {
+	case CT_STR:
+		put_str(f, p);
+		break;
+	case CT_LONG:
+		fprintf(f, "%ld", *(const long *)p);
+		break;
+	case CT_SIZE:
+		fprintf(f, "%zu", *(const size_t *)p);
+		break;
+	case CT_INT:
+		fprintf(f, "%d", *(const int *)p);
+		break;
+	case CT_DOUBLE:
+		put_num(f, *(const double *)p);
+		break;
+	}
+}
+
+int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struct sweep_metric_opt *metrics,
+		    size_t nmetrics)
+{
+	for (size_t c = 0; c < NLEAD; c++)
+		fprintf(f, "%s%s", c ? "," : "", lead[c].name);
+	for (size_t i = 0; i < SF_COUNT; i++)
+		fprintf(f, ",%s", sweep_figures[i].name);
+	for (size_t m = 0; m < nmetrics; m++)
+		fprintf(f, ",metric:%s", metrics[m].name);
+	for (size_t c = 0; c < NTAIL; c++)
+		fprintf(f, ",%s", tail[c].name);
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t c = 0; c < NLEAD; c++) {
+			if (c)
+				fputc(',', f);
+			put_col(f, &lead[c], &runs[i]);
+		}
+		for (size_t k = 0; k < SF_COUNT; k++) {
+			fputc(',', f);
+			put_num(f, runs[i].fig[k]);
+		}
+		for (size_t m = 0; m < nmetrics; m++) {
+			fputc(',', f);
+			put_num(f, runs[i].metric[m]);
+		}
+		for (size_t c = 0; c < NTAIL; c++) {
+			fputc(',', f);
+			put_col(f, &tail[c], &runs[i]);
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
+		   const struct sweep_metric_opt *metrics, size_t nmetrics)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+	int err;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	if (!(f = fopen(tmp, "wx")) && errno == EEXIST && unlink(tmp) == 0)
+		f = fopen(tmp, "wx");
+	if (!f)
+		return -errno;
+	err = sweep_csv_write(f, runs, n, metrics, nmetrics);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		err = err ? err : -errno;
+	if (fclose(f) != 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) != 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+/* Split one CSV line in place (quotes honoured); returns the field count. */
+static size_t split(char *line, char **fields, size_t max)
+{
+	size_t n = 0;
+	char *p = line, *w;
+
+	while (n < max) {
+		fields[n++] = w = p;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					break;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			while (*p && *p != ',')
+				p++;
+		} else {
+			while (*p && *p != ',')
+				*w++ = *p++;
+		}
+		if (*p != ',') {
+			*w = '\0';
+			break;
+		}
+		p++;
+		*w = '\0';
+	}
+	return n;
+}
+
+static int get_col(const struct csv_col *c, const char *s, struct sweep_run *r)
+{
+	void *p = (char *)r + c->off;
+	char *end;
+
+	errno = 0;
+	switch (c->type) {
+	case CT_STR:
+		if (strlen(s) >= c->len)
+			return -EINVAL;
+		memcpy(p, s, strlen(s) + 1);
+		return 0;
+	case CT_LONG:
+		*(long *)p = strtol(s, &end, 10);
+		break;
+	case CT_SIZE:
+		*(size_t *)p = (size_t)strtoull(s, &end, 10);
+		break;
+	case CT_INT:
+		*(int *)p = (int)strtol(s, &end, 10);
+		break;
+	case CT_DOUBLE:
+		if (!*s) {
+			*(double *)p = NAN;
+			return 0;
+		}
+		*(double *)p = strtod(s, &end);
+		break;
+	}
+	return *s && !*end && !errno ? 0 : -EINVAL;
+}
+
+#define CSV_FIELDS_MAX (SF_COUNT + SWEEP_METRICS_MAX + 32)
+#define CSV_LINE_MAX 16384
+
+int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_metric_opt *metrics,
+		   size_t *nmetrics, char *msg, size_t len)
+{
+	static char head[CSV_LINE_MAX], line[CSV_LINE_MAX];
+	char *hf[CSV_FIELDS_MAX], *vf[CSV_FIELDS_MAX];
+	/* per header column: -1 unknown, else lead (0..), figure (100+), metric (1000+), tail (2000+) */
+	int map[CSV_FIELDS_MAX];
+	size_t nh, n = 0, lineno = 1;
+
+	*nmetrics = 0;
+	if (!fgets(head, sizeof(head), f) || !strchr(head, '\n')) {
+		snprintf(msg, len, "line 1: no CSV header");
+		return -EINVAL;
+	}
+	head[strcspn(head, "\n")] = '\0';
+	nh = split(head, hf, CSV_FIELDS_MAX);
+	for (size_t i = 0; i < nh; i++) {
+		int fig;
+		map[i] = -1;
+		for (size_t c = 0; c < NLEAD; c++)
+			if (!strcmp(hf[i], lead[c].name))
+				map[i] = (int)c;
+		for (size_t c = 0; c < NTAIL; c++)
+			if (!strcmp(hf[i], tail[c].name))
+				map[i] = 2000 + (int)c;
+		if ((fig = sweep_figure_lookup(hf[i], NULL, 0)) >= 0)
+			map[i] = 100 + fig;
+		if (!strncmp(hf[i], "metric:", 7) && *nmetrics < SWEEP_METRICS_MAX &&
+		    strlen(hf[i] + 7) < SWEEP_METRIC_NAME_MAX) {
+			snprintf(metrics[*nmetrics].name, SWEEP_METRIC_NAME_MAX, "%s", hf[i] + 7);
+			metrics[*nmetrics].regex = NULL;
+			map[i] = 1000 + (int)(*nmetrics)++;
+		}
+	}
+	if (nh < 2 || map[0] != 0) {
+		snprintf(msg, len, "line 1: not a blktune sweep CSV header");
+		return -EINVAL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct sweep_run *r;
+		size_t nv;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(msg, len, "line %zu: longer than %d bytes", lineno, CSV_LINE_MAX);
+			return -EINVAL;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line)
+			continue;
+		if (n == max) {
+			snprintf(msg, len, "line %zu: more than %zu runs", lineno, max);
+			return -EINVAL;
+		}
+		r = &runs[n];
+		sweep_run_init(r);
+		if ((nv = split(line, vf, CSV_FIELDS_MAX)) != nh) {
+			snprintf(msg, len, "line %zu: %zu fields, the header has %zu", lineno, nv, nh);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < nh; i++) {
+			int err = 0, m = map[i];
+			if (m < 0)
+				continue;
+			if (m < 100)
+				err = get_col(&lead[m], vf[i], r);
+			else if (m < 1000)
+				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
+					offsetof(struct sweep_run, fig) + (size_t)(m - 100) * sizeof(double), 8 }, vf[i], r);
+			else if (m < 2000)
+				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
+					offsetof(struct sweep_run, metric) + (size_t)(m - 1000) * sizeof(double), 8 }, vf[i], r);
+			else
+				err = get_col(&tail[m - 2000], vf[i], r);
+			if (err) {
+				snprintf(msg, len, "line %zu: bad %s '%.40s'", lineno, hf[i], vf[i]);
+				return -EINVAL;
+			}
+		}
+		n++;
+	}
+	return (int)n;
+}

@@ -1,0 +1,226 @@
+#include "sweep-info.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+
+#define SWEEP_INFO_MAGIC "blktune-sweep-info 1"
+
+enum kind { K_STR, K_NUM };
+
+struct field {
+	const char *key;
+	enum kind kind;
+	size_t off, len;
+};
+
+#define S(k, f) { k, K_STR, offsetof(struct sweep_info, f), sizeof(((struct sweep_info *)0)->f) }
+#define N(k, f) { k, K_NUM, offsetof(struct sweep_info, f), sizeof(double) }
+static const struct field fields[] = {
+	S("command", command), S("device", dev), S("swept", tunable), S("values", values),
+	S("original", original), S("baseline", baseline), S("order", order), S("plot", plot),
+	S("started", started), S("run", run), N("repeat", repeat), N("settle_s", settle),
+	N("duration_s", duration), N("interval_s", interval), S("kernel", kernel), S("host", host),
+	S("model", model), S("vendor", vendor), S("scheduler", scheduler), N("size_bytes", size_bytes),
+	N("max_hw_sectors_kb", max_hw_sectors_kb), N("max_sectors_kb", max_sectors_kb),
+	N("max_segments", max_segments), N("logical_block_size", logical_block_size),
+	N("physical_block_size", physical_block_size), N("rotational", rotational),
+	N("nr_hw_queues", nr_hw_queues),
+};
+
+void sweep_info_init(struct sweep_info *in)
+{
+	memset(in, 0, sizeof(*in));
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (fields[i].kind == K_NUM)
+			*(double *)(void *)((char *)in + fields[i].off) = NAN;
+}
+
+void sweep_info_command(int argc, char **argv, char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < argc && at < len; i++) {
+		const char *a = argv[i];
+		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+					     "_-.,/=:+@%") == strlen(a);
+		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", plain ? a : "'");
+		if (plain || at >= len)
+			continue;
+		for (; *a && at < len; a++)
+			at += (size_t)snprintf(out + at, len - at, *a == '\'' ? "'\\''" : "%c", *a);
+		if (at < len)
+			at += (size_t)snprintf(out + at, len - at, "'");
+	}
+}
+
+static void read_str(const struct root *r, const char *rel, char *out, size_t len)
+{
+	ssize_t n = root_read(r, rel, out, len);
+
+	if (n < 0) {
+		out[0] = '\0';
+		return;
+	}
+	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		out[--n] = '\0';
+}
+
+static void read_num(const struct root *r, const char *rel, double *out)
+{
+	long long v;
+
+	*out = root_read_s64(r, rel, &v) == 0 ? (double)v : NAN;
+}
+
+void sweep_info_device(const struct root *r, const char *dev, struct sweep_info *in)
+{
+	static const struct { const char *file; size_t off; } nums[] = {
+		{ "queue/max_hw_sectors_kb", offsetof(struct sweep_info, max_hw_sectors_kb) },
+		{ "queue/max_sectors_kb", offsetof(struct sweep_info, max_sectors_kb) },
+		{ "queue/max_segments", offsetof(struct sweep_info, max_segments) },
+		{ "queue/logical_block_size", offsetof(struct sweep_info, logical_block_size) },
+		{ "queue/physical_block_size", offsetof(struct sweep_info, physical_block_size) },
+		{ "queue/rotational", offsetof(struct sweep_info, rotational) },
+		{ "size", offsetof(struct sweep_info, size_bytes) },
+	};
+	char path[256];
+	DIR *d;
+
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		snprintf(path, sizeof(path), "sys/block/%s/%s", dev, nums[i].file);
+		read_num(r, path, (double *)(void *)((char *)in + nums[i].off));
+	}
+	in->size_bytes *= 512; /* sectors */
+	snprintf(path, sizeof(path), "sys/block/%s/device/model", dev);
+	read_str(r, path, in->model, sizeof(in->model));
+	snprintf(path, sizeof(path), "sys/block/%s/device/vendor", dev);
+	read_str(r, path, in->vendor, sizeof(in->vendor));
+	if (!in->model[0]) {
+		/* loop, zram, nvme...: no SCSI model; say what backs it */
+		snprintf(path, sizeof(path), "sys/block/%s/loop/backing_file", dev);
+		read_str(r, path, in->model, sizeof(in->model));
+		if (in->model[0])
+			snprintf(in->vendor, sizeof(in->vendor), "loop device");
+	}
+	snprintf(path, sizeof(path), "sys/block/%s/queue/scheduler", dev);
+	read_str(r, path, in->scheduler, sizeof(in->scheduler));
+	snprintf(path, sizeof(path), "sys/block/%s/mq", dev);
+	in->nr_hw_queues = NAN;
+	if ((d = root_opendir(r, path))) {
+		struct dirent *e;
+		in->nr_hw_queues = 0;
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.')
+				in->nr_hw_queues++;
+		closedir(d);
+	}
+}
+
+static void clean(const char *s, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; *s && i + 1 < len; s++)
+		out[i++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
+	out[i] = '\0';
+}
+
+int sweep_info_write(FILE *f, const struct sweep_info *in)
+{
+	char b[4096];
+
+	fprintf(f, "%s\n", SWEEP_INFO_MAGIC);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const void *p = (const char *)in + fields[i].off;
+		if (fields[i].kind == K_STR)
+			clean(p, b, sizeof(b));
+		else
+			format_plain(*(const double *)p, 15, b, sizeof(b));
+		fprintf(f, "%s %s\n", fields[i].key, b);
+	}
+	for (size_t i = 0; i < in->ntun; i++) {
+		clean(in->tun[i].value, b, sizeof(b));
+		fprintf(f, "tunable %s %s\n", in->tun[i].name, b);
+	}
+	for (size_t i = 0; i < in->nmetrics; i++) {
+		clean(in->metric[i].regex, b, sizeof(b));
+		fprintf(f, "metric %s %s\n", in->metric[i].name, b);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int sweep_info_save(const char *path, const struct sweep_info *in)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return -errno;
+	err = sweep_info_write(f, in);
+	if (fclose(f) != 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
+{
+	static char line[8192];
+	size_t lineno = 1;
+
+	sweep_info_init(in);
+	if (!fgets(line, sizeof(line), f) || strncmp(line, SWEEP_INFO_MAGIC "\n", sizeof(SWEEP_INFO_MAGIC))) {
+		snprintf(msg, len, "line 1: not a %s file", SWEEP_INFO_MAGIC);
+		return -EINVAL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *sp, *val;
+		bool known = false;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!(sp = strchr(line, ' '))) {
+			snprintf(msg, len, "line %zu: no value", lineno);
+			return -EINVAL;
+		}
+		*sp = '\0';
+		val = sp + 1;
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]) && !known; i++) {
+			void *p = (char *)in + fields[i].off;
+			char *end;
+			if (strcmp(line, fields[i].key))
+				continue;
+			known = true;
+			if (fields[i].kind == K_STR) {
+				snprintf(p, fields[i].len, "%s", val);
+			} else {
+				*(double *)p = *val ? strtod(val, &end) : NAN;
+				if (*val && *end) {
+					snprintf(msg, len, "line %zu: %s is not a number", lineno, line);
+					return -EINVAL;
+				}
+			}
+		}
+		if (known)
+			continue;
+		if ((!strcmp(line, "tunable") || !strcmp(line, "metric")) && (sp = strchr(val, ' '))) {
+			*sp = '\0';
+			if (line[0] == 't' && in->ntun < SWEEP_INFO_TUN_MAX) {
+				snprintf(in->tun[in->ntun].name, TUNABLE_NAME_MAX, "%s", val);
+				snprintf(in->tun[in->ntun++].value, TUNABLE_VALUE_MAX, "%s", sp + 1);
+			} else if (line[0] == 'm' && in->nmetrics < SWEEP_METRICS_MAX) {
+				snprintf(in->metric[in->nmetrics].name, SWEEP_METRIC_NAME_MAX, "%s", val);
+				snprintf(in->metric[in->nmetrics++].regex, SWEEP_INFO_STR, "%s", sp + 1);
+			}
+			continue;
+		}
+		/* unknown keys from a later version are skipped */
+	}
+	return 0;
+}

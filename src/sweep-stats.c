@@ -1,0 +1,97 @@
+#include "sweep-stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+
+void sweep_stats_value(const struct sweep_run *runs, size_t n, const char *value, int fig,
+		       struct sweep_value_stats *out)
+{
+	struct stats_acc acc;
+
+	memset(out, 0, sizeof(*out));
+	stats_acc_init(&acc);
+	for (size_t i = 0; i < n; i++) {
+		double x = sweep_figure_value(&runs[i], fig);
+		if (!strcmp(runs[i].asked, value) && !isnan(x))
+			stats_acc_add(&acc, x);
+	}
+	stats_acc_summary(&acc, &out->s);
+	out->ci = stats_ci95(&out->s);
+	out->cv_pct = out->s.n >= 2 && out->s.mean != 0 ? 100 * out->s.sd / fabs(out->s.mean) : NAN;
+	out->change_pct = NAN;
+	out->verdict = SV_NA;
+}
+
+void sweep_stats_verdict(const struct sweep_value_stats *base, struct sweep_value_stats *v)
+{
+	if (base == v) {
+		v->verdict = base->s.n ? SV_BASELINE : SV_NA;
+		return;
+	}
+	v->change_pct = base->s.n && v->s.n && base->s.mean != 0
+		? 100 * (v->s.mean - base->s.mean) / fabs(base->s.mean) : NAN;
+	stats_welch(&base->s, &v->s, &v->w);
+	if (!v->w.valid)
+		v->verdict = SV_NA;
+	else if (!v->w.significant)
+		v->verdict = SV_SAME;
+	else
+		v->verdict = v->s.mean > base->s.mean ? SV_HIGHER : SV_LOWER;
+}
+
+const char *sweep_stats_verdict_text(enum sweep_verdict v, int good)
+{
+	switch (v) {
+	case SV_BASELINE:
+		return "baseline";
+	case SV_SAME:
+		return "same (noise)";
+	case SV_HIGHER:
+		return good > 0 ? "better" : good < 0 ? "worse" : "higher";
+	case SV_LOWER:
+		return good > 0 ? "worse" : good < 0 ? "better" : "lower";
+	case SV_NA:
+		break;
+	}
+	return "n/a (<2 runs)";
+}
+
+size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const *values, size_t nvalues,
+			    double interval, int fig, const char *figname, char (*out)[SWEEP_WARN_LEN], size_t max)
+{
+	size_t k = 0;
+	char a[32], b[32];
+
+	for (size_t i = 0; i < n && k < max; i++) {
+		const struct sweep_run *r = &runs[i];
+		if (isnan(r->window_s))
+			continue;
+		if (r->window_s < 5 || r->window_s < 10 * interval) {
+			format_plain(r->window_s, 3, a, sizeof(a));
+			format_plain(10 * interval > 5 ? 10 * interval : 5, 3, b, sizeof(b));
+			snprintf(out[k++], SWEEP_WARN_LEN,
+				 "run %zu (%s, repeat %ld): window %s s is shorter than %s s (%s)", r->order, r->asked,
+				 r->repeat, a, b, 10 * interval > 5 ? "10 intervals" : "5 s at least");
+		}
+		if (k < max && r->idle_pct > 10) {
+			format_plain(r->idle_pct, 3, a, sizeof(a));
+			snprintf(out[k++], SWEEP_WARN_LEN,
+				 "run %zu (%s, repeat %ld): the device was idle %s%% of the window", r->order, r->asked,
+				 r->repeat, a);
+		}
+	}
+	for (size_t v = 0; v < nvalues && k < max; v++) {
+		struct sweep_value_stats st;
+		sweep_stats_value(runs, n, values[v], fig, &st);
+		if (st.cv_pct > 10) {
+			format_plain(st.cv_pct, 3, a, sizeof(a));
+			format_plain(st.s.mean, 4, b, sizeof(b));
+			snprintf(out[k++], SWEEP_WARN_LEN, "%s=%s: %s varies %s%% (CV) across %zu repeats (mean %s)",
+				 "value", values[v], figname, a, st.s.n, b);
+		}
+	}
+	return k;
+}

@@ -1,0 +1,157 @@
+#include "sweep-workload.h"
+
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-read.h"
+
+bool sweep_workload_is_fio(const char *cmd)
+{
+	size_t n;
+
+	cmd += strspn(cmd, " \t");
+	n = strcspn(cmd, " \t");
+	if (strpbrk(cmd, ";|&<>`$()\n\\'\"*?"))
+		return false;
+	return (n == 3 && !strncmp(cmd, "fio", 3)) || (n > 4 && !strncmp(cmd + n - 4, "/fio", 4));
+}
+
+int sweep_workload_fio_cmd(const char *cmd, const char *json, char *out, size_t len)
+{
+	if (strchr(json, '\''))
+		return -EINVAL;
+	if ((size_t)snprintf(out, len, "%s --output-format=json --output='%s'", cmd, json) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* fio reports clat percentiles under "percentile" with keys like
+ * "99.000000"; in ns since fio 3 (clat_ns), in us before (clat). */
+static double pct(const struct json_doc *d, int dir, const char *key)
+{
+	int c = json_get(d, dir, "clat_ns"), p;
+	double scale = 1e-3;
+
+	if (c < 0) {
+		c = json_get(d, dir, "clat");
+		scale = 1;
+	}
+	p = json_get(d, c, "percentile");
+	if (p < 0 || (p = json_get(d, p, key)) < 0 || d->n[p].type != JSON_NUM)
+		return NAN;
+	return d->n[p].num * scale;
+}
+
+struct fio_dir {
+	const char *name;
+	enum sweep_fig iops, mb_s, p50, p99;
+};
+
+static const struct fio_dir fio_dirs[] = {
+	{ "read", SF_FIO_READ_IOPS, SF_FIO_READ_MB_S, SF_FIO_READ_P50, SF_FIO_READ_P99 },
+	{ "write", SF_FIO_WRITE_IOPS, SF_FIO_WRITE_MB_S, SF_FIO_WRITE_P50, SF_FIO_WRITE_P99 },
+};
+
+int sweep_workload_fio_parse(const char *text, struct sweep_run *run)
+{
+	struct json_doc d;
+	int jobs;
+	double usr = 0, sys = 0, njobs = 0;
+
+	if (json_read(text, &d) < 0)
+		return -EINVAL;
+	if ((jobs = json_get(&d, 0, "jobs")) < 0 || d.n[jobs].type != JSON_ARR) {
+		json_free(&d);
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < sizeof(fio_dirs) / sizeof(fio_dirs[0]); k++) {
+		const struct fio_dir *fd = &fio_dirs[k];
+		double iops = 0, bw = 0, w50 = 0, w99 = 0, ios = 0;
+		bool any = false;
+
+		for (int j = d.n[jobs].child; j >= 0; j = d.n[j].next) {
+			int dir = json_get(&d, j, fd->name);
+			const char *io_path[] = { "total_ios" }, *iops_path[] = { "iops" },
+				   *bw_path[] = { "bw_bytes" };
+			double n = json_num_path(&d, dir, io_path, 1);
+			if (dir < 0 || isnan(n))
+				continue;
+			any = true;
+			iops += json_num_path(&d, dir, iops_path, 1);
+			bw += json_num_path(&d, dir, bw_path, 1);
+			if (n > 0) {
+				w50 += pct(&d, dir, "50.000000") * n;
+				w99 += pct(&d, dir, "99.000000") * n;
+				ios += n;
+			}
+		}
+		if (!any || ios == 0)
+			continue; /* no I/O in this direction: not measured, not zero */
+		run->fig[fd->iops] = iops;
+		run->fig[fd->mb_s] = bw / 1048576.0;
+		run->fig[fd->p50] = ios > 0 ? w50 / ios : NAN;
+		run->fig[fd->p99] = ios > 0 ? w99 / ios : NAN;
+	}
+	for (int j = d.n[jobs].child; j >= 0; j = d.n[j].next) {
+		const char *u[] = { "usr_cpu" }, *s[] = { "sys_cpu" };
+		double a = json_num_path(&d, j, u, 1), b = json_num_path(&d, j, s, 1);
+		if (isnan(a) || isnan(b))
+			continue;
+		usr += a;
+		sys += b;
+		njobs++;
+	}
+	if (njobs > 0) {
+		/* fio's per-job CPU is a share of one CPU; jobs add up. */
+		run->fig[SF_FIO_USR_CPU] = usr;
+		run->fig[SF_FIO_SYS_CPU] = sys;
+	}
+	json_free(&d);
+	return 0;
+}
+
+static double last_number(const char *s, size_t len)
+{
+	double v = NAN;
+
+	for (size_t i = 0; i < len; i++) {
+		char *end, buf[64];
+		size_t n;
+		if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] == '-' || s[i] == '.') && i + 1 < len &&
+							 s[i + 1] >= '0' && s[i + 1] <= '9')))
+			continue;
+		n = strspn(s + i, "0123456789.-eE+");
+		if (n > len - i)
+			n = len - i;
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		memcpy(buf, s + i, n);
+		buf[n] = '\0';
+		v = strtod(buf, &end);
+		i += (size_t)(end - buf) > 0 ? (size_t)(end - buf) - 1 : 0;
+	}
+	return v;
+}
+
+double sweep_workload_metric(const char *text, const char *regex)
+{
+	regex_t re;
+	regmatch_t m[2];
+	const char *p = text, *hit = NULL;
+	size_t hitlen = 0;
+
+	if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE) != 0)
+		return NAN;
+	while (*p && regexec(&re, p, 2, m, p == text ? 0 : REG_NOTBOL) == 0) {
+		int g = re.re_nsub > 0 && m[1].rm_so >= 0 ? 1 : 0;
+		hit = p + m[g].rm_so;
+		hitlen = (size_t)(m[g].rm_eo - m[g].rm_so);
+		p += m[0].rm_eo > m[0].rm_so ? m[0].rm_eo : m[0].rm_so + 1;
+	}
+	regfree(&re);
+	return hit ? last_number(hit, hitlen) : NAN;
+}

@@ -1,0 +1,460 @@
+/* sweep: the exact-window model, cgroup and fio parsers, --metric, the CSV
+ * and info round trips, plain number formatting, and the report's
+ * statistics checked against hand computations on fixed numbers. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "sweep-cgroup.h"
+#include "sweep-csv.h"
+#include "sweep-figure.h"
+#include "sweep-info.h"
+#include "sweep-report.h"
+#include "sweep-stats.h"
+#include "sweep-window.h"
+#include "sweep-workload.h"
+#include "unit.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static struct disk_stat ds(unsigned long long rd, unsigned long long wr, unsigned long long inflight,
+			   unsigned long long ticks)
+{
+	struct disk_stat s;
+
+	memset(&s, 0, sizeof(s));
+	s.rd_ios = rd;
+	s.rd_sectors = rd * 8;
+	s.wr_ios = wr;
+	s.wr_sectors = wr * 16;
+	s.in_flight = inflight;
+	s.io_ticks = ticks;
+	return s;
+}
+
+START_TEST(test_window_trims_idle_head_and_tail)
+{
+	struct sweep_window w;
+	struct sweep_window_result r;
+	struct disk_stat s;
+
+	/* start at 10.000; idle polls until 10.300; I/O from (10.300, 10.305];
+	 * completions until 12.300; idle tail to the exit at 12.500 */
+	s = ds(100, 50, 0, 1000);
+	sweep_window_start(&w, 10.000, &s);
+	for (int k = 1; k <= 60; k++)
+		sweep_window_poll(&w, 10.000 + k * 0.005, &s);
+	for (int k = 61; k <= 460; k++) {
+		struct disk_stat b = ds(100 + (unsigned)k, 50 + (unsigned)k / 2, 1, 1000 + (unsigned)k);
+		sweep_window_poll(&w, 10.000 + k * 0.005, &b);
+		s = b;
+	}
+	s.in_flight = 0;
+	for (int k = 461; k <= 499; k++)
+		sweep_window_poll(&w, 10.000 + k * 0.005, &s);
+	sweep_window_end(&w, 12.500, &s);
+	sweep_window_result(&w, &r);
+	ck_assert_double_eq_tol(r.window, 2.5, 1e-9);
+	ck_assert_double_eq_tol(r.head, 0.300, 1e-9);
+	/* in flight at 12.300, so busy through the 12.305 poll */
+	ck_assert_double_eq_tol(r.tail, 0.195, 1e-9);
+	ck_assert_double_eq_tol(r.busy, 2.005, 1e-9);
+	ck_assert_double_eq_tol(r.reads, 460 - 0, 1e-9);
+	ck_assert_double_eq_tol(r.writes, 230, 1e-9);
+	ck_assert_double_eq_tol(r.read_bytes, 460.0 * 8 * 512, 1e-9);
+	ck_assert_double_eq_tol(r.write_bytes, 230.0 * 16 * 512, 1e-9);
+	ck_assert_double_eq_tol(r.idle_pct, 100 * 0.495 / 2.5, 1e-9);
+}
+END_TEST
+
+START_TEST(test_window_no_io)
+{
+	struct sweep_window w;
+	struct sweep_window_result r;
+	struct disk_stat s = ds(7, 7, 0, 9);
+
+	sweep_window_start(&w, 1, &s);
+	sweep_window_poll(&w, 1.5, &s);
+	sweep_window_end(&w, 2, &s);
+	sweep_window_result(&w, &r);
+	ck_assert_double_eq(r.busy, 0);
+	ck_assert_double_eq_tol(r.head, 1, 1e-12);
+	ck_assert_double_eq_tol(r.idle_pct, 100, 1e-9);
+}
+END_TEST
+
+START_TEST(test_window_parse_stat)
+{
+	/* a real /sys/block/loop0/stat line (17 fields) */
+	const char *line = "    1234        5    98765      432     2222        0    44444      555        3      777     1000"
+			   "        0        0        0        0       11       22\n";
+	struct disk_stat s;
+
+	ck_assert_int_eq(sweep_window_parse_stat(line, &s), 0);
+	ck_assert_uint_eq(s.rd_ios, 1234);
+	ck_assert_uint_eq(s.rd_sectors, 98765);
+	ck_assert_uint_eq(s.wr_ios, 2222);
+	ck_assert_uint_eq(s.wr_sectors, 44444);
+	ck_assert_uint_eq(s.in_flight, 3);
+	ck_assert_uint_eq(s.io_ticks, 777);
+	ck_assert_uint_eq(s.fl_ios, 11);
+	ck_assert_int_lt(sweep_window_parse_stat("12 x\n", &s), 0);
+}
+END_TEST
+
+START_TEST(test_cgroup_parsers)
+{
+	/* blkio.throttle.io_service_bytes as this kernel writes it */
+	const char *v1 = "7:1 Read 32505856\n7:1 Write 34603008\n7:1 Sync 67108864\n7:1 Async 0\n"
+			 "7:1 Discard 0\n7:1 Total 67108864\n7:10 Read 5\n7:10 Write 6\nTotal 67108864\n";
+	const char *v2 = "7:10 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0\n"
+			 "7:1 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n";
+	const char *cpu = "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\nnr_periods 0\n";
+	struct sweep_cgroup_io io;
+	struct sweep_cgroup_cpu c;
+	uint64_t r, w;
+
+	ck_assert_int_eq(sweep_cgroup_parse_v1(v1, 7, 1, &r, &w), 0);
+	ck_assert_uint_eq(r, 32505856);
+	ck_assert_uint_eq(w, 34603008);
+	ck_assert_int_eq(sweep_cgroup_parse_v1(v1, 7, 10, &r, &w), 0);
+	ck_assert_uint_eq(r, 5);
+	ck_assert_int_eq(sweep_cgroup_parse_v1(v1, 7, 2, &r, &w), -ENOENT);
+	ck_assert_int_eq(sweep_cgroup_parse_v2(v2, 7, 1, &io), 0);
+	ck_assert_uint_eq(io.rbytes, 4096);
+	ck_assert_uint_eq(io.wbytes, 8192);
+	ck_assert_uint_eq(io.rios, 1);
+	ck_assert_uint_eq(io.wios, 2);
+	ck_assert_int_eq(sweep_cgroup_parse_v2(v2, 7, 2, &io), -ENOENT);
+	ck_assert_int_eq(sweep_cgroup_parse_cpu_v2(cpu, &c), 0);
+	ck_assert_uint_eq(c.user_ns, 1000000);
+	ck_assert_uint_eq(c.sys_ns, 500000);
+}
+END_TEST
+
+START_TEST(test_fio_json)
+{
+	/* expected numbers read from the files with python's json module */
+	char *t = slurp(unit_fixture("sweep/fio-read.json"));
+	struct sweep_run r;
+
+	sweep_run_init(&r);
+	ck_assert_int_eq(sweep_workload_fio_parse(t, &r), 0);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_READ_IOPS], 1618.690655, 1e-6);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_READ_MB_S], 1697320171 / 1048576.0, 1e-6);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_READ_P50], 1433.6, 1e-9);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_READ_P99], 10158.08, 1e-9);
+	ck_assert(isnan(r.fig[SF_FIO_WRITE_MB_S])); /* no writes: not measured */
+	ck_assert_double_eq_tol(r.fig[SF_FIO_USR_CPU], 0.75, 1e-9);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_SYS_CPU], 17.8, 1e-9);
+	free(t);
+	/* two jobs, a note before the JSON, one direction each */
+	t = slurp(unit_fixture("sweep/fio-two-jobs.json"));
+	sweep_run_init(&r);
+	ck_assert_int_eq(sweep_workload_fio_parse(t, &r), 0);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_READ_IOPS], 20408.163265, 1e-6);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_WRITE_IOPS], 71428.571429, 1e-6);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_WRITE_MB_S], 585142857 / 1048576.0, 1e-6);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_READ_P99], 440.32, 1e-9);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_WRITE_P50], 4.768, 1e-9);
+	ck_assert_double_eq_tol(r.fig[SF_FIO_SYS_CPU], 23.71134 + 15.384615, 1e-9);
+	free(t);
+	sweep_run_init(&r);
+	ck_assert_int_lt(sweep_workload_fio_parse("fio: no such file\n", &r), 0);
+	ck_assert_int_lt(sweep_workload_fio_parse("{\"jobs\": [ {\"read\": ", &r), 0);
+}
+END_TEST
+
+START_TEST(test_fio_command)
+{
+	char out[256];
+
+	ck_assert(sweep_workload_is_fio("fio job.fio"));
+	ck_assert(sweep_workload_is_fio("  /usr/bin/fio --name=x --rw=read"));
+	ck_assert(!sweep_workload_is_fio("fio job.fio; echo done"));
+	ck_assert(!sweep_workload_is_fio("fiola x"));
+	ck_assert(!sweep_workload_is_fio("DIR=/x fio job.fio"));
+	ck_assert_int_eq(sweep_workload_fio_cmd("fio a.fio", "/d/r1.fio.json", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "fio a.fio --output-format=json --output='/d/r1.fio.json'");
+}
+END_TEST
+
+START_TEST(test_metric)
+{
+	const char *out = "rate: 12.5 MB/s\nnoise 99\nrate: 42.25 MB/s (2 runs)\nend 7\n";
+
+	ck_assert_double_eq_tol(sweep_workload_metric(out, "rate: [0-9.]+"), 42.25, 1e-12);
+	/* a group picks the number inside it */
+	ck_assert_double_eq_tol(sweep_workload_metric(out, "rate: ([0-9.]+) MB/s \\(([0-9]) runs"), 42.25, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("x -3.5 y\n", "x .* y"), -3.5, 1e-12);
+	ck_assert(isnan(sweep_workload_metric(out, "nothing here")));
+	ck_assert(isnan(sweep_workload_metric(out, "rate: ([a-z]+)")));
+}
+END_TEST
+
+START_TEST(test_format_plain)
+{
+	char b[64];
+
+	format_plain(1187290.4, 6, b, sizeof(b));
+	ck_assert_str_eq(b, "1187290");
+	format_plain(1.18729e+12, 9, b, sizeof(b));
+	ck_assert_str_eq(b, "1187290000000");
+	format_plain(0.000123456, 6, b, sizeof(b));
+	ck_assert_str_eq(b, "0.000123456");
+	format_plain(2.5, 9, b, sizeof(b));
+	ck_assert_str_eq(b, "2.5");
+	format_plain(-0.0000001, 3, b, sizeof(b));
+	ck_assert_str_eq(b, "-0.0000001");
+	format_plain(0, 6, b, sizeof(b));
+	ck_assert_str_eq(b, "0");
+	format_plain(NAN, 6, b, sizeof(b));
+	ck_assert_str_eq(b, "");
+}
+END_TEST
+
+/* The sweep of the report test: values 32, 1024, 4096, three repeats each,
+ * mb_s fixed by hand. */
+static const double fixed_mb[3][3] = { { 100, 102, 104 }, { 110, 111, 115 }, { 100, 90, 110 } };
+static const char *const fixed_vals[3] = { "32", "1024", "4096" };
+
+static void fixed_runs(struct sweep_run *runs)
+{
+	for (size_t r = 0, k = 0; r < 3; r++)
+		for (size_t v = 0; v < 3; v++, k++) {
+			sweep_run_init(&runs[k]);
+			snprintf(runs[k].asked, sizeof(runs[k].asked), "%s", fixed_vals[v]);
+			snprintf(runs[k].value, sizeof(runs[k].value), "%s", fixed_vals[v]);
+			runs[k].repeat = (long)r + 1;
+			runs[k].order = k + 1;
+			runs[k].window_s = k == 4 ? 3.0 : 12.0; /* one short run */
+			runs[k].busy_s = 11.5;
+			runs[k].head_s = 0.25;
+			runs[k].tail_s = 0.25;
+			runs[k].idle_pct = k == 7 ? 20 : 4.2;
+			runs[k].intervals = 12;
+			runs[k].status = 0;
+			runs[k].fig[SF_MB_S] = fixed_mb[v][r];
+			runs[k].fig[SF_READ_BYTES] = 1187290000000.0; /* would print 1.18729e+12 with %g */
+			runs[k].metric[0] = (double)k;
+		}
+}
+
+static void fixed_info(struct sweep_info *in)
+{
+	sweep_info_init(in);
+	snprintf(in->dev, sizeof(in->dev), "loop7");
+	snprintf(in->tunable, sizeof(in->tunable), "max_sectors_kb");
+	snprintf(in->values, sizeof(in->values), "32,1024,4096");
+	snprintf(in->baseline, sizeof(in->baseline), "32");
+	snprintf(in->original, sizeof(in->original), "1280");
+	snprintf(in->kernel, sizeof(in->kernel), "6.18.0-test");
+	snprintf(in->host, sizeof(in->host), "testhost");
+	snprintf(in->model, sizeof(in->model), "QEMU HARDDISK");
+	snprintf(in->vendor, sizeof(in->vendor), "ATA");
+	snprintf(in->scheduler, sizeof(in->scheduler), "[none] mq-deadline");
+	snprintf(in->command, sizeof(in->command), "blktune sweep loop7 max_sectors_kb=32,1024,4096 --repeat 3");
+	snprintf(in->order, sizeof(in->order), "interleaved");
+	snprintf(in->plot, sizeof(in->plot), "mb_s");
+	in->repeat = 3;
+	in->interval = 1;
+	in->settle = 1;
+	in->size_bytes = 536870912;
+	in->max_hw_sectors_kb = 1280;
+	in->max_segments = 128;
+	in->logical_block_size = 512;
+	in->physical_block_size = 4096;
+	in->rotational = 0;
+	in->nr_hw_queues = 2;
+	in->ntun = 2;
+	snprintf(in->tun[0].name, TUNABLE_NAME_MAX, "read_ahead_kb");
+	snprintf(in->tun[0].value, TUNABLE_VALUE_MAX, "128");
+	snprintf(in->tun[1].name, TUNABLE_NAME_MAX, "nr_requests");
+	snprintf(in->tun[1].value, TUNABLE_VALUE_MAX, "256");
+}
+
+START_TEST(test_stats_by_hand)
+{
+	static struct sweep_run runs[9];
+	struct sweep_value_stats a, b, c;
+
+	fixed_runs(runs);
+	sweep_stats_value(runs, 9, "32", SF_MB_S, &a);
+	sweep_stats_value(runs, 9, "1024", SF_MB_S, &b);
+	sweep_stats_value(runs, 9, "4096", SF_MB_S, &c);
+	/* 100, 102, 104: mean 102, sd 2, CI = 4.303 x 2 / sqrt(3) = 4.9687 */
+	ck_assert_uint_eq(a.s.n, 3);
+	ck_assert_double_eq_tol(a.s.mean, 102, 1e-12);
+	ck_assert_double_eq_tol(a.ci, 4.303 * 2 / sqrt(3), 1e-3);
+	ck_assert_double_eq_tol(a.cv_pct, 100 * 2.0 / 102, 1e-9);
+	/* 110, 111, 115: mean 112, sd sqrt(14/2) = 2.6458, CI = 4.303 x 2.6458 / 1.7321 = 6.573 */
+	ck_assert_double_eq_tol(b.s.mean, 112, 1e-12);
+	ck_assert_double_eq_tol(b.ci, 4.303 * sqrt(7) / sqrt(3), 1e-3);
+	sweep_stats_verdict(&a, &a);
+	sweep_stats_verdict(&a, &b);
+	sweep_stats_verdict(&a, &c);
+	ck_assert_int_eq(a.verdict, SV_BASELINE);
+	/* Welch: t = 10 / sqrt(4/3 + 7/3) = 6.547, df = 3.72, t(0.975) = 2.87: higher */
+	ck_assert_double_eq_tol(b.w.t, 10 / sqrt(11.0 / 3), 1e-9);
+	ck_assert_int_eq(b.verdict, SV_HIGHER);
+	ck_assert_double_eq_tol(b.change_pct, 100 * 10.0 / 102, 1e-9);
+	/* 100, 90, 110: mean 100, sd 10: within noise of 102 */
+	ck_assert_int_eq(c.verdict, SV_SAME);
+	ck_assert_double_eq_tol(c.cv_pct, 10, 1e-9);
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_HIGHER, +1), "better");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_HIGHER, -1), "worse");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_HIGHER, 0), "higher");
+}
+END_TEST
+
+START_TEST(test_report_fields_and_ci)
+{
+	static struct sweep_run runs[9];
+	static struct sweep_info info;
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
+	struct sweep_report rp = { &info, runs, 9, metrics, 1 };
+	char *text = NULL, want[160];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fixed_runs(runs);
+	fixed_info(&info);
+	ck_assert_int_eq(sweep_report_write(f, &rp), 0);
+	fclose(f);
+	static const char *const fields[] = {
+		"kernel: 6.18.0-test", "host: testhost", "model: QEMU HARDDISK", "vendor: ATA",
+		"size: 536870912 bytes", "max_hw_sectors_kb 1280", "max_segments 128", "logical_block_size 512",
+		"physical_block_size 4096", "rotational 0", "nr_hw_queues 2", "scheduler: [none] mq-deadline",
+		"read_ahead_kb", "nr_requests", "blktune sweep loop7 max_sectors_kb=32,1024,4096 --repeat 3",
+		"baseline: 32 (original value 1280)", "device MB/s, reads and writes (mb_s), the judged figure",
+		"(metric:ops)", "against max_sectors_kb (log scale)", "Warnings",
+		"run 5 (1024, repeat 2): window 3 s is shorter than 10 s (10 intervals)",
+		"run 8 (1024, repeat 3): the device was idle 20% of the window",
+		"value=4096: mb_s varies", /* CV exactly 10: no warning (> 10 only) */
+	};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if (i == sizeof(fields) / sizeof(fields[0]) - 1)
+			ck_assert_msg(!strstr(text, fields[i]), "unexpected: %s", fields[i]);
+		else
+			ck_assert_msg(strstr(text, fields[i]) != NULL, "report lacks '%s':\n%s", fields[i], text);
+	}
+	/* the table rows, against the hand computation */
+	snprintf(want, sizeof(want), "  %-14s %4d %14.2f %12.2f %7.1f %9s  %s", "32", 3, 102.0, 4.303 * 2 / sqrt(3),
+		 100 * 2.0 / 102, "-", "baseline");
+	ck_assert_msg(strstr(text, want) != NULL, "no row '%s' in\n%s", want, text);
+	snprintf(want, sizeof(want), "  %-14s %4d %14.2f %12.2f %7.1f %9s  %s", "1024", 3, 112.0,
+		 4.303 * sqrt(7) / sqrt(3), 100 * sqrt(7) / 112, "+9.80", "better");
+	ck_assert_msg(strstr(text, want) != NULL, "no row '%s' in\n%s", want, text);
+	snprintf(want, sizeof(want), "  %-14s %4d %14.2f %12.2f %7.1f %9s  %s", "4096", 3, 100.0, 4.303 * 10 / sqrt(3),
+		 10.0, "-1.96", "same (noise)");
+	ck_assert_msg(strstr(text, want) != NULL, "no row '%s' in\n%s", want, text);
+	ck_assert_msg(!strstr(text, "e+"), "scientific notation in\n%s", text);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_csv_round_trip)
+{
+	static struct sweep_run runs[9], back[9];
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } }, mback[SWEEP_METRICS_MAX];
+	size_t nm = 0;
+	char *text = NULL, msg[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int n;
+
+	fixed_runs(runs);
+	snprintf(runs[2].snapshot, sizeof(runs[2].snapshot), "/tmp/a,\"b\".snap");
+	ck_assert_int_eq(sweep_csv_write(f, runs, 9, metrics, 1), 0);
+	fclose(f);
+	ck_assert_msg(!strstr(text, "e+"), "scientific notation in %s", text);
+	ck_assert(strstr(text, ",1187290000000,") != NULL);
+	ck_assert(strstr(text, "value,asked,repeat,order,started,window_s,busy_s,head_idle_s,tail_idle_s,idle_pct,"
+			       "intervals,reads,writes,read_bytes,write_bytes,mb_s,") == text);
+	ck_assert(strstr(text, ",metric:ops,cmd_status,snapshot\n") != NULL);
+	f = fmemopen(text, len, "r");
+	n = sweep_csv_read(f, back, 9, mback, &nm, msg, sizeof(msg));
+	fclose(f);
+	ck_assert_int_eq(n, 9);
+	ck_assert_uint_eq(nm, 1);
+	ck_assert_str_eq(mback[0].name, "ops");
+	for (int i = 0; i < 9; i++) {
+		ck_assert_str_eq(back[i].asked, runs[i].asked);
+		ck_assert_int_eq(back[i].repeat, runs[i].repeat);
+		ck_assert_double_eq(back[i].fig[SF_MB_S], runs[i].fig[SF_MB_S]);
+		ck_assert_double_eq(back[i].metric[0], runs[i].metric[0]);
+		ck_assert(isnan(back[i].fig[SF_OWN_MB_S]));
+	}
+	ck_assert_str_eq(back[2].snapshot, "/tmp/a,\"b\".snap");
+	free(text);
+	/* a row with a bad number is named by line */
+	f = fmemopen((char *)"value,asked,repeat\n1,1,x\n", 25, "r");
+	ck_assert_int_eq(sweep_csv_read(f, back, 9, mback, &nm, msg, sizeof(msg)), -EINVAL);
+	fclose(f);
+	ck_assert_msg(strstr(msg, "line 2") != NULL, "%s", msg);
+}
+END_TEST
+
+START_TEST(test_info_round_trip)
+{
+	static struct sweep_info in, back;
+	char *text = NULL, msg[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	char *argv[] = { (char *)"sweep", (char *)"loop7", (char *)"--run", (char *)"fio 'a b'.fio" };
+
+	fixed_info(&in);
+	sweep_info_command(4, argv, in.command, sizeof(in.command));
+	ck_assert_str_eq(in.command, "sweep loop7 --run 'fio '\\''a b'\\''.fio'");
+	ck_assert_int_eq(sweep_info_write(f, &in), 0);
+	fclose(f);
+	f = fmemopen(text, len, "r");
+	ck_assert_int_eq(sweep_info_read(f, &back, msg, sizeof(msg)), 0);
+	fclose(f);
+	ck_assert_str_eq(back.tunable, "max_sectors_kb");
+	ck_assert_str_eq(back.command, in.command);
+	ck_assert_uint_eq(back.ntun, 2);
+	ck_assert_str_eq(back.tun[1].name, "nr_requests");
+	ck_assert_str_eq(back.tun[1].value, "256");
+	ck_assert_double_eq(back.max_hw_sectors_kb, 1280);
+	ck_assert_double_eq(back.size_bytes, 536870912);
+	ck_assert(isnan(back.max_sectors_kb));
+	free(text);
+}
+END_TEST
+
+UNIT_SUITE(sweep_suite)
+static Suite *sweep_suite(void)
+{
+	Suite *s = suite_create("sweep");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_window_trims_idle_head_and_tail);
+	tcase_add_test(tc, test_window_no_io);
+	tcase_add_test(tc, test_window_parse_stat);
+	tcase_add_test(tc, test_cgroup_parsers);
+	tcase_add_test(tc, test_fio_json);
+	tcase_add_test(tc, test_fio_command);
+	tcase_add_test(tc, test_metric);
+	tcase_add_test(tc, test_format_plain);
+	tcase_add_test(tc, test_stats_by_hand);
+	tcase_add_test(tc, test_report_fields_and_ci);
+	tcase_add_test(tc, test_csv_round_trip);
+	tcase_add_test(tc, test_info_round_trip);
+	suite_add_tcase(s, tc);
+	return s;
+}
