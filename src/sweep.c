@@ -420,7 +420,8 @@ int sweep_main(int argc, char **argv)
 	for (step = 0; step < steps && !err; step++)
 		err = run_one(&sw, sw.order[step], (long)(step / sw.o.nvalues) + 1, step + 1, steps);
 	if (err > 0)
-		printf("interrupted by signal %d (%s): restoring\n", err, strsignal(err));
+		fprintf(err == SIGPIPE ? stderr : stdout, "interrupted by signal %d (%s): restoring\n", err,
+			strsignal(err));
 	failed = tunable_restore_all(sw.ts, restore_report, NULL);
 	if (failed != 0)
 		fprintf(stderr, "blktune sweep: the original value could not be restored: blktune --restore retries\n");
