@@ -354,7 +354,7 @@ static int finish(struct sweep *sw)
 	struct sweep_report rp = { &sw->info, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics };
 	int fig = sweep_report_figure(&rp), err = 0;
 	static const enum sweep_fig also[] = { SF_MB_S, SF_OWN_MB_S, SF_FIO_READ_MB_S, SF_FIO_WRITE_MB_S,
-					       SF_CPU_US_PER_IO };
+					       SF_CPU_US_PER_IO, SF_HIT_PCT };
 	FILE *f;
 
 	putchar('\n');
