@@ -25,6 +25,12 @@ enum sweep_fig {
 	SF_COUNT
 };
 
+#define SWEEP_CPUS_MAX 64
+
+/* Per-CPU busy split over a run's window, % of that CPU's time. */
+enum sweep_cpu_part { SCP_USER, SCP_SYS, SCP_IRQ, SCP_SOFTIRQ, SCP_COUNT };
+extern const char *const sweep_cpu_parts[SCP_COUNT]; /* "user", "sys", "irq", "softirq" */
+
 enum sweep_fig_dir { SFD_BOTH, SFD_READS, SFD_WRITES, SFD_NONE };
 
 struct sweep_figure_def {
@@ -53,6 +59,8 @@ struct sweep_run {
 	int status;                    /* CMD's exit status; -1 without CMD */
 	double fig[SF_COUNT];
 	double metric[SWEEP_METRICS_MAX];
+	unsigned ncpu;                 /* CPUs in cpu[] (0: no per-CPU figures) */
+	double cpu[SWEEP_CPUS_MAX][SCP_COUNT];
 	char snapshot[PATH_MAX];       /* saved snapshot file, "" if none */
 };
 

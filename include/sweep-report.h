@@ -26,6 +26,8 @@ int sweep_report_figure(const struct sweep_report *rp);
 /* The per-value table of one figure. */
 void sweep_report_table(FILE *f, const struct sweep_report *rp, int fig, bool judged);
 void sweep_report_plot(FILE *f, const struct sweep_report *rp);
+/* Per value and CPU: user/sys/irq/softirq % over the windows. */
+void sweep_report_cpus(FILE *f, const struct sweep_report *rp);
 /* Warnings; returns how many. */
 size_t sweep_report_warnings(FILE *f, const struct sweep_report *rp);
 int sweep_report_write(FILE *f, const struct sweep_report *rp);

@@ -87,12 +87,20 @@ static void put_col(FILE *f, const struct csv_col *c, const struct sweep_run *r)
 int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struct sweep_metric_opt *metrics,
 		    size_t nmetrics)
 {
+	unsigned ncpu = 0;
+
 	for (size_t c = 0; c < NLEAD; c++)
 		fprintf(f, "%s%s", c ? "," : "", lead[c].name);
 	for (size_t i = 0; i < SF_COUNT; i++)
 		fprintf(f, ",%s", sweep_figures[i].name);
 	for (size_t m = 0; m < nmetrics; m++)
 		fprintf(f, ",metric:%s", metrics[m].name);
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].ncpu > ncpu)
+			ncpu = runs[i].ncpu;
+	for (unsigned c = 0; c < ncpu; c++)
+		for (int k = 0; k < SCP_COUNT; k++)
+			fprintf(f, ",cpu%u_%s_pct", c, sweep_cpu_parts[k]);
 	for (size_t c = 0; c < NTAIL; c++)
 		fprintf(f, ",%s", tail[c].name);
 	fputc('\n', f);
@@ -110,6 +118,11 @@ int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struc
 			fputc(',', f);
 			put_num(f, runs[i].metric[m]);
 		}
+		for (unsigned c = 0; c < ncpu; c++)
+			for (int k = 0; k < SCP_COUNT; k++) {
+				fputc(',', f);
+				put_num(f, c < runs[i].ncpu ? runs[i].cpu[c][k] : NAN);
+			}
 		for (size_t c = 0; c < NTAIL; c++) {
 			fputc(',', f);
 			put_col(f, &tail[c], &runs[i]);
@@ -223,7 +236,8 @@ int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_met
 {
 	static char head[CSV_LINE_MAX], line[CSV_LINE_MAX];
 	char *hf[CSV_FIELDS_MAX], *vf[CSV_FIELDS_MAX];
-	/* per header column: -1 unknown, else lead (0..), figure (100+), metric (1000+), tail (2000+) */
+	/* per header column: -1 unknown, else lead (0..), figure (100+), metric (1000+), tail (2000+),
+	 * per-CPU split (3000 + cpu x parts + part) */
 	int map[CSV_FIELDS_MAX];
 	size_t nh, n = 0, lineno = 1;
 
@@ -245,6 +259,16 @@ int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_met
 				map[i] = 2000 + (int)c;
 		if ((fig = sweep_figure_lookup(hf[i], NULL, 0)) >= 0)
 			map[i] = 100 + fig;
+		{
+			unsigned cpu;
+			char part[16];
+			int used = 0;
+			if (sscanf(hf[i], "cpu%u_%15[a-z]_pct%n", &cpu, part, &used) == 2 && !hf[i][used] &&
+			    cpu < SWEEP_CPUS_MAX)
+				for (int k = 0; k < SCP_COUNT; k++)
+					if (!strcmp(part, sweep_cpu_parts[k]))
+						map[i] = 3000 + (int)cpu * SCP_COUNT + k;
+		}
 		if (!strncmp(hf[i], "metric:", 7) && *nmetrics < SWEEP_METRICS_MAX &&
 		    strlen(hf[i] + 7) < SWEEP_METRIC_NAME_MAX) {
 			snprintf(metrics[*nmetrics].name, SWEEP_METRIC_NAME_MAX, "%s", hf[i] + 7);
@@ -290,8 +314,15 @@ int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_met
 			else if (m < 2000)
 				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
 					offsetof(struct sweep_run, metric) + (size_t)(m - 1000) * sizeof(double), 8 }, vf[i], r);
-			else
+			else if (m < 3000)
 				err = get_col(&tail[m - 2000], vf[i], r);
+			else {
+				unsigned cpu = (unsigned)(m - 3000) / SCP_COUNT;
+				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
+					offsetof(struct sweep_run, cpu) + (size_t)(m - 3000) * sizeof(double), 8 }, vf[i], r);
+				if (*vf[i] && cpu + 1 > r->ncpu)
+					r->ncpu = cpu + 1;
+			}
 			if (err) {
 				snprintf(msg, len, "line %zu: bad %s '%.40s'", lineno, hf[i], vf[i]);
 				return -EINVAL;

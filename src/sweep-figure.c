@@ -50,6 +50,8 @@ const struct sweep_figure_def sweep_figures[SF_COUNT] = {
 	[SF_FIO_SYS_CPU] = { "fio_sys_cpu", "fio sys CPU %", SFD_NONE, -1, 2 },
 };
 
+const char *const sweep_cpu_parts[SCP_COUNT] = { "user", "sys", "irq", "softirq" };
+
 void sweep_run_init(struct sweep_run *r)
 {
 	memset(r, 0, sizeof(*r));

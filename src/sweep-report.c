@@ -174,6 +174,40 @@ static void runs_table(FILE *f, const struct sweep_report *rp)
 	}
 }
 
+void sweep_report_cpus(FILE *f, const struct sweep_report *rp)
+{
+	char *vals[SWEEP_VALUES_MAX], buf[2048];
+	size_t nv = nvalues(rp->info, vals, SWEEP_VALUES_MAX, buf, sizeof(buf));
+	unsigned ncpu = 0;
+
+	for (size_t i = 0; i < rp->nruns; i++)
+		if (rp->runs[i].ncpu > ncpu)
+			ncpu = rp->runs[i].ncpu;
+	if (!ncpu) {
+		fprintf(f, "  n/a (no per-CPU /proc/stat)\n");
+		return;
+	}
+	fprintf(f, "  %-14s %4s %7s %7s %7s %7s\n", rp->info->tunable, "cpu", "user%", "sys%", "irq%", "soft%");
+	for (size_t v = 0; v < nv; v++)
+		for (unsigned c = 0; c < ncpu; c++) {
+			double sum[SCP_COUNT] = { 0 };
+			size_t k = 0;
+			char cells[SCP_COUNT][16];
+			for (size_t i = 0; i < rp->nruns; i++) {
+				const struct sweep_run *r = &rp->runs[i];
+				if (strcmp(r->asked, vals[v]) || c >= r->ncpu || isnan(r->cpu[c][0]))
+					continue;
+				for (int p = 0; p < SCP_COUNT; p++)
+					sum[p] += r->cpu[c][p];
+				k++;
+			}
+			for (int p = 0; p < SCP_COUNT; p++)
+				cell(k ? sum[p] / (double)k : NAN, 1, cells[p], sizeof(cells[p]));
+			fprintf(f, "  %-14s %4u %7s %7s %7s %7s\n", c ? "" : vals[v], c, cells[0], cells[1], cells[2],
+				cells[3]);
+		}
+}
+
 int sweep_report_write(FILE *f, const struct sweep_report *rp)
 {
 	const struct sweep_info *in = rp->info;
@@ -221,6 +255,8 @@ int sweep_report_write(FILE *f, const struct sweep_report *rp)
 	fprintf(f, "\nRuns (windows: the command's lifetime; head/tail: idle time trimmed before the first and\n"
 		   "after the last I/O)\n");
 	runs_table(f, rp);
+	fprintf(f, "\nCPU time over the windows, per CPU (mean of each value's runs, %% of that CPU)\n");
+	sweep_report_cpus(f, rp);
 	fputc('\n', f);
 	sweep_report_plot(f, rp);
 	fprintf(f, "\nWarnings\n");

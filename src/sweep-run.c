@@ -172,6 +172,28 @@ static void cpu_figures(const struct cpu_stat *a, const struct cpu_stat *b, doub
 		run->fig[SF_CPU_US_PER_IO] = (user + sys + irq + soft) * 1e6 / (double)sysconf(_SC_CLK_TCK) / ios;
 }
 
+/* The same split per CPU, from the CPU view's per-CPU /proc/stat rows. */
+static void cpu_split(const struct cpu_stat *a, const struct cpus_sample *now, unsigned n, struct sweep_run *run)
+{
+	if (!now->valid || !now->have_stat || now->ncpu < n)
+		return;
+	for (unsigned c = 0; c < n && c < SWEEP_CPUS_MAX; c++) {
+		const struct cpu_stat *b = &now->stat[c];
+		double part[SCP_COUNT], total;
+		if (!a[c].valid || !b->valid)
+			return;
+		part[SCP_USER] = (double)(b->user + b->nice - a[c].user - a[c].nice);
+		part[SCP_SYS] = (double)(b->system - a[c].system);
+		part[SCP_IRQ] = (double)(b->irq - a[c].irq);
+		part[SCP_SOFTIRQ] = (double)(b->softirq - a[c].softirq);
+		total = part[0] + part[1] + part[2] + part[3] +
+			(double)(b->idle + b->iowait + b->steal - a[c].idle - a[c].iowait - a[c].steal);
+		for (int k = 0; k < SCP_COUNT; k++)
+			run->cpu[c][k] = total > 0 ? 100 * part[k] / total : NAN;
+	}
+	run->ncpu = n < SWEEP_CPUS_MAX ? n : SWEEP_CPUS_MAX;
+}
+
 static void device_figures(const struct sweep_window_result *w, struct sweep_run *run)
 {
 	double ios = w->reads + w->writes, bytes = w->read_bytes + w->write_bytes;
@@ -285,7 +307,8 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	struct sweep_cgroup cg = { 0 };
 	struct sweep_cgroup_cpu cpu = { 0 };
 	struct child c = { .pid = -1, .pidfd = -1 };
-	struct cpu_stat cpu0;
+	struct cpu_stat cpu0, percpu0[SWEEP_CPUS_MAX];
+	unsigned ncpu0 = 0;
 	struct disk_stat st, ost;
 	char cmd[8192], json[PATH_MAX] = "", out[PATH_MAX] = "", msg[256], name[64];
 	double t0, next_poll;
@@ -318,6 +341,10 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 		goto out;
 	t0 = rn->a->cur.t;
 	cpu0 = rn->a->cur.cpu;
+	if (rn->a->cur.cpus.valid && rn->a->cur.cpus.have_stat) {
+		ncpu0 = rn->a->cur.cpus.ncpu < SWEEP_CPUS_MAX ? rn->a->cur.cpus.ncpu : SWEEP_CPUS_MAX;
+		memcpy(percpu0, rn->a->cur.cpus.stat, ncpu0 * sizeof(percpu0[0]));
+	}
 	/* The swept device records the values in force (its snapshot shows
 	 * them, not the sampler's reading from before the change). */
 	for (size_t i = 0; i < rn->a->nm; i++)
@@ -404,6 +431,8 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	sweep_window_result(&w, &wr);
 	device_figures(&wr, run);
 	cpu_figures(&cpu0, &rn->a->cur.cpu, wr.reads + wr.writes, run);
+	if (ncpu0)
+		cpu_split(percpu0, &rn->a->cur.cpus, ncpu0, run);
 	if (own_ok) {
 		sweep_window_result(&own, &ownr);
 		own_figures(&ownr, run);

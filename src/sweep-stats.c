@@ -71,10 +71,15 @@ size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const 
 			continue;
 		if (r->window_s < 5 || r->window_s < 10 * interval) {
 			format_plain(r->window_s, 3, a, sizeof(a));
-			format_plain(10 * interval > 5 ? 10 * interval : 5, 3, b, sizeof(b));
-			snprintf(out[k++], SWEEP_WARN_LEN,
-				 "run %zu (%s, repeat %ld): window %s s is shorter than %s s (%s)", r->order, r->asked,
-				 r->repeat, a, b, 10 * interval > 5 ? "10 intervals" : "5 s at least");
+			format_plain(10 * interval, 3, b, sizeof(b));
+			if (10 * interval > 5)
+				snprintf(out[k++], SWEEP_WARN_LEN,
+					 "run %zu (%s, repeat %ld): window %s s is shorter than 10 intervals (%s s)",
+					 r->order, r->asked, r->repeat, a, b);
+			else
+				snprintf(out[k++], SWEEP_WARN_LEN,
+					 "run %zu (%s, repeat %ld): window %s s is shorter than 5 s", r->order, r->asked,
+					 r->repeat, a);
 		}
 		if (k < max && r->idle_pct > 10) {
 			format_plain(r->idle_pct, 3, a, sizeof(a));

@@ -120,6 +120,13 @@ static void print_run(const struct sweep_run *r, const char *tag)
 	       "%.3f s%s%s%s; %zu intervals\n",
 	       tag, r->window_s, r->head_s * 1000, r->tail_s * 1000, isnan(r->fig[SF_MB_S]) ? 0 : r->fig[SF_MB_S],
 	       isnan(r->fig[SF_IOPS]) ? 0 : r->fig[SF_IOPS], r->busy_s, own, fio, cpu, r->intervals);
+	if (r->ncpu) {
+		printf("%s: CPU user/sys/irq/softirq %%:", tag);
+		for (unsigned c = 0; c < r->ncpu; c++)
+			printf(" cpu%u %.0f/%.0f/%.0f/%.0f", c, r->cpu[c][SCP_USER], r->cpu[c][SCP_SYS],
+			       r->cpu[c][SCP_IRQ], r->cpu[c][SCP_SOFTIRQ]);
+		putchar('\n');
+	}
 	if (r->status > 0)
 		printf("%s: the command exited with status %d\n", tag, r->status);
 }
@@ -321,6 +328,9 @@ static int setup(struct sweep *sw, int argc, char **argv)
 		fprintf(stderr, "blktune sweep: %s %s is read-only\n", sw->o.dev, sw->o.name);
 		return -EPERM;
 	}
+	/* per-CPU /proc/stat rows for the busy split (IRQ counts come along) */
+	if (app_cpu_view(&sw->a, true, sw->o.dev) < 0)
+		fprintf(stderr, "blktune sweep: per-CPU split n/a\n");
 	if ((err = sweep_dir(&sw->o, sw->dir, sizeof(sw->dir))) < 0) {
 		fprintf(stderr, "blktune sweep: snapshot directory %s: %s\n", sw->dir, strerror(-err));
 		return err;

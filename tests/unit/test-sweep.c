@@ -332,6 +332,10 @@ START_TEST(test_report_fields_and_ci)
 	FILE *f = open_memstream(&text, &len);
 
 	fixed_runs(runs);
+	runs[0].ncpu = 2;
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < SCP_COUNT; k++)
+			runs[0].cpu[c][k] = 10 * c + k + 0.5;
 	fixed_info(&info);
 	ck_assert_int_eq(sweep_report_write(f, &rp), 0);
 	fclose(f);
@@ -342,8 +346,10 @@ START_TEST(test_report_fields_and_ci)
 		"read_ahead_kb", "nr_requests", "blktune sweep loop7 max_sectors_kb=32,1024,4096 --repeat 3",
 		"baseline: 32 (original value 1280)", "device MB/s, reads and writes (mb_s), the judged figure",
 		"(metric:ops)", "against max_sectors_kb (log scale)", "Warnings",
-		"run 5 (1024, repeat 2): window 3 s is shorter than 10 s (10 intervals)",
+		"run 5 (1024, repeat 2): window 3 s is shorter than 10 intervals (10 s)",
 		"run 8 (1024, repeat 3): the device was idle 20% of the window",
+		"per CPU (mean of each value's runs", "  32                0     0.5     1.5     2.5     3.5",
+		"                    1    10.5    11.5    12.5    13.5",
 		"value=4096: mb_s varies", /* CV exactly 10: no warning (> 10 only) */
 	};
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
@@ -378,6 +384,10 @@ START_TEST(test_csv_round_trip)
 	int n;
 
 	fixed_runs(runs);
+	runs[0].ncpu = 2;
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < SCP_COUNT; k++)
+			runs[0].cpu[c][k] = 10 * c + k + 0.5;
 	snprintf(runs[2].snapshot, sizeof(runs[2].snapshot), "/tmp/a,\"b\".snap");
 	ck_assert_int_eq(sweep_csv_write(f, runs, 9, metrics, 1), 0);
 	fclose(f);
@@ -385,7 +395,8 @@ START_TEST(test_csv_round_trip)
 	ck_assert(strstr(text, ",1187290000000,") != NULL);
 	ck_assert(strstr(text, "value,asked,repeat,order,started,window_s,busy_s,head_idle_s,tail_idle_s,idle_pct,"
 			       "intervals,reads,writes,read_bytes,write_bytes,mb_s,") == text);
-	ck_assert(strstr(text, ",metric:ops,cmd_status,snapshot\n") != NULL);
+	ck_assert(strstr(text, ",metric:ops,cpu0_user_pct,cpu0_sys_pct,cpu0_irq_pct,cpu0_softirq_pct,cpu1_user_pct,"
+			       "cpu1_sys_pct,cpu1_irq_pct,cpu1_softirq_pct,cmd_status,snapshot\n") != NULL);
 	f = fmemopen(text, len, "r");
 	n = sweep_csv_read(f, back, 9, mback, &nm, msg, sizeof(msg));
 	fclose(f);
@@ -400,6 +411,10 @@ START_TEST(test_csv_round_trip)
 		ck_assert(isnan(back[i].fig[SF_OWN_MB_S]));
 	}
 	ck_assert_str_eq(back[2].snapshot, "/tmp/a,\"b\".snap");
+	ck_assert_uint_eq(back[0].ncpu, 2);
+	ck_assert_double_eq(back[0].cpu[1][SCP_SOFTIRQ], 13.5);
+	ck_assert_double_eq(back[0].cpu[0][SCP_USER], 0.5);
+	ck_assert_uint_eq(back[1].ncpu, 0); /* empty cells: no per-CPU figures */
 	free(text);
 	/* a row with a bad number is named by line */
 	f = fmemopen((char *)"value,asked,repeat\n1,1,x\n", 25, "r");
