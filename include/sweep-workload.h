@@ -10,8 +10,8 @@
 
 #include "sweep-figure.h"
 
-/* True when cmd is one plain fio invocation (first word fio or .../fio, no
- * shell operators) that blktune can extend with output options. */
+/* True when cmd is one plain fio invocation (first word fio or .../fio after
+ * any NAME=VALUE assignments, no shell operators or expansions) that blktune can extend with output options. */
 bool sweep_workload_is_fio(const char *cmd);
 /* cmd + " --output-format=json --output='json'" into out. Returns 0 or
  * -ENAMETOOLONG (-EINVAL for a quote in the path). */

@@ -1,13 +1,15 @@
-/* sweep: blktune sweep DEV TUNABLE=V1,V2,... [--run CMD] [--duration S]
- *        [--repeat N] [--drop-caches] [--csv FILE] [-d INTERVAL] [--dir DIR]
- * For each value and repeat: set it through the tunables engine (validated,
- * journaled, read back), optionally drop the page cache, run CMD (sh -c) or
- * sample for S seconds, summarise the device's window as a snapshot (saved),
- * and at the end (also on SIGINT, SIGTERM, SIGHUP, SIGQUIT) restore the
- * original value. Prints a progress line per run, a table and a plot.
+/* sweep: blktune sweep DEV TUNABLE=V1,V2,... [options] (sweep-opts.h).
+ * For each run in the order (interleaved repeats or shuffled): set the value
+ * through the tunables engine (validated, journaled, read back), settle,
+ * optionally drop the page cache, run CMD in a cgroup of its own or sample
+ * for --duration (sweep-run.c: the exact window and its figures), save a
+ * snapshot of the run's intervals and the CSV; at the end (also on SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT and a closed stdout) restore the original value,
+ * print the tables, plot and warnings (sweep-report.c) and write --report.
  * main() calls sweep_main(argc - 1, argv + 1) when argv[1] is "sweep"; the
- * return value is the exit status (2: bad usage, 1: a failure, 128 + signal
- * when interrupted). */
+ * return value is the exit status (2: bad usage, 1: a failure or a command
+ * that exited non-zero, 128 + signal when interrupted, 141 for a closed
+ * pipe). */
 #ifndef BLKTUNE_SWEEP_H
 #define BLKTUNE_SWEEP_H
 

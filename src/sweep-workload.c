@@ -9,14 +9,26 @@
 
 #include "json-read.h"
 
+/* A leading NAME=VALUE word (an environment assignment for the command). */
+static size_t assignment(const char *w)
+{
+	size_t name = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return name > 0 && !(w[0] >= '0' && w[0] <= '9') && w[name] == '=' ? strcspn(w, " \t") : 0;
+}
+
 bool sweep_workload_is_fio(const char *cmd)
 {
 	size_t n;
 
-	cmd += strspn(cmd, " \t");
-	n = strcspn(cmd, " \t");
 	if (strpbrk(cmd, ";|&<>`$()\n\\'\"*?"))
 		return false;
+	cmd += strspn(cmd, " \t");
+	while ((n = assignment(cmd)) > 0) {
+		cmd += n;
+		cmd += strspn(cmd, " \t");
+	}
+	n = strcspn(cmd, " \t");
 	return (n == 3 && !strncmp(cmd, "fio", 3)) || (n > 4 && !strncmp(cmd + n - 4, "/fio", 4));
 }
 

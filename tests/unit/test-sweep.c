@@ -187,7 +187,10 @@ START_TEST(test_fio_command)
 	ck_assert(sweep_workload_is_fio("  /usr/bin/fio --name=x --rw=read"));
 	ck_assert(!sweep_workload_is_fio("fio job.fio; echo done"));
 	ck_assert(!sweep_workload_is_fio("fiola x"));
-	ck_assert(!sweep_workload_is_fio("DIR=/x fio job.fio"));
+	ck_assert(sweep_workload_is_fio("DIR=/mnt/ra DEV=/dev/loop0 fio job.fio"));
+	ck_assert(!sweep_workload_is_fio("DIR=/x"));
+	ck_assert(!sweep_workload_is_fio("1X=/x fio job.fio"));
+	ck_assert(!sweep_workload_is_fio("DIR=$HOME fio job.fio"));
 	ck_assert_int_eq(sweep_workload_fio_cmd("fio a.fio", "/d/r1.fio.json", out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "fio a.fio --output-format=json --output='/d/r1.fio.json'");
 }
