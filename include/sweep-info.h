@@ -29,7 +29,7 @@ struct sweep_info {
 	char kernel[SWEEP_INFO_STR], host[SWEEP_INFO_STR];
 	char model[SWEEP_INFO_STR], vendor[SWEEP_INFO_STR], scheduler[SWEEP_INFO_STR];
 	double size_bytes, max_hw_sectors_kb, max_sectors_kb, max_segments, logical_block_size,
-		physical_block_size, rotational, nr_hw_queues;
+		physical_block_size, rotational, nr_hw_queues, diskseq;
 	struct { char name[TUNABLE_NAME_MAX], value[TUNABLE_VALUE_MAX]; } tun[SWEEP_INFO_TUN_MAX];
 	size_t ntun;
 	struct { char name[SWEEP_METRIC_NAME_MAX], regex[SWEEP_INFO_STR]; } metric[SWEEP_METRICS_MAX];

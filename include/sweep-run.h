@@ -31,6 +31,7 @@ struct sweep_runner {
 	sigset_t child_mask;  /* the signal mask the command starts with */
 	int stat_fd;          /* sys/block/DEV/stat, kept open */
 	unsigned major, minor;
+	long long diskseq;    /* the device's identity at the start; -1 unknown */
 	bool is_fio;
 	bool cgroup_failed;   /* said once; later runs go without */
 	double last_sample;   /* monotonic time of the app's latest sample */

@@ -30,7 +30,7 @@ static const struct field fields[] = {
 	N("max_hw_sectors_kb", max_hw_sectors_kb), N("max_sectors_kb", max_sectors_kb),
 	N("max_segments", max_segments), N("logical_block_size", logical_block_size),
 	N("physical_block_size", physical_block_size), N("rotational", rotational),
-	N("nr_hw_queues", nr_hw_queues),
+	N("nr_hw_queues", nr_hw_queues), N("diskseq", diskseq),
 };
 
 void sweep_info_init(struct sweep_info *in)
@@ -89,6 +89,7 @@ void sweep_info_device(const struct root *r, const char *dev, struct sweep_info 
 		{ "queue/physical_block_size", offsetof(struct sweep_info, physical_block_size) },
 		{ "queue/rotational", offsetof(struct sweep_info, rotational) },
 		{ "size", offsetof(struct sweep_info, size_bytes) },
+		{ "diskseq", offsetof(struct sweep_info, diskseq) },
 	};
 	char path[256];
 	DIR *d;

@@ -218,7 +218,8 @@ int sweep_report_write(FILE *f, const struct sweep_report *rp)
 	fprintf(f, "Device %s\n  model: %s\n  vendor: %s\n", in->dev, in->model[0] ? in->model : "n/a",
 		in->vendor[0] ? in->vendor : "n/a");
 	num(f, "  size: ", in->size_bytes);
-	fprintf(f, " bytes\n");
+	num(f, " bytes, diskseq ", in->diskseq);
+	fputc('\n', f);
 	num(f, "  queue limits: max_hw_sectors_kb ", in->max_hw_sectors_kb);
 	num(f, ", max_sectors_kb ", in->max_sectors_kb);
 	num(f, ", max_segments ", in->max_segments);

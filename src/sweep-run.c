@@ -25,6 +25,15 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static long long diskseq(const struct sweep_runner *rn)
+{
+	char path[128];
+	long long v;
+
+	snprintf(path, sizeof(path), "sys/block/%s/diskseq", rn->o->dev);
+	return root_read_s64(rn->a->root, path, &v) == 0 ? v : -1;
+}
+
 int sweep_runner_open(struct sweep_runner *rn, struct app *a, struct loop *l, struct series *se,
 		      struct tunable_session *ts, const struct sweep_opts *o, const char *dir,
 		      const sigset_t *child_mask)
@@ -54,6 +63,7 @@ int sweep_runner_open(struct sweep_runner *rn, struct app *a, struct loop *l, st
 		return rn->stat_fd;
 	}
 	rn->is_fio = o->run && sweep_workload_is_fio(o->run);
+	rn->diskseq = diskseq(rn);
 	return 0;
 }
 
@@ -336,6 +346,11 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 			}
 		}
 	}
+	if (rn->diskseq >= 0 && diskseq(rn) != rn->diskseq) {
+		fprintf(stderr, "blktune sweep: %s was replaced since the sweep began (diskseq changed)\n", o->dev);
+		err = -ENODEV;
+		goto out;
+	}
 	/* The change is behind us: intervals from here on are this run's. */
 	if ((err = sample(rn, false)) < 0)
 		goto out;
@@ -421,6 +436,13 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	reap(&c, true);
 	if (isatty(STDERR_FILENO))
 		fputc('\n', stderr);
+	/* Counters of a device removed and re-created under the same name
+	 * are another device's: no figures from them. */
+	if (!err && rn->diskseq >= 0 && diskseq(rn) != rn->diskseq) {
+		fprintf(stderr, "blktune sweep: %s was replaced during the run (diskseq changed)\n", o->dev);
+		err = -ENODEV;
+		goto out;
+	}
 	/* The last, partial interval joins the series when it is not a sliver. */
 	if (!err) {
 		bool add = now() - rn->last_sample >= o->interval / 4;

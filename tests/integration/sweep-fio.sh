@@ -202,4 +202,17 @@ t_eq "interrupted sweep exits 130" "$?" 130
 t_eq "no cgroup left after SIGINT" "$(cgroups_left "$pid")" 0
 t_check "its fio is gone" sh -c "! pgrep -f 'name=[l]ong --filename=$dev' >/dev/null"
 t_eq "max_sectors_kb restored after SIGINT" "$(cat "$msk")" "$orig"
+# 7. the device replaced under the sweep (detached and attached again: the
+#    same name, a new diskseq): no figures from another device's counters
+back=$(losetup -nO BACK-FILE "$dev" | sed 's/ *$//')
+"$BLKTUNE" sweep "$dev" read_ahead_kb=256 --settle 0 -d 0.5 --duration 3 --dir "$T_TMP/repl" \
+	> "$T_TMP/repl.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ "$(cat "$ra")" = 256 ] && break; sleep 0.1; done
+sleep 1
+losetup -d "$dev" && losetup "$dev" "$back"
+wait "$pid"
+t_eq "a sweep whose device was replaced exits 1" "$?" 1
+t_check "says the device was replaced" grep -q "was replaced during the run (diskseq changed)" "$T_TMP/repl.out"
+t_eq "no run recorded from the replaced device" "$(($(wc -l < "$T_TMP/repl/sweep.csv") - 1))" 0
 t_done
