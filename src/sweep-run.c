@@ -323,7 +323,7 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	char cmd[8192], json[PATH_MAX] = "", out[PATH_MAX] = "", msg[256], name[64];
 	double t0, next_poll;
 	int err = 0, release = -1, ev, signo;
-	bool have_cg = false, ended = false, own_ok = false;
+	bool have_cg = false, ended = false, own_ok = false, iostats_off = false;
 
 	if (o->run) {
 		snprintf(cmd, sizeof(cmd), "%s", o->run);
@@ -350,6 +350,12 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 		fprintf(stderr, "blktune sweep: %s was replaced since the sweep began (diskseq changed)\n", o->dev);
 		err = -ENODEV;
 		goto out;
+	}
+	{
+		char path[128];
+		long long v;
+		snprintf(path, sizeof(path), "sys/block/%s/queue/iostats", o->dev);
+		iostats_off = root_read_s64(rn->a->root, path, &v) == 0 && v == 0;
 	}
 	/* The change is behind us: intervals from here on are this run's. */
 	if ((err = sample(rn, false)) < 0)
@@ -451,7 +457,14 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	}
 	run->status = c.pid > 0 ? (WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 128 + WTERMSIG(c.status)) : -1;
 	sweep_window_result(&w, &wr);
-	device_figures(&wr, run);
+	if (iostats_off) {
+		/* the kernel counted nothing: no zeros that look like figures */
+		run->window_s = wr.window;
+		printf("%s: %s queue/iostats is 0, the kernel does not count its I/O: device figures n/a\n", tag,
+		       o->dev);
+	} else {
+		device_figures(&wr, run);
+	}
 	cpu_figures(&cpu0, &rn->a->cur.cpu, wr.reads + wr.writes, run);
 	if (ncpu0)
 		cpu_split(percpu0, &rn->a->cur.cpus, ncpu0, run);

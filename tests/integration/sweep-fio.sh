@@ -21,6 +21,8 @@ cgroups_left() { ls -d /sys/fs/cgroup/blkio/blktune-sweep-$1-* /sys/fs/cgroup/cp
 t_loop_create 512 || t_skip "cannot create a loop device"
 dev=$T_LOOP
 n=${dev#/dev/}
+# a reused loop device keeps its queue settings: counters on
+echo 1 > "/sys/block/$n/queue/iostats"
 msk=/sys/block/$n/queue/max_sectors_kb
 orig=$(cat "$msk")
 
@@ -215,4 +217,14 @@ wait "$pid"
 t_eq "a sweep whose device was replaced exits 1" "$?" 1
 t_check "says the device was replaced" grep -q "was replaced during the run (diskseq changed)" "$T_TMP/repl.out"
 t_eq "no run recorded from the replaced device" "$(($(wc -l < "$T_TMP/repl/sweep.csv") - 1))" 0
+# 8. queue/iostats 0: the kernel counts nothing, and the sweep says so rather
+#    than reporting zeros
+echo 0 > "/sys/block/$n/queue/iostats"
+"$BLKTUNE" sweep "$dev" read_ahead_kb=256 --settle 0 -d 0.5 --dir "$T_TMP/nostats" \
+	--run "dd if=$dev of=/dev/null bs=1M count=16 iflag=direct" > "$T_TMP/nostats.out" 2>&1
+echo 1 > "/sys/block/$n/queue/iostats"
+t_check "iostats 0: says device figures are n/a" grep -q "queue/iostats is 0" "$T_TMP/nostats.out"
+t_eq "iostats 0: mb_s and read_bytes empty, own bytes still counted" "$(python3 -c "
+import csv; r = list(csv.DictReader(open('$T_TMP/nostats/sweep.csv')))[0]
+print(repr(r['mb_s']), repr(r['read_bytes']), r['own_read_bytes'])")" "'' '' 16777216"
 t_done

@@ -11,6 +11,7 @@ export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
 t_loop_create 128 || t_skip "cannot create a loop device"
 dev=$T_LOOP
 n=${dev#/dev/}
+echo 1 > "/sys/block/$n/queue/iostats" # a reused loop device keeps its queue settings
 ra=/sys/block/$n/queue/read_ahead_kb
 orig=$(cat "$ra")
 
