@@ -118,6 +118,25 @@ PY
 	t_eq "--since-boot agrees with iostat -x -d on every figure of every device" "$bad" 0
 	grep '^BAD' "$T_TMP/cmp" | head -5
 	grep -E '^ok (vda|loop0) (r/s|rkB/s|r_await|util) ' "$T_TMP/cmp" | sed 's/^/# /'
+	# The CPU line since boot against iostat's avg-cpu (iostat's %system
+	# holds irq and softirq time; blktune shows them apart).
+	iostat -c -o JSON >"$T_TMP/c1.json"
+	"$BLKTUNE" --since-boot --json >"$T_TMP/bc.json"
+	iostat -c -o JSON >"$T_TMP/c2.json"
+	python3 - "$T_TMP/c1.json" "$T_TMP/bc.json" "$T_TMP/c2.json" >"$T_TMP/cpu" <<'PY'
+import json, sys
+def cpu(p):
+    return json.load(open(p))["sysstat"]["hosts"][0]["statistics"][0]["avg-cpu"]
+c1, c2 = cpu(sys.argv[1]), cpu(sys.argv[3])
+b = json.loads(open(sys.argv[2]).read())["cpu"]
+b = dict(b, system=b["system"] + b["irq"] + b["softirq"])
+for k in ["user", "nice", "system", "iowait", "steal", "idle"]:
+    lo, hi = min(c1[k], c2[k]), max(c1[k], c2[k])
+    ok = lo - 0.011 <= b[k] <= hi + 0.011
+    print("%s %s iostat %.2f..%.2f blktune %.2f" % ("ok" if ok else "BAD", k, lo, hi, b[k]))
+PY
+	t_eq "--since-boot's CPU shares agree with iostat's avg-cpu" "$(grep -c '^ok' "$T_TMP/cpu")" 6
+	grep -v '^ok' "$T_TMP/cpu"
 else
 	t_fail "iostat (sysstat) is not installed: contrib/install-deps test installs it"
 fi

@@ -295,6 +295,20 @@ START_TEST(human_report)
 	t = report(&b, false, true, false, &f);
 	ck_assert_ptr_nonnull(strstr(t, " loop4\n"));
 	free(t);
+	/* While a device is traced, a last group has the traced latency;
+	 * devices the tracer did not see read n/a. */
+	for (size_t i = 0; i < b.s.ndisks; i++)
+		if (!strcmp(b.m[i].name, "sda")) {
+			b.m[i].traced = true;
+			b.m[i].t_lat_avg_us = 412.5;
+			b.m[i].t_lat_p99_us = 2048;
+			b.m[i].t_same_cpu_pct = 87.24;
+		}
+	t = report(&b, false, true, false, &f);
+	ck_assert_msg(strstr(t, "\nt_avg_us t_p99_us t_%same Device\n"), "%s", t);
+	ck_assert(strstr(t, "\n  412.50  2048.00   87.2% sda\n"));
+	ck_assert(strstr(t, "\n     n/a      n/a     n/a loop4\n"));
+	free(t);
 	boot_close(&b);
 }
 END_TEST
