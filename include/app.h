@@ -58,7 +58,7 @@ struct app {
 	struct cpus_metrics cpus;  /* its rows, valid while cpu_view */
 	struct history *hist;
 	struct rows_filter filter;
-	char devnames[APP_MAX_DEVS][SAMPLE_PNAME_MAX]; /* -p resolved (/dev/ paths to kernel names) */
+	char devnames[APP_MAX_DEVS][NAMES_MAX]; /* -p resolved (/dev/ paths to kernel names) */
 	const char *devptrs[APP_MAX_DEVS];
 	char error[256];     /* why app_open failed */
 };

@@ -26,7 +26,7 @@ struct output_report {
 };
 
 /* Batch text names are never cut: the DEVICE column grows to this. */
-#define OUTPUT_NAME_MAX (SAMPLE_PNAME_MAX - 1)
+#define OUTPUT_NAME_MAX (NAMES_MAX - 1)
 
 int output_text(FILE *f, const struct output_report *r);
 /* The report's first line: time, host, interval (or since boot), CPU. */

@@ -33,6 +33,10 @@ int root_read_s64(const struct root *r, const char *rel, long long *out);
 int root_write(const struct root *r, const char *rel, const char *val);
 /* Read a symlink's target. Returns length or -errno. */
 ssize_t root_readlink(const struct root *r, const char *rel, char *buf, size_t size);
+/* Read the link called name (one component, no '/') in a directory that
+ * root_opendir opened: a listing of links costs one call per entry.
+ * Returns length or -errno. */
+ssize_t root_readlink_in(DIR *d, const char *name, char *buf, size_t size);
 /* Open a directory for listing; NULL with errno set on failure. */
 DIR *root_opendir(const struct root *r, const char *rel);
 /* True if rel exists below the root. */

@@ -14,8 +14,8 @@
 
 #define SAMPLE_NAME_MAX 32
 #define SAMPLE_SCHED_MAX 24
-#define SAMPLE_DM_NAME_MAX 128 /* DM_NAME_LEN */
-#define SAMPLE_PNAME_MAX 128   /* a /dev/disk/by-* link name */
+#define SAMPLE_DM_NAME_MAX 64 /* dm/name (the kernel allows 127; longer ones are cut) */
+#define SAMPLE_PNAME_MAX 64    /* a /dev/disk/by-* link name; longer ones are skipped */
 #define SAMPLE_TEMPS_MAX 8
 
 /* One /proc/diskstats line. Sectors are 512 bytes, times in ms. */

@@ -20,7 +20,9 @@ int source_names_open(const struct root *r, enum names_type t, struct source_nam
 void source_names_close(struct source_names *sn);
 /* Set info.persistent of every disk of s: the alphabetically first link of
  * the directory that points at it, "" if none (a missing directory means
- * no names). Returns 0 or -ENOMEM. */
+ * no names). Links of SAMPLE_PNAME_MAX characters or more are skipped: the
+ * names live in every sample, and long ones (dm-uuid-*) are never the
+ * first. Returns 0 or -ENOMEM. */
 int source_names_fill(struct source_names *sn, struct sample *s);
 /* A -p argument to the name rows match: "/dev/mapper/X", "/dev/disk/by-T/X"
  * and other /dev/ links become the kernel name they point at, "/dev/sda"

@@ -440,7 +440,7 @@ int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n
 }
 
 /* A number cell: v in c's width with prec decimals, or why there is none. */
-static void num_cell(const struct column *c, const struct disk_metrics *m, double v, int prec, char *out,
+static inline void num_cell(const struct column *c, const struct disk_metrics *m, double v, int prec, char *out,
 		     size_t len)
 {
 	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics) {

@@ -26,15 +26,6 @@ const char *names_type_dir(enum names_type t)
 	return t > NAMES_NONE && t < NAMES_COUNT ? type_dirs[t] : NULL;
 }
 
-const char *names_label(const struct disk_metrics *m)
-{
-	if (m->info.persistent[0])
-		return m->info.persistent;
-	if (m->info.dm_name[0])
-		return m->info.dm_name;
-	return m->name;
-}
-
 bool names_match(const char *arg, const struct disk_metrics *m)
 {
 	return !strcmp(arg, m->name) || (m->info.dm_name[0] && !strcmp(arg, m->info.dm_name)) ||
@@ -45,7 +36,7 @@ int names_check_arg(const char *arg)
 {
 	size_t n = strlen(arg);
 
-	if (!n || n >= SAMPLE_PNAME_MAX)
+	if (!n || n >= NAMES_ARG_MAX || (arg[0] != '/' && n >= NAMES_MAX))
 		return -EINVAL;
 	if (strchr(arg, '/') && strncmp(arg, "/dev/", 5))
 		return -EINVAL;

@@ -32,7 +32,7 @@ static void json_tunable(FILE *f, const char *key, long long v)
 /* A name beside disk_device: null where the device has none. */
 static void json_name(FILE *f, const char *key, const char *v)
 {
-	char s[2 * SAMPLE_PNAME_MAX + 8];
+	char s[2 * NAMES_MAX + 8];
 
 	fprintf(f, ", \"%s\": ", key);
 	if (!*v) {

@@ -236,6 +236,19 @@ ssize_t root_readlink(const struct root *r, const char *rel, char *buf, size_t s
 	return n;
 }
 
+ssize_t root_readlink_in(DIR *d, const char *name, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, "..") || size == 0)
+		return -EINVAL;
+	n = readlinkat(dirfd(d), name, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
 DIR *root_opendir(const struct root *r, const char *rel)
 {
 	DIR *d;

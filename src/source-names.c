@@ -51,25 +51,31 @@ static const char *base(const char *target)
 	return s ? s + 1 : target;
 }
 
-static struct link *find(struct source_names *sn, const char *target)
+/* Links sorted by target, then name: the first of each target is the one
+ * shown, so the choice does not depend on the directory's order, and each
+ * refresh finds a device's link by binary search. */
+static int cmp_link(const void *a, const void *b)
 {
-	for (size_t i = 0; i < sn->n; i++)
-		if (!strcmp(sn->links[i].target, target))
-			return &sn->links[i];
-	return NULL;
+	const struct link *x = a, *y = b;
+	int r = strcmp(x->target, y->target);
+
+	return r ? r : strcmp(x->name, y->name);
 }
 
-/* One link per device: the first name in strcmp order, so the choice does
- * not depend on the directory's order. */
+static int cmp_target(const void *key, const void *l)
+{
+	return strcmp(key, ((const struct link *)l)->target);
+}
+
+static const struct link *find(const struct source_names *sn, const char *target)
+{
+	return sn->n ? bsearch(target, sn->links, sn->n, sizeof(*sn->links), cmp_target) : NULL;
+}
+
 static int add(struct source_names *sn, const char *target, const char *name)
 {
-	struct link *l = find(sn, target);
+	struct link *l;
 
-	if (l) {
-		if (strcmp(name, l->name) < 0)
-			snprintf(l->name, sizeof(l->name), "%s", name);
-		return 0;
-	}
 	if (sn->n == sn->cap) {
 		size_t cap = sn->cap ? sn->cap * 2 : 32;
 		struct link *nl = realloc(sn->links, cap * sizeof(*nl));
@@ -86,8 +92,9 @@ static int add(struct source_names *sn, const char *target, const char *name)
 
 static int reread(struct source_names *sn)
 {
-	char path[PATH_MAX], target[PATH_MAX];
+	char target[PATH_MAX];
 	struct dirent *de;
+	size_t kept = 0;
 	DIR *d;
 	int err = 0;
 
@@ -97,15 +104,20 @@ static int reread(struct source_names *sn)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= SAMPLE_PNAME_MAX)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", sn->dir, de->d_name);
 		/* Not a link (udev makes only links here): skip it. */
-		if (root_readlink(sn->root, path, target, sizeof(target)) <= 0 ||
+		if (root_readlink_in(d, de->d_name, target, sizeof(target)) <= 0 ||
 		    strlen(base(target)) >= SAMPLE_NAME_MAX)
 			continue;
 		if ((err = add(sn, base(target), de->d_name)) < 0)
 			break;
 	}
 	closedir(d);
+	if (sn->n)
+		qsort(sn->links, sn->n, sizeof(*sn->links), cmp_link);
+	for (size_t i = 0; i < sn->n; i++)
+		if (!kept || strcmp(sn->links[i].target, sn->links[kept - 1].target))
+			sn->links[kept++] = sn->links[i];
+	sn->n = kept;
 	return err;
 }
 
@@ -121,7 +133,11 @@ int source_names_fill(struct source_names *sn, struct sample *s)
 	}
 	for (size_t i = 0; i < s->ndisks; i++) {
 		const struct link *l = find(sn, s->disks[i].st.name);
-		snprintf(s->disks[i].info.persistent, sizeof(s->disks[i].info.persistent), "%s", l ? l->name : "");
+		/* Both buffers are SAMPLE_PNAME_MAX: no need for snprintf's cost. */
+		if (l)
+			memcpy(s->disks[i].info.persistent, l->name, strlen(l->name) + 1);
+		else
+			s->disks[i].info.persistent[0] = '\0';
 	}
 	return 0;
 }

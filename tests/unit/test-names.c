@@ -182,10 +182,33 @@ START_TEST(reread_policy)
 }
 END_TEST
 
+/* A listing's links are read one component at a time, inside the root. */
+START_TEST(readlink_in_a_listing)
+{
+	struct root *r;
+	char out[256];
+	DIR *d;
+
+	ck_assert_int_eq(root_open(unit_fixture("lvm-names"), &r), 0);
+	ck_assert_ptr_nonnull(d = root_opendir(r, "dev/disk/by-label"));
+	ck_assert_int_eq(root_readlink_in(d, "root", out, sizeof(out)), 10);
+	ck_assert_str_eq(out, "../../sda4");
+	ck_assert_int_eq(root_readlink_in(d, "../by-label/root", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(root_readlink_in(d, "..", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(root_readlink_in(d, "", out, sizeof(out)), -EINVAL);
+	ck_assert_int_eq(root_readlink_in(d, "nothing", out, sizeof(out)), -ENOENT);
+	/* A buffer too small: cut, still terminated. */
+	ck_assert_int_eq(root_readlink_in(d, "root", out, 5), 4);
+	ck_assert_str_eq(out, "../.");
+	closedir(d);
+	root_close(r);
+}
+END_TEST
+
 START_TEST(resolve_dev_paths)
 {
 	struct root *r;
-	char out[SAMPLE_PNAME_MAX];
+	char out[NAMES_MAX];
 
 	ck_assert_int_eq(root_open(unit_fixture("lvm-names"), &r), 0);
 	ck_assert_int_eq(source_names_resolve(r, "/dev/mapper/vg_foo.4059-lv_foo.4059", out, sizeof(out)), 0);
@@ -208,7 +231,7 @@ END_TEST
 
 START_TEST(check_arguments)
 {
-	char longname[SAMPLE_PNAME_MAX + 1];
+	char longname[NAMES_ARG_MAX + 1];
 
 	ck_assert_int_eq(names_check_arg("sda"), 0);
 	ck_assert_int_eq(names_check_arg("vg_foo.4059-lv_foo.4059"), 0);
@@ -218,8 +241,19 @@ START_TEST(check_arguments)
 	ck_assert_int_eq(names_check_arg("/dev/disk/by-id/"), -EINVAL);
 	ck_assert_int_eq(names_check_arg("/etc/passwd"), -EINVAL);
 	ck_assert_int_eq(names_check_arg("mapper/vg0"), -EINVAL);
-	memset(longname, 'x', sizeof(longname) - 1);
-	longname[sizeof(longname) - 1] = '\0';
+	/* A name as long as a mapper name can be is one character too long. */
+	memset(longname, 'x', NAMES_MAX);
+	longname[NAMES_MAX] = '\0';
+	ck_assert_int_eq(names_check_arg(longname), -EINVAL);
+	longname[NAMES_MAX - 1] = '\0';
+	ck_assert_int_eq(names_check_arg(longname), 0);
+	/* A /dev/disk path may be longer than any name, up to NAMES_ARG_MAX. */
+	memcpy(longname, "/dev/disk/by-id/", 16);
+	memset(longname + 16, 'x', NAMES_ARG_MAX - 16);
+	longname[NAMES_ARG_MAX - 1] = '\0';
+	ck_assert_int_eq(names_check_arg(longname), 0);
+	longname[NAMES_ARG_MAX - 1] = 'x';
+	longname[NAMES_ARG_MAX] = '\0';
 	ck_assert_int_eq(names_check_arg(longname), -EINVAL);
 }
 END_TEST
@@ -285,6 +319,7 @@ static Suite *names_suite(void)
 	tcase_add_test(tc, persistent_names_by_type);
 	tcase_add_test(tc, junk_and_missing_directory);
 	tcase_add_test(tc, reread_policy);
+	tcase_add_test(tc, readlink_in_a_listing);
 	tcase_add_test(tc, resolve_dev_paths);
 	tcase_add_test(tc, check_arguments);
 	tcase_add_test(tc, labels_and_device_list);
