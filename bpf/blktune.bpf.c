@@ -3,9 +3,14 @@
  * and latency histograms, and where each request completed relative to its
  * submitting CPU. tp_btf programs read the tracepoint's arguments as typed
  * kernel pointers (ARCHITECTURE.md §1: 124/172 ns per call against 462/323 ns
- * for classic tracepoints). No hash keyed by request: latency comes from the
- * request's own start_time_ns, the submitting CPU from rq->mq_ctx->cpu.
- * Counters are never drained; user space takes deltas. */
+ * for classic tracepoints).
+ *
+ * Request-based devices cost one program per request, at block_rq_complete:
+ * everything is readable there. Bytes come from the completion's byte count,
+ * allocation-to-completion time from rq->start_time_ns, queue and device time
+ * from rq->io_start_time_ns, the submitting CPU from rq->mq_ctx->cpu, the
+ * completing CPU is where the program runs. No hash keyed by request, no
+ * program at issue. Counters are never drained; user space takes deltas. */
 #include "vmlinux-min.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -48,12 +53,13 @@ struct {
 	__type(value, __u64);
 } bio_start SEC(".maps");
 
-/* Plain adds, not locked ones: each CPU has its own slot, and the two
- * programs that may run nested on one CPU (a hard-IRQ completion over an
- * issue) write disjoint fields (issue: issued*, size_*; completion:
- * completed, lat*, no_start, cls, from_cpu), while the kernel never runs a
- * tp_btf program nested in itself on a CPU (it counts a recursion miss
- * instead). A locked add costs ~20 cycles and a completion did five. */
+/* Plain adds, not locked ones: each CPU has its own slot, and the
+ * programs that may run nested on one CPU write disjoint slots or disjoint
+ * fields: on request-based devices only the completion program runs (it is
+ * never nested in itself: the kernel counts a recursion miss instead); on
+ * bio-based devices a completion in hard IRQ over a queueing writes
+ * completed, lat*, no_start, while the queueing writes issued, bytes,
+ * size_*. A locked add costs ~20 cycles and a completion did five. */
 #define ADD(field, n) ((field) += (n))
 /* The global counters are written by every program: those stay atomic. */
 #define ADD_SHARED(field, n) __sync_fetch_and_add(&(field), (n))
@@ -61,16 +67,34 @@ struct {
 /* Initial value of a new entry: too big for the 512-byte BPF stack. */
 struct blktune_dev_cpu blktune_zero = {};
 
-static __always_inline struct blktune_dev_cpu *dev_slot(__u32 dev, __u32 path)
+static __always_inline __u64 disk_seq(struct gendisk *disk)
 {
-	struct blktune_key key = { .dev = dev, .path = path };
+	return bpf_core_field_exists(disk->diskseq) ? disk->diskseq : 0;
+}
+
+/* Zero this CPU's slot (a per-CPU hash update from a program writes the
+ * running CPU's value only, in place) and claim it for disk `seq`. Runs
+ * once per CPU when a dev_t starts naming a new disk. */
+static __always_inline void slot_reset(struct blktune_key *key, struct blktune_dev_cpu *v, __u64 seq)
+{
+	bpf_map_update_elem(&devs, key, &blktune_zero, BPF_EXIST);
+	v->seq = seq;
+}
+
+static __always_inline struct blktune_dev_cpu *dev_slot(struct gendisk *disk, __u32 path)
+{
+	struct blktune_key key = { .dev = disk->part0->bd_dev, .path = path };
 	struct blktune_dev_cpu *v;
+	__u64 seq = disk_seq(disk);
 	__u32 zero = 0;
 	long err;
 
 	v = bpf_map_lookup_elem(&devs, &key);
-	if (v)
+	if (v) {
+		if (v->seq != seq)
+			slot_reset(&key, v, seq);
 		return v;
+	}
 	/* Another CPU may add the same device at the same time: EEXIST is fine. */
 	err = bpf_map_update_elem(&devs, &key, &blktune_zero, BPF_NOEXIST);
 	if (err != -17 /* EEXIST: another CPU added it first */) {
@@ -83,7 +107,10 @@ static __always_inline struct blktune_dev_cpu *dev_slot(__u32 dev, __u32 path)
 		if (err)
 			return NULL;
 	}
-	return bpf_map_lookup_elem(&devs, &key);
+	v = bpf_map_lookup_elem(&devs, &key);
+	if (v && v->seq != seq)
+		slot_reset(&key, v, seq);
+	return v;
 }
 
 static __always_inline __u32 cpu_class(__u32 from, __u32 to)
@@ -106,12 +133,10 @@ static __always_inline __u32 cpu_class(__u32 from, __u32 to)
 	return BLKTUNE_CLASS_ELSEWHERE;
 }
 
-static __always_inline void count_issue(struct blktune_dev_cpu *v, __u32 opf, __u64 bytes)
+static __always_inline void count_size(struct blktune_dev_cpu *v, __u32 op, __u64 bytes)
 {
-	__u32 op = blktune_op(opf), b;
+	__u32 b;
 
-	ADD(v->issued[op & 3], 1);
-	ADD(v->issued_bytes[op & 3], bytes);
 	if (op > BLKTUNE_OP_WRITE || !bytes)
 		return;
 	b = blktune_size_bucket(bytes);
@@ -121,55 +146,77 @@ static __always_inline void count_issue(struct blktune_dev_cpu *v, __u32 opf, __
 	ADD(v->size_bytes[op][b], bytes);
 }
 
-static __always_inline void count_latency(struct blktune_dev_cpu *v, __u32 op, __u64 start)
+static __always_inline void count_lat(__u64 *hist, __u64 *sum, __u64 d)
 {
-	__u64 now, d;
-	__u32 b;
+	__u32 b = blktune_lat_bucket(d);
 
-	if (!start) {
-		ADD(v->no_start, 1);
-		return;
-	}
-	now = bpf_ktime_get_ns();
-	d = now > start ? now - start : 0;
-	b = blktune_lat_bucket(d);
 	if (b < BLKTUNE_LAT_BUCKETS)
-		ADD(v->lat[b], 1);
-	ADD(v->lat_sum_ns[op & 3], d);
+		ADD(hist[b], 1);
+	ADD(*sum, d);
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(rq_issue, struct request *rq)
+static __always_inline __u32 flush_seq_flag(void)
 {
-	struct gendisk *disk = rq->q->disk;
-	struct blktune_dev_cpu *v;
-
-	if (!disk) /* passthrough to a queue without a disk */
-		return 0;
-	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_RQ);
-	if (v)
-		count_issue(v, rq->cmd_flags, rq->__data_len);
-	return 0;
+	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_FLUSH_SEQ))
+		return 1U << bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
+	return 1U << 4; /* RQF_FLUSH_SEQ before 6.7 */
 }
 
+/* One request, counted once. The tracepoint fires for every step of a
+ * request's completion, and a request can take several:
+ *  - a partial completion (nr_bytes below what is left) fires again later;
+ *  - a write with PREFLUSH/FUA goes through the flush machinery: its data
+ *    step completes with RQF_FLUSH_SEQ set, then the request ends once more
+ *    (0 bytes, flag cleared) after the flushes; an empty PREFLUSH write has
+ *    only that last event. The flush itself is a separate request
+ *    (REQ_OP_FLUSH, RQF_FLUSH_SEQ set) that diskstats counts as a flush.
+ * So bytes are summed over every event, and the request (count, size,
+ * latencies, CPUs) is counted at its last one: the same requests and ops
+ * /proc/diskstats counts (blk_account_io_done skips RQF_FLUSH_SEQ). A
+ * requeued request is completed once, so it is counted once. */
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
 	struct gendisk *disk = rq->q->disk;
 	struct blk_mq_ctx *swq;
 	struct blktune_dev_cpu *v;
+	__u64 now, start, issue;
 	__u32 op, from, to;
 
-	/* A partial completion (nr_bytes below what is left) fires again later:
-	 * count the request once, at its last part. */
-	if (!disk || nr_bytes < rq->__data_len)
+	if (!disk) /* passthrough to a queue without a disk */
 		return 0;
-	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_RQ);
+	v = dev_slot(disk, BLKTUNE_PATH_RQ);
 	if (!v)
 		return 0;
-	op = blktune_op(rq->cmd_flags);
-	ADD(v->completed[op & 3], 1);
-	count_latency(v, op, rq->start_time_ns);
+	op = blktune_op(rq->cmd_flags) & 3;
+	ADD(v->bytes[op], nr_bytes);
+	if (nr_bytes < rq->__data_len) {
+		ADD(v->steps, 1);
+		return 0;
+	}
+	if ((rq->rq_flags & flush_seq_flag()) && op != BLKTUNE_OP_FLUSH) {
+		count_size(v, op, nr_bytes);
+		ADD(v->steps, 1);
+		return 0;
+	}
+	ADD(v->completed[op], 1);
+	count_size(v, op, nr_bytes);
+	start = rq->start_time_ns;
+	issue = rq->io_start_time_ns;
+	now = bpf_ktime_get_ns();
+	if (start && now > start) {
+		count_lat(v->lat, &v->lat_sum_ns[op], now - start);
+	} else if (!start) {
+		ADD(v->no_start, 1);
+	} else {
+		count_lat(v->lat, &v->lat_sum_ns[op], 0);
+	}
+	if (issue && start && issue >= start && now >= issue) {
+		count_lat(v->qlat[op], &v->q_sum_ns[op], issue - start);
+		count_lat(v->dlat[op], &v->d_sum_ns[op], now - issue);
+	} else {
+		ADD(v->no_issue[op], 1);
+	}
 	swq = rq->mq_ctx; /* the software queue of the submitting CPU */
 	if (!swq)
 		return 0;
@@ -203,11 +250,14 @@ int BPF_PROG(bio_queue, struct bio *bio)
 	disk = bdev->bd_disk;
 	if (!disk || !bio_based(disk->queue))
 		return 0;
-	v = dev_slot(disk->part0->bd_dev, BLKTUNE_PATH_BIO);
+	v = dev_slot(disk, BLKTUNE_PATH_BIO);
 	if (v) {
 		__u64 key = (__u64)bio, now = bpf_ktime_get_ns();
+		__u32 op = blktune_op(bio->bi_opf) & 3, bytes = bio->bi_iter.bi_size;
 
-		count_issue(v, bio->bi_opf, bio->bi_iter.bi_size);
+		ADD(v->issued[op], 1);
+		ADD(v->bytes[op], bytes);
+		count_size(v, op, bytes);
 		bpf_map_update_elem(&bio_start, &key, &now, BPF_ANY);
 	}
 	return 0;
@@ -217,15 +267,15 @@ SEC("tp_btf/block_bio_complete")
 int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 {
 	struct blktune_dev_cpu *v;
-	__u64 start = 0, key, *sp;
+	__u64 start = 0, key, *sp, now;
 	__u32 op;
 
 	if (!bio_based(q) || !q->disk)
 		return 0;
-	v = dev_slot(q->disk->part0->bd_dev, BLKTUNE_PATH_BIO);
+	v = dev_slot(q->disk, BLKTUNE_PATH_BIO);
 	if (!v)
 		return 0;
-	op = blktune_op(bio->bi_opf);
+	op = blktune_op(bio->bi_opf) & 3;
 	ADD(v->completed[op & 3], 1);
 	/* The queue time recorded above; a bio queued before tracing started
 	 * has none and is counted in no_start. A bio carries no submitting
@@ -236,6 +286,11 @@ int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 		start = *sp;
 		bpf_map_delete_elem(&bio_start, &key);
 	}
-	count_latency(v, op, start);
+	if (!start) {
+		ADD(v->no_start, 1);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	count_lat(v->lat, &v->lat_sum_ns[op], now > start ? now - start : 0);
 	return 0;
 }

@@ -26,6 +26,12 @@ struct request_queue {
 	struct gendisk *disk;
 };
 
+/* Since 6.7 the request flags are bit numbers of this enum (read with
+ * bpf_core_enum_value); before, RQF_FLUSH_SEQ was the define 1 << 4. */
+enum rqf_flags {
+	__RQF_FLUSH_SEQ = 1,
+};
+
 struct block_device {
 	__u32 bd_dev;
 	struct gendisk *bd_disk;
@@ -34,14 +40,17 @@ struct block_device {
 struct gendisk {
 	struct block_device *part0;
 	struct request_queue *queue;
+	u64 diskseq;
 };
 
 struct request {
 	struct request_queue *q;
 	struct blk_mq_ctx *mq_ctx;
 	blk_opf_t cmd_flags;
+	__u32 rq_flags;
 	unsigned int __data_len;
 	u64 start_time_ns;
+	u64 io_start_time_ns;
 };
 
 struct bvec_iter {

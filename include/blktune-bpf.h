@@ -53,20 +53,42 @@ struct blktune_key {
 };
 
 /* One CPU's slot of a per-CPU hash entry. Cumulative: never reset or
- * drained; user space takes deltas. */
+ * drained while the disk lives; user space takes deltas.
+ *
+ * Request-based devices are counted by one program, at block_rq_complete,
+ * once per request (not per completion event: a request may complete in
+ * steps, see bpf/blktune.bpf.c). Bio-based devices are counted at
+ * block_bio_queue (issued, bytes, sizes) and block_bio_complete. */
 struct blktune_dev_cpu {
-	/* issue side (block_rq_issue / block_bio_queue), on the issuing CPU */
-	__u64 issued[BLKTUNE_OPS];
-	__u64 issued_bytes[BLKTUNE_OPS];
+	/* gendisk->diskseq of the disk these counters belong to. A CPU that
+	 * sees another value (the dev_t now names a new disk: a loop device
+	 * detached and attached again) zeroes its slot first; user space sums
+	 * only the CPUs holding the newest value. */
+	__u64 seq;
+	__u64 issued[BLKTUNE_OPS];  /* bio-based only: bios queued */
+	__u64 bytes[BLKTUNE_OPS];   /* rq: bytes of every completion event; bio: bytes queued */
 	__u64 size_count[2][BLKTUNE_SIZE_BUCKETS]; /* [read/write][bucket] */
 	__u64 size_bytes[2][BLKTUNE_SIZE_BUCKETS];
-	/* completion side, on the completing CPU */
-	__u64 completed[BLKTUNE_OPS];
+	__u64 completed[BLKTUNE_OPS]; /* requests (bios) completed, once each */
+	/* Completion events that did not end their request: a partial
+	 * completion, or the data step of a write inside a flush sequence
+	 * (PREFLUSH/FUA), which ends later with a second event. */
+	__u64 steps;
+	/* allocation (rq->start_time_ns; bio: block_bio_queue) to completion */
 	__u64 lat_sum_ns[BLKTUNE_OPS];
 	__u64 lat[BLKTUNE_LAT_BUCKETS];
 	__u64 no_start; /* completions without a start time (not in lat) */
-	__u64 cls[BLKTUNE_CLASSES];             /* request-based only */
-	__u64 from_cpu[BLKTUNE_MATRIX_CPUS];   /* by submitting CPU */
+	/* Request-based only: queue time (start_time_ns -> io_start_time_ns,
+	 * btt's Q2D) and device time (io_start_time_ns -> completion, D2C) per
+	 * operation. io_start_time_ns is stamped only while the queue keeps
+	 * blk-stat accounting (QUEUE_FLAG_STATS, e.g. with wbt): a request
+	 * without it is counted in no_issue[op] and in neither histogram. */
+	__u64 q_sum_ns[BLKTUNE_OPS], d_sum_ns[BLKTUNE_OPS];
+	__u64 qlat[BLKTUNE_OPS][BLKTUNE_LAT_BUCKETS];
+	__u64 dlat[BLKTUNE_OPS][BLKTUNE_LAT_BUCKETS];
+	__u64 no_issue[BLKTUNE_OPS];
+	__u64 cls[BLKTUNE_CLASSES];           /* request-based only */
+	__u64 from_cpu[BLKTUNE_MATRIX_CPUS];  /* by submitting CPU (rq->mq_ctx->cpu) */
 };
 
 /* Counted when the map is full and a new device cannot be added. */

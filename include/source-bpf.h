@@ -1,5 +1,5 @@
-/* source-bpf: loads bpf/blktune.bpf.c (tp_btf programs on block_rq_issue,
- * block_rq_complete, block_bio_queue, block_bio_complete) and reads its
+/* source-bpf: loads bpf/blktune.bpf.c (tp_btf programs on block_rq_complete,
+ * and on block_bio_queue, block_bio_complete while a bio-based disk exists) and reads its
  * cumulative per-device, per-CPU counters into a trace_sample. The only code
  * that touches BPF. Tracing always concerns the live kernel, so the CPU
  * topology it needs is read from "/". */
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "root.h"
 #include "trace.h"
@@ -29,6 +30,12 @@ void source_bpf_close(struct source_bpf *src);
  * it was traced request-based or bio-based). Returns 0 or -errno. */
 int source_bpf_read(struct source_bpf *src, struct trace_sample *out);
 
+/* Free the kernel-side state of disks that went away: delete the map entry
+ * of every traced dev_t that is neither in `live` (sorted ascending; the
+ * disks of the current sample) nor in sys/dev/block below `r`. The sampler
+ * calls it when the set of disks changes. Returns the number deleted. */
+int source_bpf_prune(struct source_bpf *src, const struct root *r, const dev_t *live, size_t nlive);
+
 /* The topology the kernel side classes completions with. */
 const struct trace_topology *source_bpf_topology(const struct source_bpf *src);
 /* The bio programs fire for every bio of every device, request-based ones
@@ -46,11 +53,11 @@ bool source_bpf_bio_traced(const struct source_bpf *src);
  * kernel.bpf_stats_enabled=1; recursion_misses counts runs the kernel skipped
  * because the same program was already running on that CPU). */
 struct source_bpf_prog_stat {
-	const char *name; /* "rq_issue", "rq_complete", "bio_queue", "bio_complete" */
+	const char *name; /* "rq_complete", "bio_queue", "bio_complete" */
 	bool attached;
 	uint64_t run_cnt, run_time_ns, recursion_misses;
 };
-#define SOURCE_BPF_PROGS 4
+#define SOURCE_BPF_PROGS 3
 /* Fills out[SOURCE_BPF_PROGS]. Returns 0 or -errno. */
 int source_bpf_prog_stats(const struct source_bpf *src, struct source_bpf_prog_stat out[SOURCE_BPF_PROGS]);
 

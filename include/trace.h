@@ -28,18 +28,30 @@ enum trace_path {
 
 /* Counters summed over CPUs. */
 struct trace_counts {
-	uint64_t issued[TRACE_OPS], issued_bytes[TRACE_OPS];
+	/* Request-based: requests completed, each once (issued = completed:
+	 * one program, at completion). Bio-based: bios queued. */
+	uint64_t issued[TRACE_OPS];
+	/* Request-based: bytes completed; bio-based: bytes queued. */
+	uint64_t bytes[TRACE_OPS];
 	uint64_t size_count[2][TRACE_SIZE_BUCKETS]; /* [TRACE_OP_READ/WRITE][bucket] */
 	uint64_t size_bytes[2][TRACE_SIZE_BUCKETS];
 	uint64_t completed[TRACE_OPS], lat_sum_ns[TRACE_OPS];
-	uint64_t lat[TRACE_LAT_BUCKETS];
+	uint64_t steps;               /* completion events that did not end a request */
+	uint64_t lat[TRACE_LAT_BUCKETS]; /* allocation to completion, all ops */
 	uint64_t no_start;            /* completions without a start time */
+	/* queue (allocation -> issue) and device (issue -> completion) time,
+	 * request-based only */
+	uint64_t q_sum_ns[TRACE_OPS], d_sum_ns[TRACE_OPS];
+	uint64_t qlat[TRACE_OPS][TRACE_LAT_BUCKETS], dlat[TRACE_OPS][TRACE_LAT_BUCKETS];
+	uint64_t no_issue[TRACE_OPS]; /* completions without an issue time */
 	uint64_t cls[TRACE_CLASSES];  /* by enum trace_class; request-based only */
 };
 
 /* One CPU's share of a device's counters. */
 struct trace_cpu {
-	uint64_t issued;    /* issued to the driver on this CPU (all ops) */
+	/* submitted from this CPU: request-based, rq->mq_ctx->cpu, known for
+	 * CPUs below TRACE_MATRIX_CPUS only; bio-based, queued on this CPU */
+	uint64_t issued;
 	uint64_t completed; /* completed on this CPU */
 	uint64_t cls[TRACE_CLASSES]; /* completions here, by where they were submitted */
 };
@@ -47,6 +59,7 @@ struct trace_cpu {
 struct trace_dev {
 	dev_t dev;            /* user-space dev_t of the whole disk */
 	enum trace_path path;
+	uint64_t seq;         /* the disk's diskseq: which disk behind dev */
 	struct trace_counts tot;
 };
 
@@ -95,6 +108,16 @@ struct trace_metrics {
 	/* µs at bucket resolution; NAN when no completion had a start time */
 	double lat_avg_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_max_us;
 	double lat_avg_op_us[TRACE_OPS];
+	/* Where the time goes (request-based only; split false on bio-based
+	 * devices, which have no queue part, and NAN where no request of the
+	 * op had both timestamps). Index TRACE_OPS is all ops together. */
+	bool split;
+	struct trace_split {
+		uint64_t n;  /* requests with a queue and a device time */
+		double q_avg_us, q_p50_us, q_p90_us, q_p99_us;
+		double d_avg_us, d_p50_us, d_p90_us, d_p99_us;
+	} sp[TRACE_OPS + 1];
+	uint64_t qall[TRACE_LAT_BUCKETS], dall[TRACE_LAT_BUCKETS]; /* all ops */
 	/* shares of completions by class, NAN when none (bio-based devices) */
 	double cls_share[TRACE_CLASSES];
 	unsigned ncpu, nmat;
@@ -106,7 +129,8 @@ struct trace_metrics {
 void trace_metrics_init(struct trace_metrics *m);
 void trace_metrics_free(struct trace_metrics *m);
 /* Metrics of device `dev` between prev and cur (buffers in m are reused).
- * A device absent from prev started during the interval (the kernel adds a
+ * A device absent from prev, or present with another diskseq (a new disk
+ * behind the same dev_t), started during the interval (the kernel adds a
  * device at its first event), so prev counts as zero; prev NULL gives the
  * counts since tracing began. Returns 0, -ENOENT when
  * cur lacks the device, -ERANGE when a counter went backwards (a reset: no
@@ -129,10 +153,14 @@ double trace_lat_max_us(const uint64_t lat[TRACE_LAT_BUCKETS]);
 void trace_matrix_group(const struct trace_topology *t, const uint64_t *matrix, unsigned n,
 			uint64_t out[TRACE_CLASSES]);
 
+extern const char *const trace_op_names[TRACE_OPS]; /* "read", "write", "discard", "flush" */
+
 /* Append issue 4's JSON fields for one disk to an open JSON object, starting
  * with ", ": rq_size_hist, lat_hist_us, lat_p50_us, lat_p90_us, lat_p99_us,
  * lat_max_us, per_cpu (CPUs with activity only), and blktune's lat_avg_us,
- * trace_issued, trace_completed, cpu_completion. Returns 0 or -EIO. */
+ * trace_issued, trace_completed, cpu_completion, lat_split_us (per op: queue
+ * and device histograms and percentiles; null on bio-based devices). Returns
+ * 0 or -EIO. */
 int trace_metrics_json(FILE *f, const struct trace_metrics *m);
 
 #endif

@@ -40,7 +40,8 @@ struct sampler {
 	struct source_ra *ra;     /* only while the readahead mode is on */
 	struct source_names *names; /* only with -j */
 	char trace_why[160];
-	size_t last_ndisks;
+	uint64_t disks_fp; /* fingerprint of the disk set tracing last saw */
+	bool have_fp;
 	double uptime0, t0;
 	char err[200];
 };
@@ -108,6 +109,38 @@ void sampler_close(struct sampler *sp)
 	free(sp);
 }
 
+static int devt_cmp(const void *a, const void *b)
+{
+	dev_t x = *(const dev_t *)a, y = *(const dev_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* When the set of disks changes: attach the bio programs only while a
+ * bio-based disk exists (they cost per bio), and free the tracing state of
+ * disks that went away. The set is fingerprinted by count and dev_t sum. */
+static void disks_changed(struct sampler *sp, const struct sample *s)
+{
+	uint64_t fp = s->ndisks;
+	dev_t *live;
+
+	for (size_t i = 0; i < s->ndisks; i++)
+		fp = fp * 1000003u + s->disks[i].st.dev;
+	if (sp->have_fp && fp == sp->disks_fp)
+		return;
+	source_bpf_set_bio(sp->bpf, source_bpf_bio_needed(sp->root));
+	live = malloc((s->ndisks + 1) * sizeof(*live));
+	if (!live)
+		return; /* try again next time */
+	for (size_t i = 0; i < s->ndisks; i++)
+		live[i] = s->disks[i].st.dev;
+	qsort(live, s->ndisks, sizeof(*live), devt_cmp);
+	source_bpf_prune(sp->bpf, sp->root, live, s->ndisks);
+	free(live);
+	sp->disks_fp = fp;
+	sp->have_fp = true;
+}
+
 int sampler_take(struct sampler *sp, struct sample *s)
 {
 	struct timespec mono;
@@ -126,17 +159,14 @@ int sampler_take(struct sampler *sp, struct sample *s)
 			 source_diskstats_error(sp->ds), bad, bad == 1 ? "" : "s");
 	else
 		sp->err[0] = '\0';
+	/* Traced counters right after diskstats, before anything slower, so
+	 * both describe the same moment and trace_gap compares like with like. */
+	if (sp->bpf)
+		s->traced = source_bpf_read(sp->bpf, &s->trace) == 0;
 	if (source_queue_fill(sp->q, s) < 0 || (sp->names && source_names_fill(sp->names, s) < 0))
 		return -ENOMEM;
-	if (sp->bpf) {
-		/* bio programs cost per bio: attach them only while a bio-based
-		 * disk exists; look again when the device set changes. */
-		if (s->ndisks != sp->last_ndisks) {
-			source_bpf_set_bio(sp->bpf, source_bpf_bio_needed(sp->root));
-			sp->last_ndisks = s->ndisks;
-		}
-		s->traced = source_bpf_read(sp->bpf, &s->trace) == 0;
-	}
+	if (sp->bpf)
+		disks_changed(sp, s);
 	if (sp->cpu)
 		source_cpu_read(sp->cpu, s);
 	if (sp->cpus)

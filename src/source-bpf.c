@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "blktune.skel.h"
@@ -27,11 +28,13 @@ struct source_bpf {
 };
 
 static const char *const prog_names[SOURCE_BPF_PROGS] = {
-	"rq_issue", "rq_complete", "bio_queue", "bio_complete",
+	"rq_complete", "bio_queue", "bio_complete",
 };
 static const char *const prog_tps[SOURCE_BPF_PROGS] = {
-	"block_rq_issue", "block_rq_complete", "block_bio_queue", "block_bio_complete",
+	"block_rq_complete", "block_bio_queue", "block_bio_complete",
 };
+/* Index of the first bio program: the ones before are always attached. */
+#define BIO_FIRST 1
 
 static void set_topology(struct source_bpf *src)
 {
@@ -60,9 +63,8 @@ static void set_topology(struct source_bpf *src)
 static struct bpf_link **link_of(struct source_bpf *src, int i)
 {
 	switch (i) {
-	case 0: return &src->skel->links.rq_issue;
-	case 1: return &src->skel->links.rq_complete;
-	case 2: return &src->skel->links.bio_queue;
+	case 0: return &src->skel->links.rq_complete;
+	case 1: return &src->skel->links.bio_queue;
 	default: return &src->skel->links.bio_complete;
 	}
 }
@@ -102,16 +104,15 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
 		return err;
 	}
-	src->progs[0] = src->skel->progs.rq_issue;
-	src->progs[1] = src->skel->progs.rq_complete;
-	src->progs[2] = src->skel->progs.bio_queue;
-	src->progs[3] = src->skel->progs.bio_complete;
+	src->progs[0] = src->skel->progs.rq_complete;
+	src->progs[1] = src->skel->progs.bio_queue;
+	src->progs[2] = src->skel->progs.bio_complete;
 	/* Probe the tracepoints instead of guessing from kernel versions: the
 	 * request ones are required, the bio ones optional. */
 	for (int i = 0; i < SOURCE_BPF_PROGS; i++) {
 		if (libbpf_find_vmlinux_btf_id(prog_tps[i], BPF_TRACE_RAW_TP) >= 0)
 			continue;
-		if (i < 2) {
+		if (i < BIO_FIRST) {
 			snprintf(why, whylen, "kernel has no tracepoint %s", prog_tps[i]);
 			return -ENOTSUP;
 		}
@@ -124,7 +125,7 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 		bpf_env_load_error(err, why, whylen);
 		return err;
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < BIO_FIRST; i++) {
 		err = attach(src, i);
 		if (err) {
 			snprintf(why, whylen, "cannot attach to tracepoint %s: %s", prog_tps[i],
@@ -220,16 +221,16 @@ int source_bpf_set_bio(struct source_bpf *src, bool on)
 	int err;
 
 	if (!on) {
-		detach(src, 2);
-		detach(src, 3);
+		detach(src, BIO_FIRST);
+		detach(src, BIO_FIRST + 1);
 		return 0;
 	}
-	err = attach(src, 2);
+	err = attach(src, BIO_FIRST);
 	if (!err)
-		err = attach(src, 3);
+		err = attach(src, BIO_FIRST + 1);
 	if (err) {
-		detach(src, 2);
-		detach(src, 3);
+		detach(src, BIO_FIRST);
+		detach(src, BIO_FIRST + 1);
 	}
 	return err;
 }
@@ -274,8 +275,11 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 		src->keys_valid = true;
 	}
 	for (size_t i = 0; i < src->nkeys; i++) {
-		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals))
+		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals)) {
+			if (errno == ENOENT) /* deleted since the walk */
+				continue;
 			return -errno;
+		}
 		err = trace_sample_add(out, &src->keys[i], src->vals);
 		if (err)
 			return err;
@@ -291,6 +295,44 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 	return 0;
 }
 
+static int dev_cmp(const void *a, const void *b)
+{
+	dev_t x = *(const dev_t *)a, y = *(const dev_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int source_bpf_prune(struct source_bpf *src, const struct root *r, const dev_t *live, size_t nlive)
+{
+	int fd = bpf_map__fd(src->skel->maps.devs);
+	size_t kept = 0;
+	int gone = 0;
+
+	for (size_t i = 0; i < src->nkeys; i++) {
+		dev_t dev = trace_dev_from_kernel(src->keys[i].dev);
+		char path[64];
+
+		/* Not in diskstats: gone, or a disk diskstats hides (an NVMe
+		 * multipath path device), which sysfs still has. */
+		if (bsearch(&dev, live, nlive, sizeof(*live), dev_cmp)) {
+			src->keys[kept++] = src->keys[i];
+			continue;
+		}
+		snprintf(path, sizeof(path), "sys/dev/block/%u:%u", major(dev), minor(dev));
+		if (root_exists(r, path)) {
+			src->keys[kept++] = src->keys[i];
+			continue;
+		}
+		if (bpf_map_delete_elem(fd, &src->keys[i]) && errno != ENOENT) {
+			src->keys[kept++] = src->keys[i];
+			continue;
+		}
+		gone++;
+	}
+	src->nkeys = kept;
+	return gone;
+}
+
 const struct trace_topology *source_bpf_topology(const struct source_bpf *src)
 {
 	return &src->topo;
@@ -298,7 +340,7 @@ const struct trace_topology *source_bpf_topology(const struct source_bpf *src)
 
 bool source_bpf_bio_traced(const struct source_bpf *src)
 {
-	return src->attached[2] && src->attached[3];
+	return src->attached[BIO_FIRST] && src->attached[BIO_FIRST + 1];
 }
 
 int source_bpf_prog_stats(const struct source_bpf *src, struct source_bpf_prog_stat out[SOURCE_BPF_PROGS])

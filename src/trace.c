@@ -146,15 +146,23 @@ int trace_key_cmp(const void *a, const void *b)
 static void add_counts(struct trace_counts *t, const struct blktune_dev_cpu *v)
 {
 	ADD_ARRAY(t->issued, v->issued);
-	ADD_ARRAY(t->issued_bytes, v->issued_bytes);
+	ADD_ARRAY(t->bytes, v->bytes);
 	for (int rw = 0; rw < 2; rw++) {
 		ADD_ARRAY(t->size_count[rw], v->size_count[rw]);
 		ADD_ARRAY(t->size_bytes[rw], v->size_bytes[rw]);
 	}
 	ADD_ARRAY(t->completed, v->completed);
+	t->steps += v->steps;
 	ADD_ARRAY(t->lat_sum_ns, v->lat_sum_ns);
 	ADD_ARRAY(t->lat, v->lat);
 	t->no_start += v->no_start;
+	ADD_ARRAY(t->q_sum_ns, v->q_sum_ns);
+	ADD_ARRAY(t->d_sum_ns, v->d_sum_ns);
+	for (int op = 0; op < TRACE_OPS; op++) {
+		ADD_ARRAY(t->qlat[op], v->qlat[op]);
+		ADD_ARRAY(t->dlat[op], v->dlat[op]);
+	}
+	ADD_ARRAY(t->no_issue, v->no_issue);
 	ADD_ARRAY(t->cls, v->cls);
 }
 
@@ -168,7 +176,7 @@ int trace_sample_add(struct trace_sample *s, const struct blktune_key *key,
 {
 	struct trace_dev *d;
 	struct trace_cpu *cpu;
-	uint64_t *mat;
+	uint64_t *mat, seq = 0;
 	int err;
 
 	if (key->path > BLKTUNE_PATH_BIO)
@@ -188,17 +196,37 @@ int trace_sample_add(struct trace_sample *s, const struct blktune_key *key,
 	cpu = s->cpu + s->ndevs * s->ncpu;
 	mat = s->matrix + s->ndevs * s->nmat * s->nmat;
 	memset(d, 0, sizeof(*d));
+	memset(cpu, 0, s->ncpu * sizeof(*cpu));
+	memset(mat, 0, (size_t)s->nmat * s->nmat * sizeof(*mat));
 	d->dev = trace_dev_from_kernel(key->dev);
 	d->path = (enum trace_path)key->path;
+	/* The disk behind dev is the newest one any CPU saw (diskseq only
+	 * grows); a CPU still holding an older disk's counters has done no
+	 * I/O for the new one yet and zeroes its slot when it does. */
+	for (unsigned c = 0; c < s->ncpu; c++)
+		if (percpu[c].seq > seq)
+			seq = percpu[c].seq;
+	d->seq = seq;
 	for (unsigned c = 0; c < s->ncpu; c++) {
 		const struct blktune_dev_cpu *v = &percpu[c];
 
+		if (v->seq != seq)
+			continue;
 		add_counts(&d->tot, v);
-		cpu[c].issued = v->issued[0] + v->issued[1] + v->issued[2] + v->issued[3];
 		cpu[c].completed = v->completed[0] + v->completed[1] + v->completed[2] + v->completed[3];
 		memcpy(cpu[c].cls, v->cls, sizeof(cpu[c].cls));
+		if (d->path == TRACE_PATH_BIO)
+			cpu[c].issued = v->issued[0] + v->issued[1] + v->issued[2] + v->issued[3];
 		if (c < s->nmat)
 			memcpy(mat + c * s->nmat, v->from_cpu, s->nmat * sizeof(*mat));
+	}
+	if (d->path == TRACE_PATH_RQ) {
+		/* One program, at completion: every counted request was issued,
+		 * and its submitting CPU is the matrix column. */
+		memcpy(d->tot.issued, d->tot.completed, sizeof(d->tot.issued));
+		for (unsigned from = 0; from < s->nmat; from++)
+			for (unsigned to = 0; to < s->nmat; to++)
+				cpu[from].issued += mat[to * s->nmat + from];
 	}
 	s->ndevs++;
 	return 0;
@@ -235,15 +263,23 @@ static void sub_counts(struct trace_counts *o, const struct trace_counts *c,
 		       const struct trace_counts *p, bool *back)
 {
 	SUB_FIELD(o, c, p, issued, back);
-	SUB_FIELD(o, c, p, issued_bytes, back);
+	SUB_FIELD(o, c, p, bytes, back);
 	for (int rw = 0; rw < 2; rw++) {
 		SUB_FIELD(o, c, p, size_count[rw], back);
 		SUB_FIELD(o, c, p, size_bytes[rw], back);
 	}
 	SUB_FIELD(o, c, p, completed, back);
+	sub_array(&o->steps, &c->steps, &p->steps, 1, back);
 	SUB_FIELD(o, c, p, lat_sum_ns, back);
 	SUB_FIELD(o, c, p, lat, back);
 	sub_array(&o->no_start, &c->no_start, &p->no_start, 1, back);
+	SUB_FIELD(o, c, p, q_sum_ns, back);
+	SUB_FIELD(o, c, p, d_sum_ns, back);
+	for (int op = 0; op < TRACE_OPS; op++) {
+		SUB_FIELD(o, c, p, qlat[op], back);
+		SUB_FIELD(o, c, p, dlat[op], back);
+	}
+	SUB_FIELD(o, c, p, no_issue, back);
 	SUB_FIELD(o, c, p, cls, back);
 }
 
@@ -269,6 +305,42 @@ static int metrics_buffers(struct trace_metrics *m, unsigned ncpu, unsigned nmat
 	m->ncpu = ncpu;
 	m->nmat = nmat;
 	return 0;
+}
+
+static void split_of(struct trace_split *sp, const uint64_t *q, const uint64_t *dv, uint64_t qsum,
+		     uint64_t dsum)
+{
+	sp->n = 0;
+	for (int i = 0; i < TRACE_LAT_BUCKETS; i++)
+		sp->n += dv[i];
+	sp->q_avg_us = sp->n ? (double)qsum / (double)sp->n / 1000.0 : NAN;
+	sp->d_avg_us = sp->n ? (double)dsum / (double)sp->n / 1000.0 : NAN;
+	sp->q_p50_us = trace_lat_percentile_us(q, 0.50);
+	sp->q_p90_us = trace_lat_percentile_us(q, 0.90);
+	sp->q_p99_us = trace_lat_percentile_us(q, 0.99);
+	sp->d_p50_us = trace_lat_percentile_us(dv, 0.50);
+	sp->d_p90_us = trace_lat_percentile_us(dv, 0.90);
+	sp->d_p99_us = trace_lat_percentile_us(dv, 0.99);
+}
+
+static void derive_split(struct trace_metrics *m)
+{
+	const struct trace_counts *d = &m->d;
+	uint64_t qs = 0, ds = 0;
+
+	m->split = m->path == TRACE_PATH_RQ;
+	memset(m->qall, 0, sizeof(m->qall));
+	memset(m->dall, 0, sizeof(m->dall));
+	for (int op = 0; op < TRACE_OPS; op++) {
+		split_of(&m->sp[op], d->qlat[op], d->dlat[op], d->q_sum_ns[op], d->d_sum_ns[op]);
+		for (int i = 0; i < TRACE_LAT_BUCKETS; i++) {
+			m->qall[i] += d->qlat[op][i];
+			m->dall[i] += d->dlat[op][i];
+		}
+		qs += d->q_sum_ns[op];
+		ds += d->d_sum_ns[op];
+	}
+	split_of(&m->sp[TRACE_OPS], m->qall, m->dall, qs, ds);
 }
 
 static void derive(struct trace_metrics *m)
@@ -297,6 +369,7 @@ static void derive(struct trace_metrics *m)
 		ncls += d->cls[c];
 	for (int c = 0; c < TRACE_CLASSES; c++)
 		m->cls_share[c] = ncls ? (double)d->cls[c] / (double)ncls : NAN;
+	derive_split(m);
 }
 
 int trace_metrics_compute(const struct trace_sample *prev, const struct trace_sample *cur,
@@ -322,7 +395,9 @@ int trace_metrics_compute(const struct trace_sample *prev, const struct trace_sa
 		return -ERANGE;
 	if (prev)
 		ip = trace_sample_find(prev, dev);
-	if (ip >= 0 && prev->devs[ip].path != cur->devs[ic].path)
+	/* Another path or another disk behind the same dev_t: the counters
+	 * started over, so this interval counts from zero. */
+	if (ip >= 0 && (prev->devs[ip].path != cur->devs[ic].path || prev->devs[ip].seq != cur->devs[ic].seq))
 		ip = -1;
 	if (ip >= 0) {
 		pt = &prev->devs[ip].tot;
@@ -434,6 +509,64 @@ static void json_num(FILE *f, const char *key, double v)
 		fprintf(f, ", \"%s\": %.1f", key, v);
 }
 
+
+const char *const trace_op_names[TRACE_OPS] = { "read", "write", "discard", "flush" };
+
+static void json_lat_hist(FILE *f, const uint64_t *h)
+{
+	fputc('[', f);
+	for (unsigned i = 0; i < TRACE_LAT_BUCKETS; i++) {
+		uint64_t le = trace_lat_bucket_le_us(i);
+
+		fputs(i ? ", " : "", f);
+		if (le)
+			fprintf(f, "{\"us_le\": %llu", (unsigned long long)le);
+		else
+			fputs("{\"us_le\": null", f);
+		fprintf(f, ", \"count\": %llu}", (unsigned long long)h[i]);
+	}
+	fputc(']', f);
+}
+
+static void json_split(FILE *f, const struct trace_split *sp)
+{
+	fprintf(f, "\"requests\": %llu", (unsigned long long)sp->n);
+	json_num(f, "queue_avg_us", sp->q_avg_us);
+	json_num(f, "queue_p50_us", sp->q_p50_us);
+	json_num(f, "queue_p90_us", sp->q_p90_us);
+	json_num(f, "queue_p99_us", sp->q_p99_us);
+	json_num(f, "device_avg_us", sp->d_avg_us);
+	json_num(f, "device_p50_us", sp->d_p50_us);
+	json_num(f, "device_p90_us", sp->d_p90_us);
+	json_num(f, "device_p99_us", sp->d_p99_us);
+}
+
+/* "lat_split": per op, queue and device time; null where the device has
+ * no queue part (bio-based). */
+static void json_lat_split(FILE *f, const struct trace_metrics *m)
+{
+	if (!m->split) {
+		fputs(", \"lat_split\": null, \"q_p99_us\": null, \"d_p99_us\": null", f);
+		return;
+	}
+	fputs(", \"lat_split\": {", f);
+	for (int op = 0; op < TRACE_OPS; op++) {
+		fprintf(f, "%s\"%s\": {", op ? ", " : "", trace_op_names[op]);
+		json_split(f, &m->sp[op]);
+		fprintf(f, ", \"no_issue_time\": %llu, \"lat_hist_us\": {\"queue\": ",
+			(unsigned long long)m->d.no_issue[op]);
+		json_lat_hist(f, m->d.qlat[op]);
+		fputs(", \"device\": ", f);
+		json_lat_hist(f, m->d.dlat[op]);
+		fputs("}}", f);
+	}
+	fputs(", \"all\": {", f);
+	json_split(f, &m->sp[TRACE_OPS]);
+	fputs("}}", f);
+	json_num(f, "q_p99_us", m->sp[TRACE_OPS].q_p99_us);
+	json_num(f, "d_p99_us", m->sp[TRACE_OPS].d_p99_us);
+}
+
 static void json_size_hist(FILE *f, const struct trace_metrics *m, int rw)
 {
 	for (unsigned i = 0; i < TRACE_SIZE_BUCKETS; i++) {
@@ -458,18 +591,8 @@ int trace_metrics_json(FILE *f, const struct trace_metrics *m)
 	json_size_hist(f, m, TRACE_OP_READ);
 	fputs("], \"write\": [", f);
 	json_size_hist(f, m, TRACE_OP_WRITE);
-	fputs("]}, \"lat_hist_us\": [", f);
-	for (unsigned i = 0; i < TRACE_LAT_BUCKETS; i++) {
-		uint64_t le = trace_lat_bucket_le_us(i);
-
-		fputs(i ? ", " : "", f);
-		if (le)
-			fprintf(f, "{\"us_le\": %llu", (unsigned long long)le);
-		else
-			fputs("{\"us_le\": null", f);
-		fprintf(f, ", \"count\": %llu}", (unsigned long long)m->d.lat[i]);
-	}
-	fputc(']', f);
+	fputs("]}, \"lat_hist_us\": ", f);
+	json_lat_hist(f, m->d.lat);
 	json_num(f, "lat_p50_us", m->lat_p50_us);
 	json_num(f, "lat_p90_us", m->lat_p90_us);
 	json_num(f, "lat_p99_us", m->lat_p99_us);
@@ -491,5 +614,6 @@ int trace_metrics_json(FILE *f, const struct trace_metrics *m)
 		fprintf(f, "%s\"%s\": %llu", c ? ", " : "", trace_class_names[c],
 			(unsigned long long)m->d.cls[c]);
 	fputc('}', f);
+	json_lat_split(f, m);
 	return ferror(f) ? -EIO : 0;
 }

@@ -36,7 +36,7 @@ static void print_metrics(const struct source_bpf *src, const struct trace_metri
 	       (unsigned long long)m->completed);
 	for (int op = 0; op < TRACE_OPS; op++) {
 		printf("issued_%s %llu\n", op_names[op], (unsigned long long)m->d.issued[op]);
-		printf("bytes_%s %llu\n", op_names[op], (unsigned long long)m->d.issued_bytes[op]);
+		printf("bytes_%s %llu\n", op_names[op], (unsigned long long)m->d.bytes[op]);
 		printf("completed_%s %llu\n", op_names[op], (unsigned long long)m->d.completed[op]);
 	}
 	for (int rw = 0; rw < 2; rw++) {
@@ -50,8 +50,27 @@ static void print_metrics(const struct source_bpf *src, const struct trace_metri
 			printf("%s_bytes %llu\n", key, (unsigned long long)m->d.size_bytes[rw][i]);
 		}
 	}
-	printf("lat_n %llu\nno_start %llu\n", (unsigned long long)m->lat_n,
-	       (unsigned long long)m->d.no_start);
+	printf("lat_n %llu\nno_start %llu\nsteps %llu\n", (unsigned long long)m->lat_n,
+	       (unsigned long long)m->d.no_start, (unsigned long long)m->d.steps);
+	printf("split %d\n", m->split);
+	for (int op = 0; op <= TRACE_OPS; op++) {
+		const struct trace_split *sp = &m->sp[op];
+		const char *n = op < TRACE_OPS ? op_names[op] : "all";
+		uint64_t lat_n = 0;
+
+		if (op < TRACE_OPS) {
+			for (int i = 0; i < TRACE_LAT_BUCKETS; i++)
+				lat_n += m->d.qlat[op][i];
+			printf("q_n_%s %llu\nno_issue_%s %llu\n", n, (unsigned long long)lat_n, n,
+			       (unsigned long long)m->d.no_issue[op]);
+			printf("lat_avg_%s_us %.3f\n", n, m->lat_avg_op_us[op]);
+		}
+		printf("d_n_%s %llu\n", n, (unsigned long long)sp->n);
+		printf("q_avg_%s_us %.3f\nq_p50_%s_us %.3f\nq_p90_%s_us %.3f\nq_p99_%s_us %.3f\n", n,
+		       sp->q_avg_us, n, sp->q_p50_us, n, sp->q_p90_us, n, sp->q_p99_us);
+		printf("d_avg_%s_us %.3f\nd_p50_%s_us %.3f\nd_p90_%s_us %.3f\nd_p99_%s_us %.3f\n", n,
+		       sp->d_avg_us, n, sp->d_p50_us, n, sp->d_p90_us, n, sp->d_p99_us);
+	}
 	put_double("lat_avg_us", m->lat_avg_us);
 	put_double("lat_p50_us", m->lat_p50_us);
 	put_double("lat_p90_us", m->lat_p90_us);

@@ -101,12 +101,13 @@ static struct blktune_dev_cpu *fake_values(unsigned ncpu, uint64_t scale)
 
 	ck_assert_ptr_nonnull(v);
 	for (unsigned c = 0; c < ncpu; c++) {
+		v[c].seq = 5;
 		v[c].issued[BLKTUNE_OP_READ] = 10 * scale * (c + 1);
-		v[c].issued_bytes[BLKTUNE_OP_READ] = 4096 * 10 * scale * (c + 1);
+		v[c].bytes[BLKTUNE_OP_READ] = 4096 * 10 * scale * (c + 1);
 		v[c].size_count[0][3] = 10 * scale * (c + 1);
 		v[c].size_bytes[0][3] = 4096 * 10 * scale * (c + 1);
 		v[c].issued[BLKTUNE_OP_WRITE] = scale;
-		v[c].issued_bytes[BLKTUNE_OP_WRITE] = 65536 * scale;
+		v[c].bytes[BLKTUNE_OP_WRITE] = 65536 * scale;
 		v[c].size_count[1][7] = scale;
 		v[c].size_bytes[1][7] = 65536 * scale;
 		v[c].completed[BLKTUNE_OP_READ] = 10 * scale * (c + 1);
@@ -151,7 +152,10 @@ START_TEST(test_decode)
 	ck_assert_uint_eq(s.devs[0].tot.cls[TRACE_CLASS_SAME_CPU], 11);
 	ck_assert_uint_eq(s.devs[0].tot.cls[TRACE_CLASS_SAME_LLC], 21 + 31 + 41);
 	cpu = trace_sample_cpu(&s, 1);
-	ck_assert_uint_eq(cpu[2].issued, 31);
+	/* request-based: submitted on CPU 0 (the matrix column), not where
+	 * they completed */
+	ck_assert_uint_eq(cpu[2].issued, 0);
+	ck_assert_uint_eq(cpu[0].issued, 11 + 21 + 31 + 41);
 	ck_assert_uint_eq(cpu[2].completed, 31);
 	mat = trace_sample_matrix(&s, 1);
 	ck_assert_uint_eq(mat[2 * 4 + 0], 31); /* completed on 2, submitted on 0 */
@@ -193,7 +197,7 @@ START_TEST(test_delta)
 	ck_assert_uint_eq(m.completed, 64);
 	ck_assert_uint_eq(m.d.size_count[TRACE_OP_READ][3], 60);
 	ck_assert_uint_eq(m.d.size_bytes[TRACE_OP_WRITE][7], 4 * 65536);
-	ck_assert_uint_eq(m.cpu[0].issued, 22);
+	ck_assert_uint_eq(m.cpu[0].issued, 64); /* all submitted on CPU 0 */
 	ck_assert_uint_eq(m.cpu[1].completed, 42);
 	ck_assert_uint_eq(m.lat_n, 64);
 	ck_assert_double_eq_tol(m.lat_avg_us, 6.0 * 64 / 64, 1e-9);
@@ -228,6 +232,101 @@ START_TEST(test_delta)
 	trace_sample_free(&a);
 	trace_sample_free(&b);
 	trace_sample_free(&c);
+}
+END_TEST
+
+/* A dev_t that names a new disk (diskseq grew): CPUs still holding the old
+ * disk's counters are left out, and the interval counts from zero. */
+START_TEST(test_new_disk_same_dev)
+{
+	struct blktune_key k = { KDEV(7, 3), BLKTUNE_PATH_RQ };
+	struct blktune_dev_cpu *v = fake_values(2, 1), *w = fake_values(2, 100);
+	struct trace_sample a, b;
+	struct trace_metrics m;
+
+	trace_sample_init(&a);
+	trace_sample_init(&b);
+	trace_metrics_init(&m);
+	trace_sample_reset(&a, 2);
+	ck_assert_int_eq(trace_sample_add(&a, &k, w), 0);
+	ck_assert_uint_eq(a.devs[0].seq, 5);
+	/* CPU 1 saw the new disk (seq 6) and restarted; CPU 0 did not yet. */
+	v[1].seq = 6;
+	trace_sample_reset(&b, 2);
+	ck_assert_int_eq(trace_sample_add(&b, &k, v), 0);
+	ck_assert_uint_eq(b.devs[0].seq, 6);
+	ck_assert_uint_eq(b.devs[0].tot.completed[TRACE_OP_READ], 20);
+	ck_assert_uint_eq(trace_sample_cpu(&b, 0)[0].completed, 0);
+	/* Smaller than before, yet not a reset: another disk, counted from 0. */
+	ck_assert_int_eq(trace_metrics_compute(&a, &b, makedev(7, 3), &m), 0);
+	ck_assert_uint_eq(m.completed, 21);
+	ck_assert_uint_eq(m.d.completed[TRACE_OP_READ], 20);
+	free(v);
+	free(w);
+	trace_metrics_free(&m);
+	trace_sample_free(&a);
+	trace_sample_free(&b);
+}
+END_TEST
+
+/* Queue and device time: per-op percentiles from their own histograms,
+ * "all" from their sum, and no split on bio-based devices. */
+START_TEST(test_split)
+{
+	struct blktune_key k1 = { KDEV(7, 3), BLKTUNE_PATH_RQ }, k2 = { KDEV(252, 1), BLKTUNE_PATH_BIO };
+	struct blktune_dev_cpu *v = fake_values(1, 1);
+	struct trace_sample s;
+	struct trace_metrics m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* 100 reads: queue (4, 8] us, device (64, 128] us; 10 flushes:
+	 * queue (1, 2], device (512, 1024]; 3 writes without issue time */
+	v[0].qlat[BLKTUNE_OP_READ][3] = 100;
+	v[0].dlat[BLKTUNE_OP_READ][7] = 100;
+	v[0].q_sum_ns[BLKTUNE_OP_READ] = 100 * 6000;
+	v[0].d_sum_ns[BLKTUNE_OP_READ] = 100 * 100000;
+	v[0].qlat[BLKTUNE_OP_FLUSH][1] = 10;
+	v[0].dlat[BLKTUNE_OP_FLUSH][10] = 10;
+	v[0].no_issue[BLKTUNE_OP_WRITE] = 3;
+	trace_sample_init(&s);
+	trace_metrics_init(&m);
+	trace_sample_reset(&s, 1);
+	ck_assert_int_eq(trace_sample_add(&s, &k1, v), 0);
+	ck_assert_int_eq(trace_sample_add(&s, &k2, v), 0);
+	ck_assert_int_eq(trace_metrics_compute(NULL, &s, makedev(7, 3), &m), 0);
+	ck_assert(m.split);
+	ck_assert_uint_eq(m.sp[TRACE_OP_READ].n, 100);
+	ck_assert_double_eq_tol(m.sp[TRACE_OP_READ].q_p50_us, 6.0, 1e-9);
+	ck_assert_double_eq_tol(m.sp[TRACE_OP_READ].d_p50_us, 96.0, 1e-9);
+	ck_assert_double_eq_tol(m.sp[TRACE_OP_READ].d_p99_us, 64 + 64 * 0.99, 1e-9);
+	ck_assert_double_eq_tol(m.sp[TRACE_OP_READ].q_avg_us, 6.0, 1e-9);
+	ck_assert_double_eq_tol(m.sp[TRACE_OP_READ].d_avg_us, 100.0, 1e-9);
+	ck_assert_uint_eq(m.sp[TRACE_OP_FLUSH].n, 10);
+	ck_assert_double_eq_tol(m.sp[TRACE_OP_FLUSH].d_p50_us, 768.0, 1e-9);
+	ck_assert_uint_eq(m.sp[TRACE_OP_WRITE].n, 0);
+	ck_assert(isnan(m.sp[TRACE_OP_WRITE].d_p99_us));
+	ck_assert_uint_eq(m.sp[TRACE_OPS].n, 110);
+	/* all ops: 99th of 110 is past the 100 reads, in the flushes' bucket */
+	ck_assert_double_eq_tol(m.sp[TRACE_OPS].d_p99_us, 512 + 512 * (0.99 * 110 - 100) / 10, 1e-9);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(trace_metrics_json(f, &m), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"lat_split\": {\"read\": {\"requests\": 100, \"queue_avg_us\": 6.0"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"write\": {\"requests\": 0, \"queue_avg_us\": null"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"no_issue_time\": 3, \"lat_hist_us\": {\"queue\": [{\"us_le\": 1"));
+	free(buf);
+	ck_assert_int_eq(trace_metrics_compute(NULL, &s, makedev(252, 1), &m), 0);
+	ck_assert(!m.split);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(trace_metrics_json(f, &m), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"lat_split\": null"));
+	free(buf);
+	free(v);
+	trace_metrics_free(&m);
+	trace_sample_free(&s);
 }
 END_TEST
 
@@ -281,8 +380,8 @@ START_TEST(test_json)
 	ck_assert_ptr_nonnull(strstr(buf, "{\"us_le\": 8, \"count\": 32}"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"lat_p50_us\": 6.0"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"lat_max_us\": 8.0"));
-	ck_assert_ptr_nonnull(strstr(buf, "\"per_cpu\": [{\"cpu\": 0, \"issued\": 11, \"completed\": 11}, "
-					  "{\"cpu\": 1, \"issued\": 21, \"completed\": 21}]"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"per_cpu\": [{\"cpu\": 0, \"issued\": 32, \"completed\": 11}, "
+					  "{\"cpu\": 1, \"issued\": 0, \"completed\": 21}]"));
 	for (const char *p = buf; *p; p++) {
 		depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
 		ck_assert_int_ge(depth, 0);
@@ -399,6 +498,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_decode);
 	tcase_add_test(tc, test_delta);
+	tcase_add_test(tc, test_new_disk_same_dev);
+	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_copy_swap);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_cpulist);

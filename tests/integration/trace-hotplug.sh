@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Tracing state of disks that went away is freed: under a running, tracing
+# blktune -b, 1,000 loop devices this test creates come and go (LOOP_CTL_ADD,
+# losetup, a few direct reads, losetup -d, LOOP_CTL_REMOVE), each with a new
+# index. Afterwards blktune's VmRSS and open fds are what they were after the
+# first 100 cycles, its BPF device map holds no entry for a removed disk, and a
+# disk attached after all that is traced with a latency. Needs root.
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+CYCLES=${CYCLES:-1000}
+FIRST=${FIRST:-3000} # loop indices FIRST.. are free on ordinary machines
+cc -O2 -o "$T_TMP/loopctl" "$T_TOP/tests/bench/loopctl.c" || t_skip "cannot build loopctl"
+[ -e /dev/loop-control ] || t_skip "no /dev/loop-control"
+img=$T_TMP/img
+truncate -s 4M "$img"
+made=()
+cleanup() {
+	[ -n "${bpid:-}" ] && kill "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null
+	for i in "${made[@]:-}"; do
+		[ -n "$i" ] || continue
+		losetup -d "/dev/loop$i" 2>/dev/null
+		"$T_TMP/loopctl" remove "$i" 2>/dev/null
+	done
+	t_cleanup
+}
+trap cleanup EXIT
+
+"$BLKTUNE" -b --json -d 0.1 --journal-dir "$T_TMP/j" >/dev/null 2>"$T_TMP/b.err" &
+bpid=$!
+sleep 1.5
+kill -0 "$bpid" 2>/dev/null || t_skip "blktune did not start: $(cat "$T_TMP/b.err")"
+grep -q '"traced": true' <("$BLKTUNE" -b --json -n 2 -d 0.2 --journal-dir "$T_TMP/j2" 2>/dev/null) ||
+	t_skip "tracing unavailable here"
+
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$bpid/status"; }
+fds() { ls "/proc/$bpid/fd" | wc -l; }
+# cycle I: one loop device comes, does I/O (so the programs add it to their
+# map), and goes; blktune is given time to see most of them.
+cycle() {
+	local i=$1 d=/dev/loop$1
+	"$T_TMP/loopctl" add "$i" 1 >/dev/null || return 1
+	made+=("$i")
+	losetup "$d" "$img" 2>/dev/null || { "$T_TMP/loopctl" remove "$i"; unset 'made[-1]'; return 1; }
+	dd if="$d" of=/dev/null bs=4k count=4 iflag=direct status=none
+	losetup -d "$d"
+	"$T_TMP/loopctl" remove "$i" 2>/dev/null || { sleep 0.05; "$T_TMP/loopctl" remove "$i"; }
+	unset 'made[-1]'
+}
+ok=0
+for ((k = 0; k < CYCLES; k++)); do
+	cycle $((FIRST + k)) && ok=$((ok + 1))
+	if [ "$k" -eq 99 ]; then
+		sleep 0.5
+		rss0=$(rss) fds0=$(fds)
+	fi
+done
+sleep 0.5
+rss1=$(rss) fds1=$(fds)
+echo "# $ok of $CYCLES cycles; VmRSS ${rss0} -> ${rss1} KiB, fds ${fds0} -> ${fds1}"
+t_check "most cycles ran ($ok)" test "$ok" -ge $((CYCLES * 9 / 10))
+t_check "blktune still running" kill -0 "$bpid"
+t_eq "open fds flat" "$fds1" "$fds0"
+t_check "VmRSS flat: $rss0 -> $rss1 KiB (at most +256 KiB)" test "$rss1" -le $((rss0 + 256))
+
+# The kernel side: blktune's device map (the per-CPU hash named devs among
+# the maps its fds hold) has no entry for a removed loop device.
+if command -v bpftool >/dev/null; then
+	ids=$(for f in /proc/$bpid/fdinfo/*; do awk '/^map_id:/ { print $2 }' "$f"; done)
+	mid=
+	for id in $ids; do
+		bpftool map show id "$id" 2>/dev/null | grep -q 'percpu_hash  name devs ' && mid=$id
+	done
+	if [ -n "$mid" ]; then
+		keys=$(bpftool -j map dump id "$mid" | python3 -c '
+import json, sys
+lo, hi = int(sys.argv[1]), int(sys.argv[2])
+n = 0
+for e in json.load(sys.stdin):
+    k = e["key"]
+    dev = int(k[0], 16) | int(k[1], 16) << 8 | int(k[2], 16) << 16 | int(k[3], 16) << 24
+    if dev >> 20 == 7 and lo <= (dev & 0xfffff) < hi:
+        n += 1
+print(n)' "$FIRST" $((FIRST + CYCLES)))
+		t_eq "no map entry left for the $CYCLES removed loop devices" "$keys" 0
+	else
+		t_fail "found blktune's devs map (map ids: $ids)"
+	fi
+fi
+
+# A disk that comes after all this is traced, latency included.
+"$T_TMP/loopctl" add "$FIRST" 1 >/dev/null && made+=("$FIRST")
+losetup "/dev/loop$FIRST" "$img"
+(for _ in 1 2 3 4 5 6; do dd if="/dev/loop$FIRST" of=/dev/null bs=4k count=200 iflag=direct status=none; sleep 0.2; done) &
+io=$!
+"$BLKTUNE" -b --json -d 0.3 -n 4 -p "loop$FIRST" --journal-dir "$T_TMP/j3" >"$T_TMP/new.json" 2>&1
+wait "$io"
+t_check "a new disk shows a latency" python3 -c '
+import json, sys
+ok = False
+for line in open(sys.argv[1]):
+    for d in json.loads(line)["disk"]:
+        if d.get("traced") and d.get("lat_p50_us") is not None:
+            ok = True
+assert ok
+' "$T_TMP/new.json"
+t_done
