@@ -22,7 +22,7 @@ enum column_id {
 	COLUMN_RAREQ_SZ, COLUMN_WAREQ_SZ, COLUMN_R_AWAIT, COLUMN_W_AWAIT,
 	COLUMN_AQU_SZ, COLUMN_UTIL, COLUMN_IN_FLIGHT,
 	COLUMN_RA_HIT, /* only while the readahead mode is on: then it matters most */
-	COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_SAME,
+	COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_QP99, COLUMN_T_DP99, COLUMN_T_SAME,
 	COLUMN_RRQM_PCT, COLUMN_WRQM_PCT,
 	COLUMN_RA_KB, COLUMN_MAXSECT_KB, COLUMN_SCHED, COLUMN_STACK,
 	/* the rest: detail pane, batch output and JSON only */
@@ -56,6 +56,8 @@ struct column {
 #define COLUMN_TRACED 2u
 /* Shown only while the readahead mode is on; JSON has it in "readahead". */
 #define COLUMN_RAMODE 4u
+/* Traced queue/device split: "n/a" on bio-based devices (no queue part). */
+#define COLUMN_SPLIT 8u
 
 /* A throughput column (MB/s in the table) that the TUI's unit key shows in
  * kB/s, MB/s or GB/s. */

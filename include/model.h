@@ -39,6 +39,10 @@ struct disk_metrics {
 	bool t_metrics;                    /* the trace_metrics beside it hold this interval */
 	double t_lat_avg_us, t_lat_p99_us; /* request allocation to completion */
 	double t_same_cpu_pct;             /* completions on the submitting CPU */
+	/* 99th percentiles of queue time (allocation -> issue) and device
+	 * time (issue -> completion), all ops; NAN when no request had both */
+	double t_q_p99_us, t_d_p99_us;
+	bool t_split; /* false: a bio-based device, which has no queue part */
 	double t_completed;                /* traced completions in the interval */
 	double t_gap_pct;                  /* |traced - diskstats| / diskstats x 100 */
 	/* Readahead mode: hit% of the device's readahead pages (NAN: none). */

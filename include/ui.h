@@ -25,6 +25,7 @@ enum ui_mode {
 enum ui_detail_page {
 	UI_DETAIL_FIGURES,  /* every diskstats figure, limits, sparklines */
 	UI_DETAIL_SIZES,    /* traced request sizes and latency histograms */
+	UI_DETAIL_SPLIT,    /* traced queue vs device time per operation */
 	UI_DETAIL_CPUS,     /* traced per-CPU issues and completions */
 	UI_DETAIL_RA,       /* readahead mode figures */
 	UI_DETAIL_PAGES

@@ -32,6 +32,7 @@ void view_detail_draw(struct ui *u, int y, int height, int width);
 void view_help_draw(struct ui *u, int y, int height, int width);
 void view_tunables_draw(struct ui *u, int y, int height, int width);
 void view_trace_sizes_draw(struct ui *u, int y, int height, int width);
+void view_trace_split_draw(struct ui *u, int y, int height, int width);
 void view_trace_cpus_draw(struct ui *u, int y, int height, int width);
 void view_cpus_draw(struct ui *u, int y, int height, int width);
 void view_readahead_draw(struct ui *u, int y, int height, int width);

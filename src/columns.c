@@ -189,6 +189,32 @@ const struct column columns[COLUMN_COUNT] = {
 		.formula = "traced: 99th percentile of that latency (log2-bucket resolution)",
 		.flags = COLUMN_TRACED,
 	},
+	[COLUMN_T_QP99] = {
+		.header = "q_p99_us",
+		.json = "q_p99_us",
+		.type = COL_NUM,
+		.offset = offsetof(struct disk_metrics, t_q_p99_us),
+		.width = 8,
+		.prec = 0,
+		.good = -1,
+		.table = true,
+		.formula = "traced: 99th percentile of queue time, request allocation/insert to issue to the "
+			   "driver, all ops (btt Q2D; log2-bucket resolution; n/a on bio-based devices)",
+		.flags = COLUMN_TRACED | COLUMN_SPLIT,
+	},
+	[COLUMN_T_DP99] = {
+		.header = "d_p99_us",
+		.json = "d_p99_us",
+		.type = COL_NUM,
+		.offset = offsetof(struct disk_metrics, t_d_p99_us),
+		.width = 8,
+		.prec = 0,
+		.good = -1,
+		.table = true,
+		.formula = "traced: 99th percentile of device time, issue to the driver to completion, all ops "
+			   "(btt D2C; log2-bucket resolution; n/a on bio-based devices)",
+		.flags = COLUMN_TRACED | COLUMN_SPLIT,
+	},
 	[COLUMN_T_SAME] = {
 		.header = "t_%same",
 		.json = "same_cpu_pct",
@@ -451,6 +477,10 @@ static inline void num_cell(const struct column *c, const struct disk_metrics *m
 		snprintf(out, len, "%*s", c->width, "n/a");
 		return;
 	}
+	if ((c->flags & COLUMN_SPLIT) && m->t_metrics && !m->t_split) {
+		snprintf(out, len, "%*s", c->width, "n/a");
+		return;
+	}
 	if (c->flags & COLUMN_GAUGE) {
 		if (v < 0) {
 			snprintf(out, len, "%*s", c->width, "-");
@@ -523,7 +553,7 @@ const enum column_id columns_batch_order[] = {
 	COLUMN_W_S, COLUMN_WKB_S, COLUMN_WRQM_S, COLUMN_WRQM_PCT, COLUMN_W_AWAIT, COLUMN_WAREQ_SZ,
 	COLUMN_D_S, COLUMN_DKB_S, COLUMN_DRQM_S, COLUMN_DRQM_PCT, COLUMN_D_AWAIT, COLUMN_DAREQ_SZ,
 	COLUMN_F_S, COLUMN_F_AWAIT, COLUMN_AQU_SZ, COLUMN_UTIL,
-	COLUMN_IN_FLIGHT, COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_SAME, COLUMN_RA_HIT,
+	COLUMN_IN_FLIGHT, COLUMN_T_AVG, COLUMN_T_P99, COLUMN_T_QP99, COLUMN_T_DP99, COLUMN_T_SAME, COLUMN_RA_HIT,
 	COLUMN_RA_KB, COLUMN_MAXSECT_KB, COLUMN_SCHED,
 };
 const size_t columns_batch_count = sizeof(columns_batch_order) / sizeof(columns_batch_order[0]);

@@ -319,8 +319,8 @@ static unsigned act_detail(struct ui *u)
 
 static unsigned act_detail_page(struct ui *u)
 {
-	static const char *const names[UI_DETAIL_PAGES] = { "figures", "request sizes and latency", "per-CPU",
-							     "readahead" };
+	static const char *const names[UI_DETAIL_PAGES] = { "figures", "request sizes and latency",
+							     "where the time goes", "per-CPU", "readahead" };
 
 	u->detail = true;
 	u->detail_page = (u->detail_page + 1) % UI_DETAIL_PAGES;

@@ -9,6 +9,8 @@ static void untraced(struct disk_metrics *m)
 {
 	m->traced = m->t_metrics = false;
 	m->t_lat_avg_us = m->t_lat_p99_us = m->t_same_cpu_pct = NAN;
+	m->t_q_p99_us = m->t_d_p99_us = NAN;
+	m->t_split = false;
 	m->t_completed = m->t_gap_pct = NAN;
 	m->ra_metrics = false;
 	m->ra_hit_pct = NAN;
@@ -183,6 +185,11 @@ void model_trace(const struct sample *prev, const struct sample *cur, struct dis
 		d->t_lat_avg_us = tm[i].lat_avg_us;
 		d->t_lat_p99_us = tm[i].lat_p99_us;
 		d->t_same_cpu_pct = tm[i].cls_share[TRACE_CLASS_SAME_CPU] * 100.0;
+		d->t_split = tm[i].split;
+		if (tm[i].split) {
+			d->t_q_p99_us = tm[i].sp[TRACE_OPS].q_p99_us;
+			d->t_d_p99_us = tm[i].sp[TRACE_OPS].d_p99_us;
+		}
 		d->t_completed = (double)tm[i].completed;
 		/* Reconcile with diskstats: IRQ-context completions on an idle
 		 * CPU are occasionally missed by the tracepoint path. */

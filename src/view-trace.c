@@ -144,6 +144,115 @@ void view_trace_sizes_draw(struct ui *u, int y, int height, int width)
 			 t->lat_p50_us, t->lat_p90_us, t->lat_p99_us, t->lat_max_us);
 }
 
+static void cell_us(double v, bool known)
+{
+	if (!known)
+		printw(" %6s", "n/a");
+	else if (!isfinite(v))
+		printw(" %6s", "-");
+	else
+		printw(" %6.0f", v);
+}
+
+/* Queue time (allocation/insert -> issue to the driver) against device time
+ * (issue -> completion), per operation, btt's Q2D and D2C. */
+void view_trace_split_draw(struct ui *u, int y, int height, int width)
+{
+	static const char *const names[TRACE_OPS + 1] = { "read", "write", "discard", "flush", "all" };
+	const struct disk_metrics *m;
+	const struct trace_metrics *t = traced(u, &m);
+	const uint64_t *h[2];
+	uint64_t qmax = 0, dmax = 0;
+	int lo, hi, line, rows;
+	char lab[24];
+
+	if (!t) {
+		no_trace(u, m, y);
+		return;
+	}
+	attrset(view_attr(u, VC_TITLE));
+	mvprintw(y, 0, "where the time goes (traced, this interval; us at log2-bucket resolution)");
+	attrset(A_NORMAL);
+	mvprintw(y + 1, 0, "%-7s %8s %6s  |%7s %6s %6s %6s |%7s %6s %6s %6s | %s", "op", "requests", "alloc>", "queue",
+		 "p50", "p90", "p99", "device", "p50", "p90", "p99", "no issue time");
+	for (int op = 0; op <= TRACE_OPS && y + 2 + op < y + height; op++) {
+		const struct trace_split *sp = &t->sp[op];
+		uint64_t n = op < TRACE_OPS ? t->d.completed[op] : t->completed;
+		uint64_t noi = 0;
+		double avg = op < TRACE_OPS ? t->lat_avg_op_us[op] : t->lat_avg_us;
+
+		for (int k = 0; k < TRACE_OPS; k++)
+			noi += (op == TRACE_OPS || op == k) ? t->d.no_issue[k] : 0;
+		mvprintw(y + 2 + op, 0, "%-7s %8llu", names[op], (unsigned long long)n);
+		cell_us(n ? avg : NAN, true);
+		printw("  |");
+		cell_us(sp->q_avg_us, t->split);
+		cell_us(sp->q_p50_us, t->split);
+		cell_us(sp->q_p90_us, t->split);
+		cell_us(sp->q_p99_us, t->split);
+		printw(" |");
+		cell_us(sp->d_avg_us, t->split);
+		cell_us(sp->d_p50_us, t->split);
+		cell_us(sp->d_p90_us, t->split);
+		cell_us(sp->d_p99_us, t->split);
+		if (t->split)
+			printw(" | %llu", (unsigned long long)noi);
+		else
+			printw(" | n/a");
+	}
+	line = y + 3 + TRACE_OPS;
+	if (!t->split) {
+		mvprintw(line, 0, "bio-based device (zram, dm, md): no request queue, so no queue part; queue and "
+				  "device time are n/a, alloc> is bio queue to completion");
+		return;
+	}
+	mvprintw(line++, 0, "alloc>: mean allocation to completion (agrees with await); queue: allocation/insert "
+			    "to issue to the driver; device: issue to completion");
+	if (t->sp[TRACE_OPS].n == 0 && t->completed) {
+		mvprintw(line, 0, "no request had an issue time: this queue keeps no blk-stat accounting "
+				  "(io_start_time_ns), e.g. wbt off");
+		return;
+	}
+	/* All ops: the two histograms side by side. */
+	h[0] = t->qall;
+	h[1] = t->dall;
+	span(h, 2, TRACE_LAT_BUCKETS, &lo, &hi);
+	rows = y + height - line - 1;
+	if (rows < 1 || hi < 0)
+		return;
+	if (hi - lo + 1 > rows) {
+		/* the window of `rows` buckets holding the most requests */
+		uint64_t best = 0;
+		int at = lo;
+
+		for (int s0 = lo; s0 + rows - 1 <= hi; s0++) {
+			uint64_t sum = 0;
+
+			for (int i = s0; i < s0 + rows; i++)
+				sum += t->qall[i] + t->dall[i];
+			if (sum > best) {
+				best = sum;
+				at = s0;
+			}
+		}
+		lo = at;
+		hi = at + rows - 1;
+	}
+	for (int i = lo; i <= hi; i++) {
+		qmax = t->qall[i] > qmax ? t->qall[i] : qmax;
+		dmax = t->dall[i] > dmax ? t->dall[i] : dmax;
+	}
+	mvprintw(line++, 0, "%-9s %8s %-20s %8s", "<=", "queue", "", "device");
+	for (int i = lo; i <= hi && line < y + height; i++, line++) {
+		bucket_label(lab, sizeof(lab), trace_lat_bucket_le_us((unsigned)i), false,
+			     i ? trace_lat_bucket_le_us((unsigned)i - 1) : 0);
+		mvprintw(line, 0, "%-9s %8llu ", lab + 2, (unsigned long long)t->qall[i]);
+		bar(qmax ? (int)(t->qall[i] * 20 / qmax) : 0, 20);
+		mvprintw(line, 39, "%8llu ", (unsigned long long)t->dall[i]);
+		bar(dmax ? (int)(t->dall[i] * 20 / dmax) : 0, width - getcurx(stdscr) - 1);
+	}
+}
+
 void view_trace_cpus_draw(struct ui *u, int y, int height, int width)
 {
 	const struct disk_metrics *m;

@@ -111,6 +111,7 @@ void view_draw(struct ui *u)
 			static void (*const page[UI_DETAIL_PAGES])(struct ui *, int, int, int) = {
 				[UI_DETAIL_FIGURES] = view_detail_draw,
 				[UI_DETAIL_SIZES] = view_trace_sizes_draw,
+				[UI_DETAIL_SPLIT] = view_trace_split_draw,
 				[UI_DETAIL_CPUS] = view_trace_cpus_draw,
 				[UI_DETAIL_RA] = view_readahead_draw,
 			};

@@ -21,7 +21,8 @@ select_dev() {
 	tm_keys / && tm_text "$name" && tm_keys Enter
 	tm_wait "matching \"$name\"" 2
 }
-tm_start "'$BLKTUNE' -d 0.5; sleep 30"
+# wide enough for the q_p99_us and d_p99_us columns
+TM_W=200 tm_start "'$BLKTUNE' -d 0.5; sleep 30"
 select_dev
 t_check "the header says tracing is on" tm_wait "trace on" 3
 # the value under a header of the table: cell NAME
@@ -41,6 +42,16 @@ tm_keys Tab
 t_check "Tab shows the request size histogram" tm_wait "request sizes (traced" 2
 t_check "4 KiB reads land in the <=4K bucket" tm_wait "^<=4K *[1-9]" 3
 t_check "with latency percentiles" tm_wait "p50 [0-9]" 3
+for col in q_p99_us d_p99_us; do
+	v=$(cell $col)
+	t_check "table: $col is a number ($v)" bash -c "awk -v v='$v' 'BEGIN { exit !(v ~ /^[0-9.]+k?\$/) }'"
+done
+tm_keys Tab
+t_check "Tab again: where the time goes" tm_wait "where the time goes" 2
+# (tm_wait greps basic regular expressions: "|" is literal, " *" repeats)
+n="  *[0-9][0-9]*" d="  *-"
+t_check "reads split into queue and device time" tm_wait "^read  *[1-9][0-9]*$n  *|$n$n$n$n  *|$n$n$n$n  *| 0" 3
+t_check "no writes: dashes, not zeros" tm_wait "^write  *0$d  *|$d$d$d$d  *|$d$d$d$d  *| 0" 2
 tm_keys Tab
 t_check "Tab again: per-CPU page" tm_wait "completions by where they were submitted" 2
 tm_keys c

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Where the time goes: queue time (allocation -> issue) and device time (issue
+# -> completion) of a queue-filling 4 KiB random-read job under mq-deadline on
+# a loop device this test creates. Device time is checked against bpftrace's
+# own issue->complete times (tracepoints block_rq_issue/block_rq_complete, a
+# 4 us linear histogram): p50/p90/p99 within the log2 bucket resolution;
+# queue + device time against diskstats' r_await. Needs root, fio, bpftrace.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/trace-common.bash"
+t_need_root
+command -v fio >/dev/null || t_skip "no fio"
+command -v bpftrace >/dev/null || t_skip "no bpftrace (apt-get install bpftrace)"
+t_loop_create 512 || t_skip "cannot create a loop device"
+dev=$T_LOOP
+name=${dev#/dev/}
+q=/sys/block/$name/queue
+echo mq-deadline > $q/scheduler 2>/dev/null || t_skip "no mq-deadline"
+t_eq "scheduler set" "$(sed -E 's/.*\[(.*)\].*/\1/' $q/scheduler)" mq-deadline
+[ "$(cat $q/wbt_lat_usec 2>/dev/null)" != 0 ] || echo "# wbt off: issue times may be missing"
+maj=$(( 0x$(stat -c %t "$dev") )) min=$(( 0x$(stat -c %T "$dev") ))
+kdev=$(( maj << 20 | min ))
+dd if=/dev/urandom of="$dev" bs=1M count=256 oflag=direct status=none
+tp_settle
+tp_open "$dev"
+trap 'tp_close; [ -n "${btpid:-}" ] && kill "$btpid" 2>/dev/null; t_cleanup' EXIT
+
+bpftrace -e '
+tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = nsecs; }
+tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
+	$us = (nsecs - @s[args->sector]) / 1000;
+	@f = lhist($us, 0, 2000, 2); @c = lhist($us, 0, 200000, 200); @n = count(); delete(@s[args->sector]); }
+END { clear(@s); }' >"$T_TMP/bt.out" 2>"$T_TMP/bt.err" &
+btpid=$!
+for _ in $(seq 50); do grep -q Attaching "$T_TMP/bt.out" && break; sleep 0.2; done
+grep -q Attaching "$T_TMP/bt.out" || t_skip "bpftrace did not attach: $(head -c 300 "$T_TMP/bt.err")"
+sleep 0.5
+
+ds() { awk -v n="$name" '$3 == n { print $4, $7 }' /proc/diskstats; }
+read -r r0 t0 <<<"$(ds)"
+tp_cmd start
+fio --name=qfill --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=256 \
+	--size=256m --runtime=3 --time_based --numjobs=1 --output-format=terse >/dev/null 2>"$T_TMP/fio.err" ||
+	t_fail "fio: $(head -c 300 "$T_TMP/fio.err")"
+tp_cmd stop || t_fail "probe answered"
+read -r r1 t1 <<<"$(ds)"
+sleep 0.3
+kill -INT "$btpid"
+wait "$btpid"
+btpid=
+reads=$((r1 - r0))
+r_await=$(awk -v t=$((t1 - t0)) -v n="$reads" 'BEGIN { printf "%.1f", t * 1000 / n }')
+echo "# $reads reads; r_await $r_await us; traced: queue avg ${TP[q_avg_read_us]} p99 ${TP[q_p99_read_us]}, device avg ${TP[d_avg_read_us]} p50 ${TP[d_p50_read_us]} p90 ${TP[d_p90_read_us]} p99 ${TP[d_p99_read_us]}"
+
+t_check "enough reads ($reads)" test "$reads" -gt 10000
+t_eq "traced reads = diskstats reads" "${TP[completed_read]:-}" "$reads"
+t_eq "every read has a queue and a device time" "${TP[d_n_read]:-}" "$reads"
+t_check "the queue filled: queue p99 ${TP[q_p99_read_us]} us > 0" awk -v v="${TP[q_p99_read_us]}" 'BEGIN { exit !(v > 0) }'
+t_check "queue + device avg (${TP[q_avg_read_us]} + ${TP[d_avg_read_us]}) = r_await ($r_await us) within 3%" \
+	awk -v q="${TP[q_avg_read_us]}" -v d="${TP[d_avg_read_us]}" -v a="$r_await" \
+	'BEGIN { s = q + d; e = s - a; if (e < 0) e = -e; exit !(e <= 0.03 * a + 1) }'
+t_check "alloc->completion avg (${TP[lat_avg_read_us]}) = r_await ($r_await us) within 3%" \
+	awk -v l="${TP[lat_avg_read_us]}" -v a="$r_await" 'BEGIN { e = l - a; if (e < 0) e = -e; exit !(e <= 0.03 * a + 1) }'
+
+# bpftrace's percentiles from its 4 us linear histogram: the log2 bucket
+# holding each must hold blktune's figure, or its neighbour (the two tools
+# stamp issue and completion a few hundred ns apart).
+python3 - "$T_TMP/bt.out" "${TP[d_p50_read_us]}" "${TP[d_p90_read_us]}" "${TP[d_p99_read_us]}" "$reads" <<'PY' >"$T_TMP/cmp"
+import math, re, sys
+h = {}
+cur = None
+for line in open(sys.argv[1]):
+    m = re.match(r'@(\w+):', line)
+    if m:
+        cur = m.group(1)
+        h.setdefault(cur, [])
+        if cur == "n":
+            h["n"] = int(line.split()[1])
+        continue
+    m = re.match(r'\[(\d+), (\d+|\.\.\.)\)\s+(\d+)', line.strip())
+    if m and cur in ("f", "c"):
+        hi = float("inf") if m.group(2) == "..." else int(m.group(2))
+        h[cur].append((int(m.group(1)), hi, int(m.group(3))))
+def exact(hist, rank):
+    cum = 0
+    for lo, hi, c in hist:
+        if c and cum + c >= rank:
+            return None if hi == float("inf") else lo + (hi - lo) * (rank - cum) / c
+        cum += c
+    return None
+tot = sum(c for _, _, c in h.get("c", []))
+print("# bpftrace: %d issue->complete pairs" % tot)
+reads = int(sys.argv[5])
+print("count", "ok" if tot > 0 and abs(tot - reads) <= 0.01 * reads else "bad", tot)
+for p, ours in zip((0.50, 0.90, 0.99), sys.argv[2:5]):
+    ours = float(ours)
+    rank = p * tot
+    x = exact(h["f"], rank)
+    if x is None:
+        x = exact(h["c"], rank)
+    if x is None:
+        print("p%d bad: beyond bpftrace's histogram" % (p * 100))
+        continue
+    k = max(0, math.ceil(math.log2(max(x, 1))))
+    good = 2 ** (k - 2) <= ours <= 2 ** (k + 1)
+    print("p%d %s bpftrace %.1f blktune %.1f us; log2 bucket (%d, %d]" % (p * 100, "ok" if good else "bad", x, ours, 2 ** (k - 1), 2 ** k))
+PY
+cat "$T_TMP/cmp" | grep '^#'
+t_check "bpftrace timed about as many requests: $(grep ^count "$T_TMP/cmp")" grep -q '^count ok' "$T_TMP/cmp"
+for p in p50 p90 p99; do
+	t_check "device time $p within bucket resolution of bpftrace: $(grep "^$p " "$T_TMP/cmp")" grep -q "^$p ok" "$T_TMP/cmp"
+done
+echo none > $q/scheduler
+tp_close
+t_done
