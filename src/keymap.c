@@ -534,7 +534,7 @@ const struct keymap_entry keymap[] = {
 	{ TAB, { 'm', 0 }, "m", "throughput columns in kB/s, MB/s or GB/s (cycles)", act_unit },
 	{ TAB, { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
 	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
-	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, per-CPU, readahead",
+	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, where the time goes, per-CPU, readahead",
 	  act_detail_page },
 	{ TAB, { 'R', 0 }, "R", "readahead mode on or off (hit, waste, window; costs per page-cache event)",
 	  act_readahead },
