@@ -36,6 +36,12 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out);
  * calls it when the set of disks changes. Returns the number deleted. */
 int source_bpf_prune(struct source_bpf *src, const struct root *r, const dev_t *live, size_t nlive);
 
+/* True once after each read that found devices the programs added (and
+ * re-read the map's keys): a disk may have come, done I/O and gone between
+ * two samples without changing the set of disks the sampler sees, so it
+ * prunes then too. */
+bool source_bpf_keys_changed(struct source_bpf *src);
+
 /* The topology the kernel side classes completions with. */
 const struct trace_topology *source_bpf_topology(const struct source_bpf *src);
 /* The bio programs fire for every bio of every device, request-based ones

@@ -118,17 +118,21 @@ static int devt_cmp(const void *a, const void *b)
 
 /* When the set of disks changes: attach the bio programs only while a
  * bio-based disk exists (they cost per bio), and free the tracing state of
- * disks that went away. The set is fingerprinted by count and dev_t sum. */
+ * disks that went away; when the programs added devices, free too (a disk
+ * can come, do I/O and go between two samples). The set is fingerprinted
+ * by count and dev_t values. */
 static void disks_changed(struct sampler *sp, const struct sample *s)
 {
 	uint64_t fp = s->ndisks;
+	bool new_keys = source_bpf_keys_changed(sp->bpf);
 	dev_t *live;
 
 	for (size_t i = 0; i < s->ndisks; i++)
 		fp = fp * 1000003u + s->disks[i].st.dev;
-	if (sp->have_fp && fp == sp->disks_fp)
+	if (sp->have_fp && fp == sp->disks_fp && !new_keys)
 		return;
-	source_bpf_set_bio(sp->bpf, source_bpf_bio_needed(sp->root));
+	if (!sp->have_fp || fp != sp->disks_fp)
+		source_bpf_set_bio(sp->bpf, source_bpf_bio_needed(sp->root));
 	live = malloc((s->ndisks + 1) * sizeof(*live));
 	if (!live)
 		return; /* try again next time */

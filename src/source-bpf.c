@@ -22,6 +22,7 @@ struct source_bpf {
 	struct blktune_key *keys;
 	size_t nkeys, cap_keys;
 	bool keys_valid;   /* keys is every entry as of new_devs */
+	bool walked;       /* keys were re-read since source_bpf_keys_changed */
 	uint64_t new_devs; /* the programs' count of added entries at the last walk */
 	uint64_t reads, missed;
 	struct trace_topology topo;
@@ -273,6 +274,7 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 		qsort(src->keys, src->nkeys, sizeof(*src->keys), trace_key_cmp);
 		src->new_devs = new_devs;
 		src->keys_valid = true;
+		src->walked = true;
 	}
 	for (size_t i = 0; i < src->nkeys; i++) {
 		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals)) {
@@ -331,6 +333,14 @@ int source_bpf_prune(struct source_bpf *src, const struct root *r, const dev_t *
 	}
 	src->nkeys = kept;
 	return gone;
+}
+
+bool source_bpf_keys_changed(struct source_bpf *src)
+{
+	bool w = src->walked;
+
+	src->walked = false;
+	return w;
 }
 
 const struct trace_topology *source_bpf_topology(const struct source_bpf *src)
