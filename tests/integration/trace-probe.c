@@ -96,6 +96,17 @@ static void print_metrics(const struct source_bpf *src, const struct trace_metri
 	fputs("}\n", stdout);
 }
 
+static uint64_t misses(const struct source_bpf *src)
+{
+	struct source_bpf_prog_stat st[SOURCE_BPF_PROGS];
+	uint64_t n = 0;
+
+	if (source_bpf_prog_stats(src, st) == 0)
+		for (int i = 0; i < SOURCE_BPF_PROGS; i++)
+			n += st[i].recursion_misses;
+	return n;
+}
+
 static int parse_dev(const char *arg, dev_t *dev)
 {
 	unsigned maj, min;
@@ -129,6 +140,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace-probe: %s\n", why);
 		return 77;
 	}
+	uint64_t misses0 = 0;
+
 	trace_sample_init(&prev);
 	trace_sample_init(&cur);
 	trace_metrics_init(&m);
@@ -136,6 +149,7 @@ int main(int argc, char **argv)
 	printf("ready bio_traced=%d\n", source_bpf_bio_traced(src));
 	while (fgets(line, sizeof(line), stdin)) {
 		if (!strncmp(line, "start", 5)) {
+			misses0 = misses(src);
 			err = source_bpf_read(src, &prev);
 			printf("started %d\n", err);
 		} else if (!strncmp(line, "stop", 4)) {
@@ -146,6 +160,9 @@ int main(int argc, char **argv)
 				printf("error %s\n", strerror(-err));
 			else
 				print_metrics(src, &m, &cur);
+			/* runs the kernel skipped (a program nested in itself on
+			 * one CPU), for every device together */
+			printf("misses %llu\n", (unsigned long long)(misses(src) - misses0));
 			printf("end\n");
 		} else if (!strncmp(line, "stats", 5)) {
 			struct source_bpf_prog_stat st[SOURCE_BPF_PROGS];
