@@ -116,14 +116,17 @@ int model_cpus(const struct sample *prev, const struct sample *cur, const struct
 		r->dev_irq_s = (double)irq / iv;
 		r->dev_issued_s = r->dev_completed_s = r->all_issued_s = r->all_completed_s = NAN;
 		if (dev_tm && cpu < dev_tm->ncpu) {
-			r->dev_issued_s = (double)dev_tm->cpu[cpu].issued / iv;
+			/* Request-based: the submitting CPU is known per CPU
+			 * only below the completion matrix's size. */
+			r->dev_issued_s = dev_tm->path == TRACE_PATH_RQ && cpu >= dev_tm->nmat
+				? NAN : (double)dev_tm->cpu[cpu].issued / iv;
 			r->dev_completed_s = (double)dev_tm->cpu[cpu].completed / iv;
 		}
 		if (traced) {
 			uint64_t i0, c0, i1, c1;
 			trace_all(&prev->trace, cpu, &i0, &c0);
 			trace_all(&cur->trace, cpu, &i1, &c1);
-			r->all_issued_s = (double)d64(i0, i1) / iv;
+			r->all_issued_s = cpu >= cur->trace.nmat ? NAN : (double)d64(i0, i1) / iv;
 			r->all_completed_s = (double)d64(c0, c1) / iv;
 		}
 	}
