@@ -33,6 +33,8 @@ struct app_options {
 	bool history;        /* keep sparkline history and the A/B series (the TUI) */
 	double ab_window;    /* A/B window: at most this many seconds (--ab-window) */
 	enum names_type names; /* -j: persistent names shown and accepted */
+	const char *listen;   /* --listen ADDR:PORT: Prometheus /metrics, or NULL */
+	const char *textfile; /* --textfile DIR: node_exporter textfile, or NULL */
 	const char *devs[APP_MAX_DEVS]; /* -p, as typed */
 	size_t ndevs;
 };
@@ -60,6 +62,8 @@ struct app {
 	struct rows_filter filter;
 	char devnames[APP_MAX_DEVS][NAMES_MAX]; /* -p resolved (/dev/ paths to kernel names) */
 	const char *devptrs[APP_MAX_DEVS];
+	struct exporter *exporter; /* --listen / --textfile, or NULL */
+	char export_error[256];    /* the last publish failure, "" when fine */
 	char error[256];     /* why app_open failed */
 };
 

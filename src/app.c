@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "columns.h"
+#include "exporter.h"
 #include "model-boot.h"
 #include "snapshot.h"
 #include "source-names.h"
@@ -55,11 +56,15 @@ int app_open(struct app *a, const struct app_options *o)
 		return err;
 	if (o->readahead && (err = sampler_readahead(a->sampler, true, a->error, sizeof(a->error))) < 0)
 		return err;
+	if ((o->listen || o->textfile) &&
+	    (err = exporter_open(o->listen, o->textfile, &a->exporter, a->error, sizeof(a->error))) < 0)
+		return err;
 	return 0;
 }
 
 void app_close(struct app *a)
 {
+	exporter_close(a->exporter);
 	sampler_close(a->sampler);
 	root_close(a->root);
 	history_free(a->hist);
@@ -91,6 +96,14 @@ int app_refresh(struct app *a)
 	a->since_boot = false;
 	if ((err = sampler_take(a->sampler, &a->cur)) < 0)
 		return err;
+	/* Counters go out as they are: Prometheus takes rates itself. A failed
+	 * textfile write is reported, never fatal to the live view. */
+	if (a->exporter) {
+		a->export_error[0] = '\0';
+		if ((err = exporter_publish(a->exporter, &a->cur)) < 0)
+			snprintf(a->export_error, sizeof(a->export_error), "--textfile %s: %s", a->opt.textfile,
+				 strerror(-err));
+	}
 	if (a->cur.ndisks > a->mcap) {
 		size_t cap = a->cur.ndisks * 2;
 		struct disk_metrics *m = realloc(a->m, cap * sizeof(*m));

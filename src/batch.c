@@ -20,6 +20,8 @@ static int report(struct app *a)
 
 	if (*sampler_error(a->sampler))
 		fprintf(stderr, "blktune: %s\n", sampler_error(a->sampler));
+	if (*a->export_error)
+		fprintf(stderr, "blktune: %s\n", a->export_error);
 	return (a->opt.json ? output_json(stdout, &r) : output_text(stdout, &r)) < 0 ? -EPIPE : 0;
 }
 

@@ -23,7 +23,7 @@
 #define BLKTUNE_VERSION "0.1"
 
 enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
-       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW, OPT_SINCE_BOOT, OPT_HELP };
+       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW, OPT_SINCE_BOOT, OPT_LISTEN, OPT_TEXTFILE, OPT_HELP };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -42,6 +42,8 @@ static const struct option long_opts[] = {
 	{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
 	{ "list", required_argument, NULL, OPT_LIST },
 	{ "since-boot", no_argument, NULL, OPT_SINCE_BOOT },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 	{ "omit-idle", no_argument, NULL, 'z' },
 	{ "human", no_argument, NULL, 'h' },
 	{ "persistent-names", required_argument, NULL, 'j' },
@@ -71,6 +73,10 @@ static void usage(FILE *f)
 		"      --since-boot       one report of averages since boot (as iostat -x without an\n"
 		"                         interval), text or --json, then exit\n"
 		"      --json             batch: one JSON object per line per interval\n"
+		"      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics while\n"
+		"                         running (e.g. 127.0.0.1:9101, [::1]:9101)\n"
+		"      --textfile DIR     write DIR/blktune.prom each interval (node_exporter's\n"
+		"                         textfile collector), replaced atomically\n"
 		"      --partitions       include partitions\n"
 		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
 		"      --no-color         monochrome (also when NO_COLOR is set)\n"
@@ -201,6 +207,12 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 			break;
 		case OPT_SINCE_BOOT:
 			o->since_boot = o->batch = true;
+			break;
+		case OPT_LISTEN:
+			o->listen = optarg;
+			break;
+		case OPT_TEXTFILE:
+			o->textfile = optarg;
 			break;
 		case OPT_HELP:
 			usage(stdout);

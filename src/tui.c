@@ -171,6 +171,8 @@ int tui_run(struct app *a)
 			}
 			if (*sampler_error(a->sampler))
 				ui_status(&u, "%s", sampler_error(a->sampler));
+			else if (*a->export_error)
+				ui_status(&u, "%s", a->export_error);
 			else if (!strncmp(u.status, "first interval", 14))
 				u.status[0] = '\0';
 			if (u.mode == UI_TUNABLES && a->cur.t - u.tun_read_t >= ACTION_PANEL_REREAD_S)

@@ -1,0 +1,234 @@
+#include "exporter.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output-prom.h"
+
+#define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define TEXTFILE_NAME "blktune.prom"
+
+struct exporter {
+	struct MHD_Daemon *httpd;
+	pthread_mutex_t lock; /* guards text: the server thread reads it */
+	char *text;
+	size_t len;
+	int dirfd; /* --textfile directory, or -1 */
+};
+
+int exporter_parse_listen(const char *s, char *host, size_t hostlen, unsigned *port)
+{
+	const char *colon, *h = s;
+	size_t n;
+	char *end;
+	unsigned long p;
+
+	if (*s == '[') {
+		const char *close = strchr(s, ']');
+		if (!close || close[1] != ':')
+			return -EINVAL;
+		h = s + 1;
+		n = (size_t)(close - h);
+		colon = close + 1;
+	} else {
+		colon = strrchr(s, ':');
+		if (!colon || memchr(s, ':', (size_t)(colon - s)))
+			return -EINVAL; /* IPv6 needs brackets */
+		n = (size_t)(colon - s);
+	}
+	if (n == 0 || n >= hostlen)
+		return -EINVAL;
+	errno = 0;
+	p = strtoul(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || p == 0 || p > 65535)
+		return -EINVAL;
+	memcpy(host, h, n);
+	host[n] = '\0';
+	*port = (unsigned)p;
+	return 0;
+}
+
+static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			     const char *version, const char *upload, size_t *upload_size, void **state)
+{
+	struct exporter *e = cls;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	unsigned code = MHD_HTTP_OK;
+
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		static char msg[] = "only GET\n";
+		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg, MHD_RESPMEM_PERSISTENT);
+		code = MHD_HTTP_METHOD_NOT_ALLOWED;
+	} else if (strcmp(url, "/metrics")) {
+		static char msg[] = "blktune serves /metrics\n";
+		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg, MHD_RESPMEM_PERSISTENT);
+		code = MHD_HTTP_NOT_FOUND;
+	} else {
+		pthread_mutex_lock(&e->lock);
+		r = MHD_create_response_from_buffer(e->len, e->text ? e->text : (char *)"", MHD_RESPMEM_MUST_COPY);
+		pthread_mutex_unlock(&e->lock);
+	}
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", PROM_CONTENT_TYPE);
+	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static int start_server(struct exporter *e, const char *listen, char *why, size_t whylen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai;
+	char host[128], port_s[8];
+	unsigned port;
+	int rc;
+
+	if (exporter_parse_listen(listen, host, sizeof(host), &port) < 0) {
+		snprintf(why, whylen, "--listen %s: want ADDR:PORT, e.g. 127.0.0.1:9101 or [::1]:9101", listen);
+		return -EINVAL;
+	}
+	snprintf(port_s, sizeof(port_s), "%u", port);
+	if ((rc = getaddrinfo(host, port_s, &hints, &ai))) {
+		snprintf(why, whylen, "--listen %s: %s", listen, gai_strerror(rc));
+		return -EINVAL;
+	}
+	e->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+				    (uint16_t)port, NULL, NULL, serve, e,
+				    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+				    MHD_OPTION_CONNECTION_LIMIT, 16U,
+				    MHD_OPTION_CONNECTION_TIMEOUT, 10U,
+				    MHD_OPTION_END);
+	freeaddrinfo(ai);
+	if (!e->httpd) {
+		rc = errno ? errno : EADDRINUSE;
+		snprintf(why, whylen, "--listen %s: cannot listen: %s", listen, strerror(rc));
+		return -rc;
+	}
+	return 0;
+}
+
+int exporter_open(const char *listen, const char *textfile_dir, struct exporter **out, char *why, size_t whylen)
+{
+	struct exporter *e = calloc(1, sizeof(*e));
+	int err;
+
+	*out = NULL;
+	if (!e)
+		return -ENOMEM;
+	pthread_mutex_init(&e->lock, NULL);
+	e->dirfd = -1;
+	if (textfile_dir) {
+		struct stat st;
+		e->dirfd = open(textfile_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (e->dirfd < 0 || fstat(e->dirfd, &st) < 0) {
+			err = -errno;
+			snprintf(why, whylen, "--textfile %s: %s", textfile_dir, strerror(errno));
+			exporter_close(e);
+			return err;
+		}
+	}
+	if (listen && (err = start_server(e, listen, why, whylen)) < 0) {
+		exporter_close(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+/* node_exporter reads whole files: write a fresh one and rename it over. */
+static int write_textfile(int dirfd, const char *text, size_t len)
+{
+	char tmp[64];
+	int fd, err = 0;
+
+	snprintf(tmp, sizeof(tmp), ".%s.%ld", TEXTFILE_NAME, (long)getpid());
+	(void)unlinkat(dirfd, tmp, 0);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, text + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, TEXTFILE_NAME) < 0)
+		err = -errno;
+	if (err)
+		(void)unlinkat(dirfd, tmp, 0);
+	return err;
+}
+
+static int render(const struct sample *s, long long ts_ms, char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+	int err;
+
+	*buf = NULL;
+	if (!f)
+		return -ENOMEM;
+	err = output_prom(f, s, ts_ms);
+	if (fclose(f) || !*buf)
+		err = -ENOMEM;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
+}
+
+int exporter_publish(struct exporter *e, const struct sample *s)
+{
+	long long ts = (long long)s->wall.tv_sec * 1000 + s->wall.tv_nsec / 1000000;
+	char *buf;
+	size_t len;
+	int err;
+
+	if (e->dirfd >= 0) {
+		if ((err = render(s, 0, &buf, &len)) < 0)
+			return err;
+		err = write_textfile(e->dirfd, buf, len);
+		free(buf);
+		if (err < 0)
+			return err;
+	}
+	if (!e->httpd)
+		return 0;
+	if ((err = render(s, ts, &buf, &len)) < 0)
+		return err;
+	pthread_mutex_lock(&e->lock);
+	free(e->text);
+	e->text = buf;
+	e->len = len;
+	pthread_mutex_unlock(&e->lock);
+	return 0;
+}
+
+void exporter_close(struct exporter *e)
+{
+	if (!e)
+		return;
+	if (e->httpd)
+		MHD_stop_daemon(e->httpd);
+	if (e->dirfd >= 0)
+		close(e->dirfd);
+	pthread_mutex_destroy(&e->lock);
+	free(e->text);
+	free(e);
+}

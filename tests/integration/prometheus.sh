@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Prometheus exporter checked by the real thing: Debian's prometheus scrapes
+# blktune --listen every second while fio reads a test-created loop device at
+# a fixed rate; through Prometheus' HTTP API, rate() of the read-bytes counter
+# matches fio's own bandwidth within 5 %, and the counters' increase over the
+# run equals fio's byte count exactly. promtool checks the exposition, and the
+# --textfile output is the same format, replaced whole.
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+for c in prometheus promtool fio curl python3; do
+	command -v $c > /dev/null || t_skip "no $c (contrib/install-deps test installs it)"
+done
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+bport=$(free_port)
+pport=$(free_port)
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; t_cleanup' EXIT
+# wait_for N CMD...: up to N tenths of a second until CMD succeeds
+wait_for() {
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" > /dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+t_loop_create 256 || t_fail "losetup"
+dev=${T_LOOP#/dev/}
+mkdir -p "$T_TMP/textfile"
+"$BLKTUNE" -b -d 1 --listen "127.0.0.1:$bport" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null 2> "$T_TMP/blktune.err" &
+pids+=($!)
+t_check "blktune serves /metrics" wait_for 100 curl -sf "http://127.0.0.1:$bport/metrics"
+curl -s "http://127.0.0.1:$bport/metrics" > "$T_TMP/metrics.txt"
+promtool check metrics < "$T_TMP/metrics.txt" > "$T_TMP/promtool.txt" 2>&1
+t_eq "promtool check metrics exit status" "$?" 0
+t_eq "promtool finds nothing to lint" "$(cat "$T_TMP/promtool.txt")" ""
+t_check "the test's device is exported" grep -q "^blktune_read_bytes_total{device=\"$dev\"} " "$T_TMP/metrics.txt"
+t_check "no scientific notation" test -z "$(grep -E '[0-9]e[-+][0-9]' "$T_TMP/metrics.txt")"
+t_eq "other paths are 404" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$bport/")" 404
+t_eq "POST is refused (405)" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$bport/metrics")" 405
+t_check "textfile written" wait_for 30 test -s "$T_TMP/textfile/blktune.prom"
+promtool check metrics < "$T_TMP/textfile/blktune.prom" > /dev/null 2>&1
+t_eq "promtool accepts the textfile" "$?" 0
+t_eq "only the textfile in its directory (temporary renamed away)" "$(ls -A "$T_TMP/textfile")" blktune.prom
+
+cat > "$T_TMP/prom.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: blktune
+    static_configs:
+      - targets: ['127.0.0.1:$bport']
+YML
+prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" \
+	--web.listen-address="127.0.0.1:$pport" > "$T_TMP/prometheus.log" 2>&1 &
+pids+=($!)
+api="http://127.0.0.1:$pport/api/v1"
+# q EXPR [TIME]: the first result's value, or empty
+q() {
+	curl -s --get "$api/query" --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} |
+		python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")'
+}
+up_once() { [ "$(q 'up{job="blktune"}')" = 1 ]; }
+t_check "prometheus scrapes blktune" wait_for 300 up_once
+sel="{device=\"$dev\"}"
+sleep 2 # two scrapes of the idle device before fio starts
+t0=$(date +%s.%N)
+fio --name=prom --filename="$T_LOOP" --direct=1 --rw=read --bs=64k --size=256m --rate=16m \
+	--time_based --runtime=12 --output-format=json > "$T_TMP/fio.json" 2> "$T_TMP/fio.err"
+t_eq "fio exit status" "$?" 0
+t1=$(date +%s.%N)
+sleep 3 # scrapes after fio's last I/O
+read -r fio_bytes fio_bw fio_ios < <(python3 -c '
+import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print(j["io_bytes"], j["bw_bytes"], j["total_ios"])' "$T_TMP/fio.json")
+mid=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (a + b) / 2 }')
+rate=$(q "rate(blktune_read_bytes_total$sel[6s])" "$mid")
+t_near "rate() of blktune_read_bytes_total vs fio's bw_bytes (within 5%)" "$rate" "$fio_bw" \
+	"$(awk -v b="$fio_bw" 'BEGIN { print b * 0.05 }')"
+end=$(date +%s.%N)
+before=$(q "blktune_read_bytes_total$sel" "$t0")
+after=$(q "blktune_read_bytes_total$sel" "$end")
+t_eq "read bytes over the run through Prometheus equal fio's io_bytes" \
+	"$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.0f", a - b }')" "$fio_bytes"
+# Traced sizes (when the tracer is on): the histogram's _sum grew by fio's bytes.
+if grep -q "^blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$T_TMP/textfile/blktune.prom"; then
+	b=$(q "blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$t0")
+	a=$(q "blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$end")
+	t_eq "traced read-size histogram's _sum grew by fio's io_bytes" \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" "$fio_bytes"
+	n=$(q "histogram_quantile(0.5, rate(blktune_request_size_bytes_bucket{device=\"$dev\",op=\"read\"}[6s]))" "$mid")
+	# all of fio's 64 KiB reads sit in the (32 KiB, 64 KiB] bucket: its midpoint
+	t_near "median traced read size, interpolated in the 64 KiB bucket" "$n" 49152 1
+else
+	t_fail "the tracer did not export histograms ($(head -c 200 "$T_TMP/blktune.err"))"
+fi
+t_done

@@ -1,0 +1,217 @@
+/* Prometheus exposition of a hand-made sample: every value below is computed
+ * by hand from the counters set here, not by blktune's code. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporter.h"
+#include "output-prom.h"
+#include "sample.h"
+#include "unit.h"
+
+static char *render_ts(const struct sample *s, long long ts)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(output_prom(f, s, ts), 0);
+	fclose(f);
+	return buf;
+}
+
+static char *render(const struct sample *s)
+{
+	return render_ts(s, 0);
+}
+
+static struct disk_sample *add(struct sample *s, const char *name, int nfields)
+{
+	struct disk_sample *d = sample_add_disk(s);
+
+	ck_assert_ptr_nonnull(d);
+	snprintf(d->st.name, sizeof(d->st.name), "%s", name);
+	d->st.nfields = nfields;
+	d->info.has_queue = true;
+	d->info.read_ahead_kb = 128;
+	d->info.max_sectors_kb = 1280;
+	d->info.max_hw_sectors_kb = -1;
+	d->info.nr_requests = 64;
+	snprintf(d->info.scheduler, sizeof(d->info.scheduler), "mq-deadline");
+	return d;
+}
+
+START_TEST(counters_in_base_units)
+{
+	struct sample s;
+	struct disk_sample *d;
+	char *out;
+
+	sample_init(&s);
+	d = add(&s, "nvme0n1", 20);
+	d->st.rd_ios = 10, d->st.rd_sectors = 24, d->st.rd_ticks = 1234;
+	d->st.wr_sectors = 1, d->st.time_in_queue = 5, d->st.in_flight = 3;
+	d->st.fl_ios = 7, d->st.fl_ticks = 1000;
+	d = add(&s, "sda", 14);
+	d->st.dc_ios = 99; /* a 14-field line has no discard counters to show */
+	out = render(&s);
+	ck_assert_ptr_nonnull(strstr(out, "# TYPE blktune_reads_completed_total counter\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_reads_completed_total{device=\"nvme0n1\"} 10\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_read_bytes_total{device=\"nvme0n1\"} 12288\n"));    /* 24 * 512 */
+	ck_assert_ptr_nonnull(strstr(out, "blktune_read_time_seconds_total{device=\"nvme0n1\"} 1.234\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_written_bytes_total{device=\"nvme0n1\"} 512\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_io_time_weighted_seconds_total{device=\"nvme0n1\"} 0.005\n"));
+	ck_assert_ptr_nonnull(strstr(out, "# TYPE blktune_io_now gauge\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_io_now{device=\"nvme0n1\"} 3\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_flush_requests_total{device=\"nvme0n1\"} 7\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_flush_requests_time_seconds_total{device=\"nvme0n1\"} 1.000\n"));
+	ck_assert_ptr_null(strstr(out, "blktune_discards_completed_total{device=\"sda\"}"));
+	ck_assert_ptr_null(strstr(out, "blktune_flush_requests_total{device=\"sda\"}"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_reads_completed_total{device=\"sda\"} 0\n"));
+	/* gauges: kB become bytes; unknown (-1) is left out */
+	ck_assert_ptr_nonnull(strstr(out, "blktune_read_ahead_bytes{device=\"sda\"} 131072\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_max_sectors_bytes{device=\"sda\"} 1310720\n"));
+	ck_assert_ptr_null(strstr(out, "blktune_max_hw_sectors_bytes"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_scheduler{device=\"sda\",scheduler=\"mq-deadline\"} 1\n"));
+	/* one HELP and TYPE per family, however many devices */
+	ck_assert_ptr_null(strstr(strstr(out, "# TYPE blktune_read_bytes_total") + 1, "# TYPE blktune_read_bytes_total"));
+	ck_assert_ptr_null(strstr(out, "e+"));
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+START_TEST(timestamps_on_every_sample_line)
+{
+	struct sample s;
+	char *out, *line, *save = NULL;
+	int samples = 0;
+
+	sample_init(&s);
+	add(&s, "sdc", 20)->st.rd_ios = 5;
+	out = render_ts(&s, 1764567890123LL);
+	ck_assert_ptr_nonnull(strstr(out, "blktune_reads_completed_total{device=\"sdc\"} 5 1764567890123\n"));
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		samples++;
+		ck_assert_msg(strlen(line) > 14 && !strcmp(line + strlen(line) - 14, " 1764567890123"), "%s", line);
+	}
+	ck_assert_int_ge(samples, 20);
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+START_TEST(ms_counter_past_32_bits)
+{
+	struct sample s;
+	struct disk_sample *d;
+	char *out;
+
+	sample_init(&s);
+	d = add(&s, "sdb", 14);
+	d->st.rd_ticks = 5000000000ULL + 7; /* 5e9 ms + 7 */
+	out = render(&s);
+	ck_assert_ptr_nonnull(strstr(out, "blktune_read_time_seconds_total{device=\"sdb\"} 5000000.007\n"));
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+START_TEST(label_values_escaped)
+{
+	struct sample s;
+	char *out;
+
+	sample_init(&s);
+	add(&s, "a\"b\\c\nd\x1b", 14);
+	out = render(&s);
+	ck_assert_ptr_nonnull(strstr(out, "{device=\"a\\\"b\\\\c\\nd\"} 0\n"));
+	ck_assert_ptr_null(strchr(out, 0x1b));
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+START_TEST(listen_addresses)
+{
+	char host[64];
+	unsigned port;
+
+	ck_assert_int_eq(exporter_parse_listen("127.0.0.1:9101", host, sizeof(host), &port), 0);
+	ck_assert_str_eq(host, "127.0.0.1");
+	ck_assert_uint_eq(port, 9101);
+	ck_assert_int_eq(exporter_parse_listen("[::1]:65535", host, sizeof(host), &port), 0);
+	ck_assert_str_eq(host, "::1");
+	ck_assert_uint_eq(port, 65535);
+	ck_assert_int_eq(exporter_parse_listen("localhost:1", host, sizeof(host), &port), 0);
+	ck_assert_uint_eq(port, 1);
+	ck_assert_int_eq(exporter_parse_listen("127.0.0.1:65536", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen("127.0.0.1:0", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen("127.0.0.1:", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen("127.0.0.1:80x", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen(":9101", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen("::1:9101", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen("[::1]9101", host, sizeof(host), &port), -EINVAL);
+	ck_assert_int_eq(exporter_parse_listen("9101", host, sizeof(host), &port), -EINVAL);
+}
+END_TEST
+
+START_TEST(textfile_replaced_whole)
+{
+	char dir[] = "/tmp/blktune-unit-XXXXXX", path[64], buf[256];
+	struct exporter *e;
+	struct sample s;
+	char why[256];
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
+	sample_init(&s);
+	add(&s, "loop9", 14)->st.rd_ios = 41;
+	ck_assert_int_eq(exporter_publish(e, &s), 0);
+	s.disks[0].st.rd_ios = 42;
+	ck_assert_int_eq(exporter_publish(e, &s), 0);
+	snprintf(path, sizeof(path), "%s/blktune.prom", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "blktune_reads_completed_total{device=\"loop9\"} 42\n"));
+	exporter_close(e);
+	/* nothing but the file is left behind */
+	snprintf(buf, sizeof(buf), "test $(ls -A %s | wc -l) -eq 1", dir);
+	ck_assert_int_eq(system(buf), 0);
+	/* a directory that is gone: publishing fails, and says so */
+	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
+	snprintf(buf, sizeof(buf), "rm -rf %s", dir);
+	ck_assert_int_eq(system(buf), 0);
+	ck_assert_int_lt(exporter_publish(e, &s), 0);
+	exporter_close(e);
+	ck_assert_int_eq(exporter_open(NULL, "/nonexistent/dir", &e, why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "--textfile /nonexistent/dir"));
+	ck_assert_int_eq(exporter_open("127.0.0.1", NULL, &e, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "ADDR:PORT"));
+	sample_free(&s);
+}
+END_TEST
+
+UNIT_SUITE(output_prom_suite)
+static Suite *output_prom_suite(void)
+{
+	Suite *s = suite_create("output-prom");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, counters_in_base_units);
+	tcase_add_test(tc, ms_counter_past_32_bits);
+	tcase_add_test(tc, timestamps_on_every_sample_line);
+	tcase_add_test(tc, label_values_escaped);
+	tcase_add_test(tc, listen_addresses);
+	tcase_add_test(tc, textfile_replaced_whole);
+	suite_add_tcase(s, tc);
+	return s;
+}
