@@ -242,10 +242,45 @@ static void put_traced(FILE *f, const struct sample *s, long long ts)
 	}
 }
 
+/* Queue (allocation -> issue) and device (issue -> completion) time per
+ * operation, btt's Q2D and D2C; bio-based devices have no queue to split. */
+static void put_split(FILE *f, const struct sample *s, long long ts, bool device)
+{
+	static const char *const ops[TRACE_OPS] = { "read", "write", "discard", "flush" };
+	const struct trace_sample *t = &s->trace;
+	const char *name = device ? "blktune_request_device_seconds" : "blktune_request_queue_seconds";
+	bool any = false;
+
+	for (size_t i = 0; i < s->ndisks; i++) {
+		ssize_t k = trace_sample_find(t, s->disks[i].st.dev);
+
+		if (k < 0 || t->devs[k].path != TRACE_PATH_RQ)
+			continue;
+		if (!any)
+			head(f, name, device ? "Traced time from issue to the driver to completion (btt's D2C), per operation."
+					     : "Traced time from allocation to issue to the driver (btt's Q2D), per operation.",
+			     "histogram");
+		any = true;
+		for (unsigned op = 0; op < TRACE_OPS; op++) {
+			const struct trace_counts *c = &t->devs[k].tot;
+			char extra[32];
+
+			snprintf(extra, sizeof(extra), ",op=\"%s\"", ops[op]);
+			put_hist(f, ts, name, s->disks[i].st.name, extra, device ? c->dlat[op] : c->qlat[op],
+				 TRACE_LAT_BUCKETS, lat_le_s, 6,
+				 (double)(device ? c->d_sum_ns[op] : c->q_sum_ns[op]) / 1e9);
+		}
+	}
+}
+
 int output_prom(FILE *f, const struct sample *s, long long ts_ms)
 {
 	put_counters(f, s, ts_ms);
 	put_gauges(f, s, ts_ms);
 	put_traced(f, s, ts_ms);
+	if (s->traced) {
+		put_split(f, s, ts_ms, false);
+		put_split(f, s, ts_ms, true);
+	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -94,6 +94,14 @@ if grep -q "^blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$T_TM
 	n=$(q "histogram_quantile(0.5, rate(blktune_request_size_bytes_bucket{device=\"$dev\",op=\"read\"}[6s]))" "$mid")
 	# all of fio's 64 KiB reads sit in the (32 KiB, 64 KiB] bucket: its midpoint
 	t_near "median traced read size, interpolated in the 64 KiB bucket" "$n" 49152 1
+	# one device-time sample per read request: as many as diskstats completed
+	b=$(q "blktune_request_device_seconds_count{device=\"$dev\",op=\"read\"}" "$t0")
+	a=$(q "blktune_request_device_seconds_count{device=\"$dev\",op=\"read\"}" "$end")
+	rb=$(q "blktune_reads_completed_total$sel" "$t0")
+	ra=$(q "blktune_reads_completed_total$sel" "$end")
+	t_eq "traced device-time samples equal diskstats' reads over the run" \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" \
+		"$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.0f", a - b }')"
 else
 	t_fail "the tracer did not export histograms ($(head -c 200 "$T_TMP/blktune.err"))"
 fi
