@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "batch.h"
+#include "cli-persist.h"
 #include "cli-snapshot.h"
 #include "cli-tunable.h"
 #include "sweep.h"
@@ -258,6 +259,8 @@ int main(int argc, char **argv)
 		return cli_snapshot_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "sweep"))
 		return sweep_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "persist"))
+		return cli_persist_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return sweep_report_main(argc - 1, argv + 1);
 	app_options_default(&o);

@@ -65,6 +65,8 @@ complete_to() {
 }
 complete_to "blktune --jso" "blktune --json "
 complete_to "blktune swe" "blktune sweep "
+complete_to "blktune pers" "blktune persist "
+complete_to "blktune persist $dev read_ah" "blktune persist $dev read_ahead_kb "
 complete_to "blktune --set $dev:read_ah" "blktune --set $dev:read_ahead_kb="
 complete_to "blktune --set $dev:read_ahead_kb=" "blktune --set $dev:read_ahead_kb=$(cat /sys/block/$dev/queue/read_ahead_kb) "
 complete_to "blktune --set $dev:sched" "blktune --set $dev:scheduler="

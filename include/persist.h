@@ -1,0 +1,45 @@
+/* persist: a udev rule that sets chosen queue tunables of one device at boot
+ * and hotplug. The rule matches a stable identity (the disk's WWN or serial
+ * from udev's database, or a loop device's backing file), never the kernel
+ * name, which can change between boots. */
+#ifndef BLKTUNE_PERSIST_H
+#define BLKTUNE_PERSIST_H
+
+#include <stddef.h>
+
+#include "root.h"
+
+#define PERSIST_MAX 16
+#define PERSIST_RULES_DIR "/etc/udev/rules.d"
+
+enum persist_key { PERSIST_WWN, PERSIST_SERIAL, PERSIST_LOOP_FILE };
+
+struct persist_id {
+	enum persist_key key;
+	char value[512];
+};
+
+struct persist_setting {
+	char name[64];   /* "read_ahead_kb", "iosched/fifo_batch" */
+	char value[256]; /* what the kernel reads back */
+};
+
+/* Find dev's stable identity below the root: ID_WWN, then ID_SERIAL from
+ * run/udev/data/bMAJ:MIN, then sys/block/DEV/loop/backing_file. Returns 0,
+ * -ENOENT when it has none (why says so), or -EINVAL when the identity holds
+ * a character a rule cannot quote. */
+int persist_identity(const struct root *r, const char *dev, struct persist_id *id, char *why, size_t whylen);
+
+/* Order settings as they must be applied (the scheduler before its
+ * parameters and before nr_requests, which a scheduler change resets). */
+void persist_sort(struct persist_setting *set, size_t n);
+
+/* The rule file's name, "60-blktune-<identity>.rules". */
+void persist_file_name(const struct persist_id *id, char *buf, size_t len);
+
+/* The rule text: a comment naming the device and identity, then one rule.
+ * Returns 0, -EINVAL for a value a rule cannot quote, -ENOSPC. */
+int persist_rule(const struct persist_id *id, const char *dev, const struct persist_setting *set, size_t n,
+		 char *buf, size_t len);
+
+#endif

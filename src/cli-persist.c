@@ -1,0 +1,255 @@
+#include "cli-persist.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "persist.h"
+#include "root.h"
+#include "source-names.h"
+#include "tunable-table.h"
+#include "tunable.h"
+
+#define PERSIST_USAGE \
+	"usage: blktune persist DEV [TUNABLE[=VALUE]...] [--yes] [--rules-dir DIR]\n" \
+	"       blktune persist --remove DEV [--rules-dir DIR]\n"
+
+/* What persist writes when no tunable is named: the request queue's own
+ * settings, the scheduler first. */
+static const char *const default_set[] = {
+	"scheduler", "read_ahead_kb", "max_sectors_kb", "nr_requests", "rq_affinity", "nomerges", "wbt_lat_usec",
+};
+
+struct persist_cli {
+	const char *root_dir, *rules_dir, *dev_arg;
+	char dev[64];
+	bool remove, yes;
+	char **names;
+	int nnames;
+};
+
+__attribute__((format(printf, 2, 3))) static int fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("blktune persist: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+static int parse(int argc, char **argv, struct persist_cli *c)
+{
+	static const struct option opts[] = {
+		{ "remove", no_argument, NULL, 'r' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "rules-dir", required_argument, NULL, 'D' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	memset(c, 0, sizeof(*c));
+	c->root_dir = "/";
+	c->rules_dir = PERSIST_RULES_DIR;
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":y", opts, NULL)) != -1) {
+		switch (o) {
+		case 'r': c->remove = true; break;
+		case 'y': c->yes = true; break;
+		case 'D': c->rules_dir = optarg; break;
+		case 'R': c->root_dir = optarg; break;
+		case 'h': fputs(PERSIST_USAGE, stdout); return 1;
+		case ':': return fail(-2, "%s needs a value", argv[optind - 1]);
+		default: return fail(-2, "unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return fail(-2, "name the device (%s)", "blktune persist DEV [TUNABLE[=VALUE]...]");
+	c->dev_arg = argv[optind++];
+	c->names = argv + optind;
+	c->nnames = argc - optind;
+	if (c->remove && c->nnames)
+		return fail(-2, "--remove takes the device only");
+	return 0;
+}
+
+/* One setting: the value asked (validated like --set) or the one in force. */
+static int setting(struct tunable_session *s, const char *dev, const char *arg, bool named,
+		   struct persist_setting *out)
+{
+	char name[TUNABLE_NAME_MAX], msg[TUNABLE_MSG_MAX], norm[TUNABLE_VALUE_MAX];
+	const char *eq = strchr(arg, '=');
+	struct tunable_info info;
+	int err;
+
+	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	if ((err = tunable_get(s, dev, name, &info, msg, sizeof(msg))) < 0) {
+		if (named)
+			fail(0, "%s: %s", name, msg);
+		return err;
+	}
+	if (!info.def || !info.def->writable || info.def->type == TUNABLE_TEXT ||
+	    info.def->place != TUNABLE_PLACE_DEVICE || strncmp(info.def->path, "queue/", 6)) {
+		fail(0, "%s: not a queue setting a udev rule may write%s", name,
+		     info.def && info.def->type == TUNABLE_TEXT ? " (blktune never writes it)" : "");
+		return -EPERM;
+	}
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	if (!eq) {
+		snprintf(out->value, sizeof(out->value), "%s", info.value);
+		return 0;
+	}
+	if ((err = tunable_table_validate(info.def, &info.lim, eq + 1, norm, sizeof(norm), msg, sizeof(msg))) < 0) {
+		fail(0, "%s %s refused: %s", name, eq + 1, msg);
+		return err;
+	}
+	snprintf(out->value, sizeof(out->value), "%s", norm);
+	return 0;
+}
+
+/* The rules directory must be root's (or ours) and writable by nobody else,
+ * or whoever can write there chooses what our rule file becomes. */
+static int open_rules_dir(const char *dir)
+{
+	struct stat st;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+static int write_rule(int dirfd, const char *file, const char *text)
+{
+	char tmp[300];
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", file, (long)getpid());
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? -errno : -EIO;
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, file) < 0)
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+	else
+		fsync(dirfd);
+	return err;
+}
+
+static bool confirmed(const struct persist_cli *c, const char *path)
+{
+	char answer[16];
+
+	if (c->yes)
+		return true;
+	if (!isatty(STDIN_FILENO)) {
+		fail(0, "not written: stdin is not a terminal; add --yes to write %s", path);
+		return false;
+	}
+	printf("Write %s? [y/N] ", path);
+	fflush(stdout);
+	return fgets(answer, sizeof(answer), stdin) && (answer[0] == 'y' || answer[0] == 'Y');
+}
+
+static int run(struct persist_cli *c, struct root *r)
+{
+	struct persist_setting set[PERSIST_MAX];
+	struct tunable_session *s;
+	struct persist_id id;
+	char why[512], file[160], path[4200], rule[4096];
+	size_t n = 0;
+	int err, dirfd, status = 0;
+
+	if ((err = source_names_resolve(r, c->dev_arg, c->dev, sizeof(c->dev))) < 0)
+		return fail(2, "%s: %s", c->dev_arg, strerror(-err));
+	if (tunable_check_device(r, c->dev, why, sizeof(why)) < 0)
+		return fail(2, "%s", why);
+	if ((err = persist_identity(r, c->dev, &id, why, sizeof(why))) < 0)
+		return fail(1, "%s", why);
+	persist_file_name(&id, file, sizeof(file));
+	snprintf(path, sizeof(path), "%s/%s", c->rules_dir, file);
+	if ((dirfd = open_rules_dir(c->rules_dir)) < 0)
+		return fail(1, "%s: %s", c->rules_dir,
+			    dirfd == -EPERM ? "not root's, or writable by group or others: refused" : strerror(-dirfd));
+	if (c->remove) {
+		if (unlinkat(dirfd, file, 0) < 0)
+			status = fail(1, "no rule to remove for %s (%s): %s", c->dev, path, strerror(errno));
+		else
+			printf("removed %s\n", path);
+		close(dirfd);
+		return status;
+	}
+	if ((err = tunable_session_open(r, NULL, &s)) < 0) {
+		close(dirfd);
+		return fail(1, "%s", strerror(-err));
+	}
+	if (c->nnames > PERSIST_MAX)
+		status = fail(2, "at most %d tunables", PERSIST_MAX);
+	for (int i = 0; !status && i < c->nnames; i++)
+		if (setting(s, c->dev, c->names[i], true, &set[n]) < 0)
+			status = 2;
+		else
+			n++;
+	for (size_t i = 0; !status && !c->nnames && i < sizeof(default_set) / sizeof(default_set[0]); i++)
+		if (setting(s, c->dev, default_set[i], false, &set[n]) == 0)
+			n++;
+	tunable_session_close(s);
+	if (!status && n == 0)
+		status = fail(1, "%s has none of the queue settings a rule could set", c->dev);
+	if (!status) {
+		persist_sort(set, n);
+		if (persist_rule(&id, c->dev, set, n, rule, sizeof(rule)) < 0)
+			status = fail(1, "a value holds a character a udev rule cannot quote");
+	}
+	if (!status) {
+		printf("%s:\n%s", path, rule);
+		if (!confirmed(c, path))
+			status = 1;
+		else if ((err = write_rule(dirfd, file, rule)) < 0)
+			status = fail(1, "cannot write %s: %s", path, strerror(-err));
+		else
+			printf("written %s: udev applies it when %s appears (boot, hotplug, "
+			       "udevadm trigger --action=change)\n", path, c->dev);
+	}
+	close(dirfd);
+	return status;
+}
+
+int cli_persist_main(int argc, char **argv)
+{
+	struct persist_cli c;
+	struct root *r;
+	int status, err;
+
+	if ((status = parse(argc, argv, &c)) != 0)
+		return status < 0 ? 2 : 0;
+	if ((err = root_open(c.root_dir, &r)) < 0)
+		return fail(2, "--root %s: %s", c.root_dir, strerror(-err));
+	status = run(&c, r);
+	root_close(r);
+	return status;
+}

@@ -1,0 +1,161 @@
+#include "persist.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const key_match[] = {
+	[PERSIST_WWN] = "ENV{ID_WWN}",
+	[PERSIST_SERIAL] = "ENV{ID_SERIAL}",
+	[PERSIST_LOOP_FILE] = "ATTR{loop/backing_file}",
+};
+
+static const char *const key_word[] = {
+	[PERSIST_WWN] = "wwn",
+	[PERSIST_SERIAL] = "serial",
+	[PERSIST_LOOP_FILE] = "loop",
+};
+
+/* udev rule strings are double-quoted with no escapes: no quote, backslash,
+ * newline or control byte may appear, and a glob character would match more
+ * than the one device. */
+static bool quotable(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20 || *s == 0x7f || strchr("*?[|", *s))
+			return false;
+	return true;
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* E:KEY=value from udev's database entry of dev ("b8:0"). */
+static int udev_prop(const struct root *r, const char *devnum, const char *key, char *out, size_t len)
+{
+	char rel[96], buf[8192], want[64];
+	char *line, *save = NULL;
+
+	snprintf(rel, sizeof(rel), "run/udev/data/b%s", devnum);
+	if (root_read(r, rel, buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	snprintf(want, sizeof(want), "E:%s=", key);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, want, strlen(want)) && line[strlen(want)]) {
+			snprintf(out, len, "%s", line + strlen(want));
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int persist_identity(const struct root *r, const char *dev, struct persist_id *id, char *why, size_t whylen)
+{
+	char rel[128], devnum[32];
+
+	snprintf(rel, sizeof(rel), "sys/block/%s/dev", dev);
+	if (root_read(r, rel, devnum, sizeof(devnum)) < 0) {
+		snprintf(why, whylen, "%s: no such disk", dev);
+		return -ENODEV;
+	}
+	chomp(devnum);
+	if (!udev_prop(r, devnum, "ID_WWN", id->value, sizeof(id->value)))
+		id->key = PERSIST_WWN;
+	else if (!udev_prop(r, devnum, "ID_SERIAL", id->value, sizeof(id->value)))
+		id->key = PERSIST_SERIAL;
+	else {
+		snprintf(rel, sizeof(rel), "sys/block/%s/loop/backing_file", dev);
+		if (root_read(r, rel, id->value, sizeof(id->value)) <= 1) {
+			snprintf(why, whylen,
+				 "%s has no stable identity (no ID_WWN or ID_SERIAL in udev's database, not a loop "
+				 "device with a backing file): a rule on its kernel name could tune another disk after "
+				 "a reboot",
+				 dev);
+			return -ENOENT;
+		}
+		chomp(id->value);
+		id->key = PERSIST_LOOP_FILE;
+	}
+	if (!quotable(id->value)) {
+		snprintf(why, whylen, "%s: its %s holds a character a udev rule cannot match exactly", dev,
+			 key_word[id->key]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rank(const char *name)
+{
+	if (!strcmp(name, "scheduler"))
+		return 0;
+	if (!strncmp(name, "iosched/", 8))
+		return 1;
+	return 2;
+}
+
+static int cmp_setting(const void *a, const void *b)
+{
+	const struct persist_setting *x = a, *y = b;
+	int d = rank(x->name) - rank(y->name);
+
+	return d ? d : strcmp(x->name, y->name);
+}
+
+void persist_sort(struct persist_setting *set, size_t n)
+{
+	qsort(set, n, sizeof(*set), cmp_setting);
+}
+
+void persist_file_name(const struct persist_id *id, char *buf, size_t len)
+{
+	char v[96];
+	size_t j = 0;
+	const char *s = id->value;
+
+	/* a loop file's last component says the most */
+	if (id->key == PERSIST_LOOP_FILE && strrchr(s, '/'))
+		s = strrchr(s, '/') + 1;
+	for (; *s && j + 1 < sizeof(v); s++)
+		v[j++] = isalnum((unsigned char)*s) || *s == '.' || *s == '-' ? *s : '_';
+	v[j] = '\0';
+	snprintf(buf, len, "60-blktune-%s-%s.rules", key_word[id->key], v);
+}
+
+int persist_rule(const struct persist_id *id, const char *dev, const struct persist_setting *set, size_t n,
+		 char *buf, size_t len)
+{
+	size_t off;
+	int w;
+
+	w = snprintf(buf, len,
+		     "# Written by blktune persist for %s (%s %s).\n"
+		     "# Sets its queue tunables whenever the disk appears; remove with\n"
+		     "# blktune persist --remove %s, or delete this file.\n"
+		     "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s==\"%s\"",
+		     dev, key_word[id->key], id->value, dev, key_match[id->key], id->value);
+	if (w < 0 || (size_t)w >= len)
+		return -ENOSPC;
+	off = (size_t)w;
+	for (size_t i = 0; i < n; i++) {
+		if (!quotable(set[i].value) || !quotable(set[i].name))
+			return -EINVAL;
+		w = snprintf(buf + off, len - off, ", ATTR{queue/%s}=\"%s\"", set[i].name, set[i].value);
+		if (w < 0 || (size_t)w >= len - off)
+			return -ENOSPC;
+		off += (size_t)w;
+	}
+	if (off + 2 > len)
+		return -ENOSPC;
+	buf[off++] = '\n';
+	buf[off] = '\0';
+	return 0;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# blktune persist: the udev rule it writes matches the loop device by its
+# backing file, and Debian's udevadm, run on the device with only that rule
+# (a private mount of /etc/udev/rules.d), really sets the values; a second
+# loop device is left alone. Refusals write nothing.
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+for c in udevadm unshare; do
+	command -v $c > /dev/null || t_skip "no $c (contrib/install-deps test installs udev)"
+done
+t_loop_create 16 || t_fail "losetup A"
+a=${T_LOOP#/dev/}
+t_loop_create 16 || t_fail "losetup B"
+b=${T_LOOP#/dev/}
+q() { cat "/sys/block/$1/queue/$2"; }
+sched() { sed -E 's/.*\[(.*)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
+a_ra=$(q "$a" read_ahead_kb) a_sched=$(sched "$a") b_ra=$(q "$b" read_ahead_kb) b_sched=$(sched "$b")
+restore() {
+	echo "$a_ra" > "/sys/block/$a/queue/read_ahead_kb"
+	echo "$a_sched" > "/sys/block/$a/queue/scheduler"
+	echo "$b_ra" > "/sys/block/$b/queue/read_ahead_kb"
+	echo "$b_sched" > "/sys/block/$b/queue/scheduler"
+}
+trap 'restore; t_cleanup' EXIT
+rules=$T_TMP/rules
+mkdir -m 0755 "$rules"
+[ "$a_ra" = 1024 ] && want_ra=512 || want_ra=1024
+[ "$a_sched" = none ] && want_sched=mq-deadline || want_sched=none
+
+# Refusals write nothing.
+"$BLKTUNE" persist "$a" write_cache --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+t_eq "write_cache refused (exit 2)" "$?" 2
+t_check "and says blktune never writes it" grep -q "never writes it" "$T_TMP/err"
+"$BLKTUNE" persist "$a" nr_requests=0 --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+t_eq "nr_requests=0 refused like --set (exit 2)" "$?" 2
+t_check "with the table's reason" grep -q "nr_requests 0 refused" "$T_TMP/err"
+"$BLKTUNE" persist "$a" read_ahead_kb=$want_ra --rules-dir "$rules" < /dev/null > /dev/null 2> "$T_TMP/err"
+t_eq "without a terminal or --yes nothing is written (exit 1)" "$?" 1
+mkdir -m 0777 "$T_TMP/open"
+"$BLKTUNE" persist "$a" read_ahead_kb=$want_ra --rules-dir "$T_TMP/open" --yes > /dev/null 2> "$T_TMP/err"
+t_eq "a rules directory others can write is refused (exit 1)" "$?" 1
+t_eq "nothing written in either" "$(find "$rules" "$T_TMP/open" -type f | wc -l)" 0
+t_eq "the device's values untouched" "$(q "$a" read_ahead_kb)" "$a_ra"
+
+# The rule.
+"$BLKTUNE" persist "/dev/$a" read_ahead_kb=$want_ra scheduler=$want_sched --rules-dir "$rules" --yes > "$T_TMP/out" 2>&1
+t_eq "persist exit status" "$?" 0
+f=$(ls "$rules"/60-blktune-*.rules 2> /dev/null)
+t_check "one rule file, 60-blktune-*.rules" test "$(echo "$f" | wc -w)" -eq 1
+t_eq "its mode" "$(stat -c %a "$f")" 644
+t_check "no temporary left" test -z "$(ls -A "$rules" | grep -v '^60-blktune-.*\.rules$')"
+backing=$(cat "/sys/block/$a/loop/backing_file")
+t_check "matches the backing file" grep -qF "ATTR{loop/backing_file}==\"$backing\"" "$f"
+t_check "never the kernel name in a match" test -z "$(grep -v '^#' "$f" | grep -E "KERNEL|\\b$a\\b")"
+t_check "scheduler before read_ahead_kb" \
+	grep -qE "ATTR\{queue/scheduler\}=\"$want_sched\".*ATTR\{queue/read_ahead_kb\}=\"$want_ra\"" "$f"
+t_check "the rule was shown before it was written" grep -qF "$(grep '^ACTION' "$f")" "$T_TMP/out"
+
+# udev applies it: only this rule in a private /etc/udev/rules.d.
+run_udev() {
+	unshare -m sh -c "mount -t tmpfs blktune-test /etc/udev/rules.d && cp '$f' /etc/udev/rules.d/ &&
+		udevadm test --action=add /sys/block/$1" > "$T_TMP/udev-$1.log" 2>&1
+}
+mkdir -p /etc/udev/rules.d
+run_udev "$a"
+t_eq "udevadm test on $a set read_ahead_kb" "$(q "$a" read_ahead_kb)" "$want_ra"
+t_eq "and the scheduler" "$(sched "$a")" "$want_sched"
+run_udev "$b"
+t_eq "the rule leaves $b's read_ahead_kb alone" "$(q "$b" read_ahead_kb)" "$b_ra"
+t_eq "and its scheduler" "$(sched "$b")" "$b_sched"
+t_check "the system's rules directory was not touched" test ! -e "/etc/udev/rules.d/$(basename "$f")"
+
+# --remove
+"$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null
+t_eq "--remove exit status" "$?" 0
+t_check "the file is gone" test ! -e "$f"
+"$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null 2>&1
+t_eq "--remove with no rule exits 1" "$?" 1
+t_done
