@@ -15,15 +15,17 @@
 
 /* Apply each "DEV:TUNABLE=VALUE" in order (DEV may be written /dev/DEV) and
  * print what the kernel set, one line per spec. Returns 0 when every change
- * was made, 1 when any was refused or failed, 2 for a malformed spec (nothing
- * is changed then). */
+ * was made, 1 when any was refused or failed, 2 for a malformed spec or a
+ * journal directory that is not safe (nothing is changed then). */
 int cli_tunable_set(const char *root_dir, const char *journal_dir, const char *const *specs,
 		    size_t nspecs, FILE *out, FILE *err);
-/* Restore the journal without asking, printing each value. Returns 0 when
- * everything is back (or nothing was pending), 1 otherwise. */
+/* Restore the journal without asking, printing each value and each line not
+ * restored (with its journal line). Returns 0 when everything is back (or
+ * there is no journal), 2 for a journal directory or file that is not safe,
+ * 1 when anything else was not restored. */
 int cli_tunable_restore(const char *root_dir, const char *journal_dir, FILE *out, FILE *err);
-/* Originals waiting in the journal (the TUI offers to restore them at start),
- * 0 when none, or -errno. */
-int cli_tunable_journal_pending(const char *journal_dir);
+/* Lines waiting in the journal (the TUI offers to restore them at start),
+ * 0 when none, or -errno with msg (-EPERM: not safe). */
+int cli_tunable_journal_pending(const char *journal_dir, char *msg, size_t msg_size);
 
 #endif

@@ -80,10 +80,22 @@ int tunable_step(struct tunable_session *s, const char *dev, const char *name, i
 		 struct tunable_result *res);
 /* Undo the last change of this session (-ENOENT when there is none). */
 int tunable_undo(struct tunable_session *s, struct tunable_result *res);
+/* Open the journal now (and take its lock), as the first change would, and
+ * report() the lines it took out of the file as malformed. -EPERM: the
+ * journal directory or a file in it is not safe (msg says why). Returns 0 or
+ * -errno. */
+int tunable_session_journal(struct tunable_session *s, tunable_report_fn report, void *arg, char *msg,
+			    size_t msg_size);
 /* Put back every original in the journal (this session's and any left by a
- * crash), scheduler before its parameters; report() is called per entry.
- * Vanished devices are reported, not fatal. The journal is removed when
- * nothing is left to retry. Returns the number of failures, or -errno. */
+ * crash), scheduler before its parameters, each through the table and the
+ * validation tunable_set applies; report() is called per entry and per
+ * malformed line. An entry refused for good (malformed, refused by the checks
+ * or the kernel, the kernel set another value, another device now under that
+ * name) is moved to journal.rejected and reported; a write that failed
+ * otherwise stays in the journal to retry. A vanished device is reported, not
+ * a failure (its values went with it). The journal is removed when nothing is
+ * left to retry. Returns the number of lines and entries not restored, or
+ * -errno. */
 int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, void *arg);
 /* The person chose to keep the changes: forget the journal. */
 int tunable_keep(struct tunable_session *s);

@@ -51,9 +51,42 @@ static int open_session(const char *root_dir, const char *jdir, struct root **r,
 	return e;
 }
 
+struct report_ctx {
+	FILE *out, *err;
+	int n;
+};
+
+static void report(void *arg, const struct tunable_result *res)
+{
+	struct report_ctx *c = arg;
+
+	c->n++;
+	/* A vanished device is news, not a failure of the restore. */
+	if (res->err && res->err != -ENODEV)
+		fprintf(c->err, "blktune: %s\n", res->msg);
+	else
+		fprintf(c->out, "%s\n", res->msg);
+}
+
+/* Open the journal before anything changes: an unsafe journal directory is
+ * refused (2) before any write, and lines taken out of it are reported. */
+static int open_journal(struct tunable_session *s, struct report_ctx *ctx)
+{
+	char msg[TUNABLE_MSG_MAX];
+	int e;
+
+	if (!tunable_session_writable(s, NULL))
+		return 0;
+	e = tunable_session_journal(s, report, ctx, msg, sizeof(msg));
+	if (e)
+		fprintf(ctx->err, "blktune: %s\n", msg);
+	return e == -EPERM ? 2 : e ? 1 : 0;
+}
+
 int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *specs,
 		    size_t nspecs, FILE *out, FILE *err)
 {
+	struct report_ctx ctx = { out, err, 0 };
 	struct tunable_session *s;
 	struct spec *parsed;
 	struct root *r;
@@ -74,6 +107,12 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 		free(parsed);
 		return 1;
 	}
+	if ((status = open_journal(s, &ctx)) != 0) {
+		tunable_session_close(s);
+		root_close(r);
+		free(parsed);
+		return status;
+	}
 	for (size_t i = 0; i < nspecs; i++) {
 		struct tunable_result res;
 
@@ -93,43 +132,37 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 	return status;
 }
 
-struct report_ctx {
-	FILE *out, *err;
-};
-
-static void report(void *arg, const struct tunable_result *res)
-{
-	struct report_ctx *c = arg;
-
-	/* A vanished device is news, not a failure of the restore. */
-	if (res->err && res->err != -ENODEV)
-		fprintf(c->err, "blktune: %s\n", res->msg);
-	else
-		fprintf(c->out, "%s\n", res->msg);
-}
-
 int cli_tunable_restore(const char *root_dir, const char *jdir, FILE *out, FILE *err)
 {
-	struct report_ctx ctx = { out, err };
+	struct report_ctx ctx = { out, err, 0 };
 	struct tunable_session *s;
 	struct root *r;
-	int n, pending = journal_pending(jdir);
+	char msg[TUNABLE_MSG_MAX];
+	int n, pending = journal_pending(jdir, msg, sizeof(msg));
 
-	if (pending == 0) {
+	if (pending == -ENOENT) {
 		fprintf(out, "nothing to restore: no journal in %s\n", journal_dir(jdir));
 		return 0;
+	}
+	if (pending < 0) {
+		fprintf(err, "blktune: %s\n", msg);
+		return pending == -EPERM ? 2 : 1;
 	}
 	if (open_session(root_dir, jdir, &r, &s, err))
 		return 1;
 	n = tunable_restore_all(s, report, &ctx);
-	if (n < 0)
+	if (n < 0 && ctx.n == 0)
 		fprintf(err, "blktune: restore: %s\n", strerror(-n));
+	else if (n == 0 && ctx.n == 0)
+		fprintf(out, "nothing to restore: the journal in %s holds no entry\n", journal_dir(jdir));
 	tunable_session_close(s);
 	root_close(r);
-	return n == 0 ? 0 : 1;
+	return n == -EPERM ? 2 : n == 0 ? 0 : 1;
 }
 
-int cli_tunable_journal_pending(const char *jdir)
+int cli_tunable_journal_pending(const char *jdir, char *msg, size_t msg_size)
 {
-	return journal_pending(jdir);
+	int n = journal_pending(jdir, msg, msg_size);
+
+	return n == -ENOENT ? 0 : n;
 }

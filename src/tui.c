@@ -152,8 +152,15 @@ int tui_run(struct app *a)
 	else
 		ui_status(&u, "first interval: figures appear after %.1f s (%s); ? for help", a->opt.interval,
 			  a->error);
-	if (root_is_live(a->root) && (u.journal_pending = cli_tunable_journal_pending(a->opt.journal_dir)) > 0)
-		u.prompt = UI_PROMPT_JOURNAL;
+	if (root_is_live(a->root)) {
+		char why[256];
+
+		u.journal_pending = cli_tunable_journal_pending(a->opt.journal_dir, why, sizeof(why));
+		if (u.journal_pending > 0)
+			u.prompt = UI_PROMPT_JOURNAL;
+		else if (u.journal_pending < 0)
+			ui_status(&u, "%s", why);
+	}
 	view_draw(&u);
 	while (!u.quit) {
 		unsigned flags = 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "device-irq.h"
+#include "diskseq.h"
 #include "journal.h"
 
 #define SCHED_MAX_RQ 2048 /* the kernel's MAX_SCHED_RQ: nr_requests limit with a scheduler */
@@ -40,6 +41,7 @@ struct tunable_session {
 	struct root *root;
 	char journal_dir[PATH_MAX];
 	struct journal *journal;
+	bool rejects_reported; /* the lines journal_open took out were reported */
 	bool writable;
 	const char *why;
 	struct undo undo[UNDO_MAX];
@@ -224,14 +226,43 @@ static bool same_value(const struct tunable_def *def, const char *a, const char 
 	return strcmp(a, b) == 0;
 }
 
-static void read_diskseq(const struct root *r, const char *dev, char *out, size_t size)
+/* Which device a name is now: its diskseq and MAJ:MIN ("-" when unknown). */
+struct ident {
+	char devt[JOURNAL_ID_MAX];
+	char diskseq[JOURNAL_ID_MAX];
+};
+
+static void read_ident(const struct root *r, const char *dev, struct ident *id)
 {
 	char rel[PATH_MAX];
+	unsigned long long seq;
+	unsigned maj, min;
+	char nl;
 
-	snprintf(rel, sizeof(rel), "sys/block/%s/diskseq", dev);
-	if (root_read(r, rel, out, size) <= 0)
-		snprintf(out, size, "-");
-	trim(out);
+	snprintf(id->diskseq, sizeof(id->diskseq), "-");
+	snprintf(id->devt, sizeof(id->devt), "-");
+	if (diskseq_read(r, dev, &seq) == 0)
+		snprintf(id->diskseq, sizeof(id->diskseq), "%llu", seq);
+	snprintf(rel, sizeof(rel), "sys/block/%s/dev", dev);
+	if (root_read(r, rel, rel, sizeof(rel)) > 0 && sscanf(rel, "%u:%u%c", &maj, &min, &nl) == 3 && nl == '\n')
+		snprintf(id->devt, sizeof(id->devt), "%u:%u", maj, min);
+}
+
+/* NULL when e was recorded on the device the name is now, else why not: the
+ * diskseq decides where both have one, else MAJ:MIN. */
+static const char *other_device(const struct journal_entry *e, const struct ident *now, char *why, size_t size)
+{
+	if (strcmp(e->diskseq, "-") && strcmp(now->diskseq, "-")) {
+		if (strcmp(e->diskseq, now->diskseq) == 0)
+			return NULL;
+		snprintf(why, size, "another device now (diskseq %s, was %s)", now->diskseq, e->diskseq);
+		return why;
+	}
+	if (strcmp(e->devt, "-") && strcmp(now->devt, "-") && strcmp(e->devt, now->devt)) {
+		snprintf(why, size, "another device now (device number %s, was %s)", now->devt, e->devt);
+		return why;
+	}
+	return NULL;
 }
 
 /* ---- resolving names to files ---- */
@@ -576,6 +607,7 @@ static int ensure_journal(struct tunable_session *s, char *msg, size_t msg_size)
 	if (s->journal)
 		return 0;
 	err = journal_open(s->journal_dir, false, &s->journal, why, sizeof(why));
+	s->rejects_reported = false;
 	if (err)
 		catf(msg, msg_size, 0, "no journal, nothing changed: %s", why);
 	return err;
@@ -639,8 +671,13 @@ static const char *errno_words(const struct target *t, int err)
 static int write_target(const struct root *r, const struct target *t, const char *value, char *got,
 			size_t size)
 {
-	int err = writer(r, t->path, value);
+	int err;
 
+	/* The one place every path writes through: a row the table marks
+	 * read-only (write_cache) is never written, whoever asks. */
+	if (!t->def->writable)
+		return -EPERM;
+	err = writer(r, t->path, value);
 	if (read_value(r, t, got, size) < 0)
 		got[0] = '\0';
 	return err;
@@ -684,23 +721,24 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 		 struct tunable_result *res, bool undoable)
 {
 	struct saved side[SIDE_MAX];
-	char diskseq[24], msg[TUNABLE_MSG_MAX];
+	char msg[TUNABLE_MSG_MAX], why[128];
 	const struct journal_entry *old;
+	struct ident id;
 	size_t nside, used;
 	int err;
 
 	if ((err = ensure_journal(s, msg, sizeof(msg))) != 0)
 		return fail(res, err, msg);
-	read_diskseq(s->root, dev, diskseq, sizeof(diskseq));
+	read_ident(s->root, dev, &id);
 	old = journal_find(s->journal, dev, t->name);
-	if (old && strcmp(old->diskseq, "-") && strcmp(diskseq, "-") && strcmp(old->diskseq, diskseq))
+	if (old && other_device(old, &id, why, sizeof(why)))
 		return fail(res, -EEXIST, "the journal holds an original from an earlier device of this "
 				"name: run blktune --restore first");
 	nside = snapshot_side(s->root, dev, t, side, SIDE_MAX);
 	/* The originals reach the disk before the kernel sees a change. */
-	err = journal_record(s->journal, dev, diskseq, t->name, res->before);
+	err = journal_record(s->journal, dev, id.devt, id.diskseq, t->name, res->before);
 	for (size_t i = 0; i < nside && err >= 0; i++)
-		err = journal_record(s->journal, dev, diskseq, side[i].name, side[i].value);
+		err = journal_record(s->journal, dev, id.devt, id.diskseq, side[i].name, side[i].value);
 	if (err < 0) {
 		catf(msg, sizeof(msg), 0, "journal write failed (%s), nothing changed", strerror(-err));
 		return fail(res, err, msg);
@@ -876,56 +914,127 @@ static bool journal_has(const struct journal *j, const char *dev, const char *na
 	return journal_find(j, dev, name) != NULL;
 }
 
-/* Restore one entry; returns true when it should stay in the journal to retry. */
-static bool restore_one(struct tunable_session *s, const struct journal_entry *e, struct tunable_result *res,
-			int *failures)
+enum fate {
+	FATE_DONE,  /* restored, unchanged, or nothing left to restore */
+	FATE_RETRY, /* a failure that may pass: stays in the journal */
+	FATE_ASIDE, /* refused for good: moved to journal.rejected with why */
+};
+
+/* Is the write error the kernel refusing this value (for good)? */
+static bool refusal(int err)
 {
-	char msg[TUNABLE_MSG_MAX], diskseq[24];
+	return err == -EINVAL || err == -ERANGE || err == -EPERM || err == -EOPNOTSUPP || err == -EACCES;
+}
+
+/* Restore one entry through the same table, validation and write as
+ * tunable_set; why says what was refused (for journal.rejected). */
+static enum fate restore_one(struct tunable_session *s, const struct journal_entry *e, struct tunable_result *res,
+			     char *why, size_t wsize)
+{
+	char msg[TUNABLE_MSG_MAX], norm[TUNABLE_VALUE_MAX], rel[PATH_MAX];
+	struct tunable_limits lim;
+	struct ident now;
 	struct target t;
 	int err;
 
 	result_init(res, e->dev, e->name, e->value);
-	if (tunable_check_device(s->root, e->dev, msg, sizeof(msg)) != 0) {
-		res->err = -ENODEV;
-		catf(res->msg, sizeof(res->msg), 0, "%s vanished: %s not restored (was %s)", e->dev, e->name,
-			 e->value);
-		return false;
+	if ((err = tunable_check_device(s->root, e->dev, msg, sizeof(msg))) != 0) {
+		/* A partition is not a device blktune journals; no queue is gone. */
+		snprintf(rel, sizeof(rel), "sys/class/block/%s/partition", e->dev);
+		if (err == -ENODEV && !root_exists(s->root, rel)) {
+			/* Its values went with it: nothing is left changed. */
+			res->err = -ENODEV;
+			catf(res->msg, sizeof(res->msg), 0, "%s vanished: %s not restored (was %s)", e->dev,
+			     e->name, e->value);
+			return FATE_DONE;
+		}
+		snprintf(why, wsize, "%s", msg);
+		return FATE_ASIDE;
 	}
-	read_diskseq(s->root, e->dev, diskseq, sizeof(diskseq));
-	if (strcmp(e->diskseq, "-") && strcmp(diskseq, "-") && strcmp(e->diskseq, diskseq)) {
-		res->err = -ENODEV;
-		catf(res->msg, sizeof(res->msg), 0, "%s is another device now (diskseq %s, was %s): %s not restored",
-			 e->dev, diskseq, e->diskseq, e->name);
-		return false;
-	}
+	read_ident(s->root, e->dev, &now);
+	if (other_device(e, &now, why, wsize))
+		return FATE_ASIDE;
 	if (resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) != 0) {
 		/* A parameter of a scheduler that the restore just replaced went with it. */
 		if (strncmp(e->name, "iosched/", 8) == 0 && journal_has(s->journal, e->dev, "scheduler")) {
 			catf(res->msg, sizeof(res->msg), 0, "%s %s went away with its scheduler", e->dev, e->name);
-			return false;
+			return FATE_DONE;
 		}
-		res->err = -ENOENT;
-		(*failures)++;
-		catf(res->msg, sizeof(res->msg), 0, "%s %s not restored: %s", e->dev, e->name, msg);
-		return false;
+		snprintf(why, wsize, "%s", msg);
+		return FATE_ASIDE;
 	}
-	if (read_value(s->root, &t, res->before, sizeof(res->before)) == 0 &&
-	    same_value(t.def, res->before, e->value)) {
+	if (!t.def->writable) {
+		snprintf(why, wsize, "%s is read-only for blktune: never written", t.name);
+		return FATE_ASIDE;
+	}
+	limits_for(s->root, e->dev, &t, &lim);
+	if (tunable_table_validate(t.def, &lim, e->value, norm, sizeof(norm), msg, sizeof(msg)) != 0) {
+		snprintf(why, wsize, "%s refused: %s", e->value, msg);
+		return FATE_ASIDE;
+	}
+	if (read_value(s->root, &t, res->before, sizeof(res->before)) == 0 && same_value(t.def, res->before, norm)) {
 		snprintf(res->got, sizeof(res->got), "%s", res->before);
-		catf(res->msg, sizeof(res->msg), 0, "%s %s %s (unchanged)", e->dev, e->name, e->value);
-		return false;
+		catf(res->msg, sizeof(res->msg), 0, "%s %s %s (unchanged)", e->dev, e->name, norm);
+		return FATE_DONE;
 	}
-	err = write_target(s->root, &t, e->value, res->got, sizeof(res->got));
-	res->changed = true;
-	if (err || !same_value(t.def, res->got, e->value)) {
-		res->err = err ? err : -EIO;
-		(*failures)++;
-		catf(res->msg, sizeof(res->msg), 0, "%s %s not restored to %s: %s (now %s)", e->dev, e->name,
-			 e->value, err ? errno_words(&t, err) : "the kernel set another value", res->got);
-		return err != 0;
+	err = write_target(s->root, &t, norm, res->got, sizeof(res->got));
+	res->changed = !same_value(t.def, res->got, res->before);
+	if (err && !refusal(err)) {
+		res->err = err;
+		catf(res->msg, sizeof(res->msg), 0, "%s %s not restored to %s: %s (now %s); kept in the journal to retry",
+		     e->dev, e->name, norm, errno_words(&t, err), res->got);
+		return FATE_RETRY;
+	}
+	if (err) {
+		snprintf(why, wsize, "%s refused by the kernel: %s (now %s)", norm, errno_words(&t, err), res->got);
+		return FATE_ASIDE;
+	}
+	if (!same_value(t.def, res->got, norm)) {
+		snprintf(why, wsize, "asked %s, the kernel set %s", norm, res->got);
+		return FATE_ASIDE;
 	}
 	catf(res->msg, sizeof(res->msg), 0, "%s %s %s -> %s restored", e->dev, e->name, res->before, res->got);
-	return false;
+	return FATE_DONE;
+}
+
+/* Report the lines journal_open took out of the file (once per journal). */
+static int report_rejects(struct tunable_session *s, tunable_report_fn report, void *arg)
+{
+	struct tunable_result res;
+	size_t n = journal_reject_count(s->journal), total = journal_reject_total(s->journal);
+
+	if (s->rejects_reported)
+		return 0;
+	s->rejects_reported = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct journal_reject *r = journal_reject_at(s->journal, i);
+
+		result_init(&res, NULL, NULL, NULL);
+		res.err = -EBADMSG;
+		catf(res.msg, sizeof(res.msg), 0, "journal line %u: %s: \"%s\": kept aside in %s, not restored", r->line,
+		     r->reason, r->text, journal_rejected_path(s->journal));
+		if (report)
+			report(arg, &res);
+	}
+	if (total > n) {
+		result_init(&res, NULL, NULL, NULL);
+		res.err = -EBADMSG;
+		catf(res.msg, sizeof(res.msg), 0, "%zu more malformed journal lines kept aside in %s", total - n,
+		     journal_rejected_path(s->journal));
+		if (report)
+			report(arg, &res);
+	}
+	return (int)(total > INT_MAX ? INT_MAX : total);
+}
+
+int tunable_session_journal(struct tunable_session *s, tunable_report_fn report, void *arg, char *msg,
+			    size_t msg_size)
+{
+	int err = ensure_journal(s, msg, msg_size);
+
+	if (!err)
+		report_rejects(s, report, arg);
+	return err;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -962,6 +1071,7 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 			report(arg, &res);
 		return err;
 	}
+	failures = report_rejects(s, report, arg);
 	n = journal_count(s->journal);
 	order = calloc(n + 1, sizeof(*order));
 	keep = calloc(n + 1, sizeof(*keep));
@@ -974,8 +1084,24 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 		order[i] = journal_at(s->journal, i);
 	qsort(order, n, sizeof(*order), cmp_entry);
 	for (size_t i = 0; i < n; i++) {
-		bool k = restore_one(s, order[i], &res, &failures);
-		keep[order[i] - journal_at(s->journal, 0)] = k;
+		const struct journal_entry *e = order[i];
+		char why[TUNABLE_MSG_MAX], line[32] = "";
+		enum fate f = restore_one(s, e, &res, why, sizeof(why));
+
+		if (e->line)
+			snprintf(line, sizeof(line), "journal line %u: ", e->line);
+		if (f == FATE_ASIDE) {
+			res.err = res.err ? res.err : -ECANCELED;
+			err = journal_put_aside(s->journal, e, why);
+			if (err)
+				f = FATE_RETRY;
+			catf(res.msg, sizeof(res.msg), 0, "%s%s %s %s not restored: %s; %s %s", line, e->dev, e->name,
+			     e->value, why, err ? "kept in the journal: cannot write" : "kept aside in",
+			     journal_rejected_path(s->journal));
+		}
+		if (f != FATE_DONE)
+			failures++;
+		keep[e - journal_at(s->journal, 0)] = f == FATE_RETRY;
 		if (report)
 			report(arg, &res);
 	}
@@ -987,6 +1113,7 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 		/* Everything is back: let another instance take the journal. */
 		journal_close(s->journal);
 		s->journal = NULL;
+		s->rejects_reported = false;
 		s->changes = 0;
 	}
 	return err < 0 ? err : failures;

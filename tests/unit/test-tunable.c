@@ -15,7 +15,7 @@
 #include "tunable.h"
 #include "unit.h"
 
-static char *tree, jdir[256];
+static char *tree, jdir[256], pmsg[512];
 static struct root *r;
 
 static int put(const struct root *rt, const char *rel, const char *val)
@@ -142,7 +142,7 @@ START_TEST(test_device_names)
 		}
 	}
 	/* Nothing was journaled for refused names. */
-	ck_assert_int_eq(journal_pending(jdir), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
 	tunable_session_close(s);
 }
 END_TEST
@@ -263,7 +263,7 @@ START_TEST(test_journal_undo_step)
 	ck_assert_msg(strstr(res.msg, "already at its maximum"), "%s", res.msg);
 	ck_assert_uint_eq(tunable_session_changes(s), 3);
 	/* Only the first original of each (device, tunable) is journaled. */
-	ck_assert_int_eq(journal_pending(jdir), 2);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 2);
 
 	ck_assert_int_eq(tunable_undo(s, &res), 0);
 	ck_assert_str_eq(file("sys/block/loop3/queue/rq_affinity"), "1");
@@ -276,7 +276,7 @@ START_TEST(test_journal_undo_step)
 	/* Another instance cannot take the journal while this one holds it. */
 	ck_assert_int_eq(journal_open(jdir, false, &j, msg, sizeof(msg)), -EWOULDBLOCK);
 	ck_assert_int_eq(tunable_keep(s), 0);
-	ck_assert_int_eq(journal_pending(jdir), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
 	ck_assert_int_eq(journal_open(jdir, false, &j, msg, sizeof(msg)), 0);
 	journal_close(j);
 	tunable_session_close(s);
@@ -320,7 +320,7 @@ START_TEST(test_restore_after_crash)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
 	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "mq-deadline [none]");
-	ck_assert_int_gt(journal_pending(jdir), 10);
+	ck_assert_int_gt(journal_pending(jdir, pmsg, sizeof(pmsg)), 10);
 
 	s = session();
 	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
@@ -330,24 +330,37 @@ START_TEST(test_restore_after_crash)
 			      before[i]);
 	}
 	ck_assert_str_eq(file("proc/irq/36/smp_affinity_list"), "0-3");
-	ck_assert_int_eq(journal_pending(jdir), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
 	(void)reported;
 	tunable_session_close(s);
 }
 END_TEST
 
-static void count_vanished(void *arg, const struct tunable_result *res)
+struct counts {
+	int vanished, other, restored;
+	char msgs[2048];
+};
+
+static void count_results(void *arg, const struct tunable_result *res)
 {
+	struct counts *c = arg;
+	size_t used = strlen(c->msgs);
+
 	if (res->err == -ENODEV && strstr(res->msg, "vanished"))
-		(*(int *)arg)++;
+		c->vanished++;
+	else if (strstr(res->msg, "another device now"))
+		c->other++;
+	else if (!res->err)
+		c->restored++;
+	snprintf(c->msgs + used, sizeof(c->msgs) - used, "%s\n", res->msg);
 }
 
 START_TEST(test_vanished_and_reused)
 {
 	struct tunable_session *s = session();
 	struct tunable_result res;
+	struct counts c = { 0 };
 	char path[512];
-	int vanished = 0;
 
 	ck_assert_int_eq(tunable_set(s, "sda", "read_ahead_kb", "512", &res), 0);
 	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
@@ -362,11 +375,109 @@ START_TEST(test_vanished_and_reused)
 	s = session();
 	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "1024", &res), -EEXIST);
 	ck_assert_msg(strstr(res.msg, "--restore"), "%s", res.msg);
-	ck_assert_int_eq(tunable_restore_all(s, count_vanished, &vanished), 0);
-	ck_assert_int_eq(vanished, 1);
-	/* The reused name was not touched; nothing is left to retry. */
+	/* The vanished device is news; the reused name is a failure, reported
+	 * with its line and kept aside, never written. */
+	ck_assert_int_eq(tunable_restore_all(s, count_results, &c), 1);
+	ck_assert_int_eq(c.vanished, 1);
+	ck_assert_int_eq(c.other, 1);
+	ck_assert_msg(strstr(c.msgs, "journal line 3: loop3 read_ahead_kb 128 not restored: another device now "
+				     "(diskseq 99, was "), "%s", c.msgs);
 	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
-	ck_assert_int_eq(journal_pending(jdir), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
+	snprintf(path, sizeof(path), "%s/journal.rejected", jdir);
+	ck_assert_int_eq(access(path, F_OK), 0);
+	/* Now a change of the new loop3 journals its own original. */
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "1024", &res), 0);
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
+	tunable_session_close(s);
+}
+END_TEST
+
+/* --restore goes through --set's table and validation: a journal line for
+ * write_cache, nr_requests 0, a negative read_ahead_kb, an unknown tunable
+ * or an IRQ that does not serve the device is refused, reported with its
+ * line, kept aside; nothing is written. */
+START_TEST(test_restore_validates)
+{
+	static const char *const files[] = { "write_cache", "nr_requests", "read_ahead_kb", "nomerges" };
+	char before[4][256], rel[256], path[512], seq[64];
+	struct tunable_session *s;
+	struct counts c = { 0 };
+	FILE *f;
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(rel, sizeof(rel), "sys/block/loop3/queue/%s", files[i]);
+		snprintf(before[i], sizeof(before[i]), "%s", file(rel));
+	}
+	snprintf(seq, sizeof(seq), "%s", file("sys/block/loop3/diskseq"));
+	ck_assert_int_eq(mkdir(jdir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/journal", jdir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "blktune-journal 2\n"
+		   "orig loop3 - %s write_cache write through\n"
+		   "orig loop3 - %s nr_requests 0\n"
+		   "orig loop3 - %s read_ahead_kb -1\n"
+		   "orig loop3 - %s no_such_knob 1\n"
+		   "orig loop3 - %s irq/99 0\n"
+		   "orig loop3 - %s nomerges 2\n", seq, seq, seq, seq, seq, seq);
+	ck_assert_int_eq(fclose(f), 0);
+	s = session();
+	ck_assert_int_eq(tunable_restore_all(s, count_results, &c), 5);
+	ck_assert_int_eq(c.restored, 1);
+	ck_assert_msg(strstr(c.msgs, "journal line 2: loop3 write_cache write through not restored: write_cache is "
+				     "read-only for blktune: never written; kept aside in "), "%s", c.msgs);
+	ck_assert_msg(strstr(c.msgs, "journal line 3: loop3 nr_requests 0 not restored: 0 refused: below the minimum 1"),
+		      "%s", c.msgs);
+	ck_assert_msg(strstr(c.msgs, "journal line 4: loop3 read_ahead_kb -1 not restored"), "%s", c.msgs);
+	ck_assert_msg(strstr(c.msgs, "journal line 5: loop3 no_such_knob 1 not restored: loop3: unknown tunable"),
+		      "%s", c.msgs);
+	ck_assert_msg(strstr(c.msgs, "journal line 6: loop3 irq/99 0 not restored: loop3: no interrupt 99"), "%s",
+		      c.msgs);
+	ck_assert_str_eq(file("sys/block/loop3/queue/write_cache"), before[0]);
+	ck_assert_str_eq(file("sys/block/loop3/queue/nr_requests"), before[1]);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), before[2]);
+	ck_assert_str_eq(file("sys/block/loop3/queue/nomerges"), "2");
+	/* Nothing is left to retry: a second restore has nothing to do. */
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
+	tunable_session_close(s);
+}
+END_TEST
+
+/* A value the kernel refuses for good is kept aside; one it fails to write
+ * for a passing reason stays in the journal to retry. */
+static int refusing_kernel(const struct root *rt, const char *rel, const char *val)
+{
+	if (strstr(rel, "read_ahead_kb") && strcmp(val, "128") == 0)
+		return -EINVAL;
+	if (strstr(rel, "nomerges"))
+		return -EBUSY;
+	return fake_kernel(rt, rel, val);
+}
+
+START_TEST(test_restore_refused_kept_aside)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	struct counts c = { 0 };
+
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "nomerges", "2", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "rq_affinity", "2", &res), 0);
+	tunable_set_writer(refusing_kernel);
+	ck_assert_int_eq(tunable_restore_all(s, count_results, &c), 2);
+	ck_assert_msg(strstr(c.msgs, "loop3 read_ahead_kb 128 not restored: 128 refused by the kernel"), "%s", c.msgs);
+	ck_assert_msg(strstr(c.msgs, "loop3 nomerges not restored to 0: Device or resource busy (now 2); kept in the "
+				     "journal to retry"), "%s", c.msgs);
+	ck_assert_str_eq(file("sys/block/loop3/queue/rq_affinity"), "1");
+	/* Only the retry is left; the refused entry does not block a new original. */
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 1);
+	tunable_set_writer(fake_kernel);
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "1024", &res), 0);
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
+	ck_assert_str_eq(file("sys/block/loop3/queue/nomerges"), "0");
 	tunable_session_close(s);
 }
 END_TEST
@@ -414,6 +525,8 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_journal_undo_step);
 	tcase_add_test(tc, test_restore_after_crash);
 	tcase_add_test(tc, test_vanished_and_reused);
+	tcase_add_test(tc, test_restore_validates);
+	tcase_add_test(tc, test_restore_refused_kept_aside);
 	tcase_add_test(tc, test_read_only);
 	suite_add_tcase(s, tc);
 	return s;

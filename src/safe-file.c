@@ -1,0 +1,350 @@
+#include "safe-file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TMP_TRIES 100
+
+static void say(char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *msg, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, size, fmt, ap);
+	va_end(ap);
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* One directory of the chain: the last one (leaf) must be the running uid's
+ * own; those above may be root's too, and writable by others only if sticky. */
+static int dir_ok(const char *path, const struct stat *st, bool leaf, const char *dir, char *msg, size_t size)
+{
+	uid_t uid = geteuid();
+	/* "DIR is ...", or "DIR: /x above it is ..." for a directory of the chain. */
+	const char *sep = leaf ? "" : ": ", *name = leaf ? "" : path, *what = leaf ? "" : " above it";
+
+	if (S_ISLNK(st->st_mode) || !S_ISDIR(st->st_mode)) {
+		say(msg, size, "%s%s%s%s is not a directory", dir, sep, name, what);
+		return leaf ? -ENOTDIR : -EPERM;
+	}
+	if (st->st_uid != uid && (leaf || st->st_uid != 0)) {
+		say(msg, size, "%s%s%s%s is owned by uid %u, not %s%u: refused (another user could plant files)",
+		    dir, sep, name, what, (unsigned)st->st_uid, leaf ? "" : "root or ", (unsigned)uid);
+		return -EPERM;
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && (leaf || !(st->st_mode & S_ISVTX))) {
+		say(msg, size, "%s%s%s%s is writable by group or others (mode %04o): refused", dir, sep, name, what,
+		    (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* Check the real path's chain; the leaf's lstat goes to leaf_st. */
+static int check_chain(const char *dir, const char *real, struct stat *leaf_st, char *msg, size_t size)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(real);
+	struct stat st;
+	int err;
+
+	/* "/" first, then each directory below it down to the leaf. */
+	if (lstat("/", &st) < 0)
+		return -errno;
+	if ((err = dir_ok("/", &st, len == 1, dir, msg, size)) < 0)
+		return err;
+	*leaf_st = st;
+	snprintf(buf, sizeof(buf), "%s", real);
+	for (size_t i = 1; len > 1 && i <= len; i++) {
+		bool leaf = i == len;
+		char c = buf[i];
+
+		if (!leaf && c != '/')
+			continue;
+		buf[i] = '\0';
+		if (lstat(buf, &st) < 0) {
+			err = -errno;
+			say(msg, size, "%s: %s: %s", dir, buf, strerror(-err));
+			return err;
+		}
+		if ((err = dir_ok(buf, &st, leaf, dir, msg, size)) < 0)
+			return err;
+		buf[i] = c;
+		if (leaf)
+			*leaf_st = st;
+	}
+	return 0;
+}
+
+static int check(const char *dir, bool create, char *real, struct stat *st, char *msg, size_t size)
+{
+	int err;
+
+	if (!dir || !*dir) {
+		say(msg, size, "empty directory name");
+		return -EINVAL;
+	}
+	if (create && (err = mkdir_p(dir)) < 0) {
+		say(msg, size, "%s: %s", dir, strerror(-err));
+		return err;
+	}
+	if (!realpath(dir, real)) {
+		err = -errno;
+		say(msg, size, "%s: %s", dir, strerror(-err));
+		return err;
+	}
+	return check_chain(dir, real, st, msg, size);
+}
+
+int safe_dir_check(const char *dir, bool create, char *msg, size_t msg_size)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	return check(dir, create, real, &st, msg, msg_size);
+}
+
+int safe_dir_open(const char *dir, bool create, struct safe_dir *d, char *msg, size_t msg_size)
+{
+	char real[PATH_MAX];
+	struct stat st, fst;
+	int err;
+
+	d->fd = -1;
+	d->path[0] = '\0';
+	if ((err = check(dir, create, real, &st, msg, msg_size)) < 0)
+		return err;
+	d->fd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->fd < 0) {
+		err = -errno;
+		say(msg, msg_size, "%s: %s", dir, strerror(-err));
+		return err;
+	}
+	/* The directory opened is the one checked, and still as checked. */
+	if (fstat(d->fd, &fst) < 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
+	    (err = dir_ok(dir, &fst, true, dir, msg, msg_size)) < 0) {
+		if (!err) {
+			err = -EPERM;
+			say(msg, msg_size, "%s changed while it was checked: refused", dir);
+		}
+		safe_dir_close(d);
+		return err;
+	}
+	snprintf(d->path, sizeof(d->path), "%s", dir);
+	return 0;
+}
+
+void safe_dir_close(struct safe_dir *d)
+{
+	if (d && d->fd >= 0) {
+		close(d->fd);
+		d->fd = -1;
+	}
+}
+
+int safe_dir_sync(const struct safe_dir *d)
+{
+	return fsync(d->fd) < 0 ? -errno : 0;
+}
+
+/* The rules for a file: regular, one link, the uid's own, not group/other writable. */
+static int file_ok(const struct safe_dir *d, const char *name, int fd, char *msg, size_t size)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+		say(msg, size, "%s/%s: %s", d->path, name, strerror(-err));
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		say(msg, size, "%s/%s is not a regular file: refused", d->path, name);
+		return -EPERM;
+	}
+	if (st.st_uid != geteuid()) {
+		say(msg, size, "%s/%s is owned by uid %u, not %u: refused", d->path, name, (unsigned)st.st_uid,
+		    (unsigned)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		say(msg, size, "%s/%s is writable by group or others (mode %04o): refused", d->path, name,
+		    (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	if (st.st_nlink != 1) {
+		say(msg, size, "%s/%s has %lu hard links: refused", d->path, name, (unsigned long)st.st_nlink);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int safe_open(const struct safe_dir *d, const char *name, int flags, char *msg, size_t msg_size)
+{
+	bool trunc = flags & O_TRUNC;
+	int fd, err;
+
+	if (!name || !*name || strchr(name, '/')) {
+		say(msg, msg_size, "%s: bad file name", d->path);
+		return -EINVAL;
+	}
+	/* O_TRUNC only after the checks: never truncate a file that is refused. */
+	fd = openat(d->fd, name, (flags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -ELOOP) {
+			say(msg, msg_size, "%s/%s is a symbolic link: refused", d->path, name);
+			return -EPERM;
+		}
+		if (err == -ENXIO) { /* a FIFO without reader, a socket, a device */
+			say(msg, msg_size, "%s/%s is not a regular file: refused", d->path, name);
+			return -EPERM;
+		}
+		say(msg, msg_size, "%s/%s: %s", d->path, name, strerror(-err));
+		return err;
+	}
+	if ((err = file_ok(d, name, fd, msg, msg_size)) < 0 ||
+	    (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 && (err = -errno)) ||
+	    (trunc && ftruncate(fd, 0) < 0 && (err = -errno))) {
+		if (err != -EPERM)
+			say(msg, msg_size, "%s/%s: %s", d->path, name, strerror(-err));
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int safe_open_read(const struct safe_dir *d, const char *name, char *msg, size_t msg_size)
+{
+	return safe_open(d, name, O_RDONLY, msg, msg_size);
+}
+
+ssize_t safe_read_all(const struct safe_dir *d, const char *name, size_t max, char **buf, char *msg,
+		      size_t msg_size)
+{
+	size_t len = 0, cap = 4096;
+	char *p = malloc(cap);
+	int fd;
+
+	*buf = NULL;
+	if (!p)
+		return -ENOMEM;
+	if ((fd = safe_open_read(d, name, msg, msg_size)) < 0) {
+		free(p);
+		return fd;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 == cap) {
+			char *q = cap > max + 1 ? NULL : realloc(p, cap * 2);
+			if (!q) {
+				int err = cap > max + 1 ? -EFBIG : -ENOMEM;
+				say(msg, msg_size, "%s/%s: larger than %zu bytes: refused", d->path, name, max);
+				free(p);
+				close(fd);
+				return err;
+			}
+			p = q;
+			cap *= 2;
+		}
+		n = read(fd, p + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+			say(msg, msg_size, "%s/%s: %s", d->path, name, strerror(-err));
+			free(p);
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			say(msg, msg_size, "%s/%s: larger than %zu bytes: refused", d->path, name, max);
+			free(p);
+			close(fd);
+			return -EFBIG;
+		}
+	}
+	close(fd);
+	p[len] = '\0';
+	*buf = p;
+	return (ssize_t)len;
+}
+
+int safe_create_tmp(const struct safe_dir *d, const char *prefix, char *name, size_t name_size, char *msg,
+		    size_t msg_size)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+	for (int tries = 0; tries < TMP_TRIES; tries++) {
+		unsigned char rnd[8];
+		char suffix[sizeof(rnd) + 1];
+		int fd;
+
+		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+			/* No entropy yet: the pid and a counter are unique enough with O_EXCL. */
+			unsigned long long v = (unsigned long long)getpid() * 1000003ULL + (unsigned)tries;
+			memcpy(rnd, &v, sizeof(rnd));
+		}
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			suffix[i] = set[rnd[i] % (sizeof(set) - 1)];
+		suffix[sizeof(rnd)] = '\0';
+		if (snprintf(name, name_size, "%s.%s", prefix, suffix) >= (int)name_size)
+			return -ENAMETOOLONG;
+		fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST) {
+			int err = -errno;
+			say(msg, msg_size, "%s/%s: %s", d->path, name, strerror(-err));
+			return err;
+		}
+	}
+	say(msg, msg_size, "%s: no unused temporary name after %d tries", d->path, TMP_TRIES);
+	return -EEXIST;
+}
+
+int safe_rename(const struct safe_dir *d, const char *from, const char *to)
+{
+	return renameat(d->fd, from, d->fd, to) < 0 ? -errno : 0;
+}
+
+int safe_link(const struct safe_dir *d, const char *from, const char *to)
+{
+	return linkat(d->fd, from, d->fd, to, 0) < 0 ? -errno : 0;
+}
+
+int safe_unlink(const struct safe_dir *d, const char *name)
+{
+	return unlinkat(d->fd, name, 0) < 0 ? -errno : 0;
+}
