@@ -303,6 +303,8 @@ static int parse(struct journal *j, const char *buf, size_t len, struct reject_s
 		}
 		reject(j, sink, lineno, bad, start, n);
 	}
+	if (!version)
+		j->rewrite = true; /* empty, or a torn header: the next append writes a whole file */
 	return sink && sink->err ? sink->err : 0;
 }
 
@@ -507,16 +509,29 @@ int journal_record(struct journal *j, const char *dev, const char *devt, const c
 		return -EBADF;
 	if ((err = push(j, &e)) < 0)
 		return err;
-	if (j->rewrite || j->n == 1) {
-		/* The first line (or a file to repair): header and all, renamed in. */
+	if (j->rewrite) {
+		/* A file to repair first (torn line, lines taken out, version 1). */
 		err = rewrite(j);
 	} else {
-		fd = safe_open(&j->dir, JOURNAL_FILE, O_WRONLY | O_APPEND, msg, sizeof(msg));
-		err = fd < 0 ? fd : write_all(fd, line, (size_t)n);
+		struct stat st;
+		bool fresh;
+
+		fd = safe_open(&j->dir, JOURNAL_FILE, O_WRONLY | O_APPEND | O_CREAT, msg, sizeof(msg));
+		if (fd < 0) {
+			j->n--;
+			return fd;
+		}
+		fresh = fstat(fd, &st) == 0 && st.st_size == 0;
+		err = fresh ? write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) : 0;
+		if (!err)
+			err = write_all(fd, line, (size_t)n);
 		if (!err && fsync(fd) < 0)
 			err = -errno;
-		if (fd >= 0 && close(fd) < 0 && !err)
+		if (close(fd) < 0 && !err)
 			err = -errno;
+		/* A new file's name reaches the disk before any change too. */
+		if (!err && fresh)
+			err = safe_dir_sync(&j->dir);
 	}
 	if (err) {
 		j->n--;
