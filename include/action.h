@@ -3,6 +3,8 @@
 #ifndef BLKTUNE_ACTION_H
 #define BLKTUNE_ACTION_H
 
+#include <stdio.h>
+
 #include "ui.h"
 
 /* Seconds between re-reads of the tunables panel while it is shown. */
@@ -26,5 +28,8 @@ unsigned action_ab_save(struct ui *u);
 /* At exit or on SIGTERM/SIGHUP: restore unless the person chose keep.
  * Writes one line per value to the status (and returns failures). */
 int action_exit_restore(struct ui *u);
+/* After endwin: print what every restore and keep of the session did, and
+ * what is left in the journal, one line each; frees the log. */
+void action_exit_report(struct ui *u, FILE *f);
 
 #endif

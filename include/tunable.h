@@ -97,8 +97,9 @@ int tunable_session_journal(struct tunable_session *s, tunable_report_fn report,
  * left to retry. Returns the number of lines and entries not restored, or
  * -errno. */
 int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, void *arg);
-/* The person chose to keep the changes: forget the journal. */
-int tunable_keep(struct tunable_session *s);
+/* The person chose to keep the changes: report() each value that differs
+ * from its original, then forget the journal. Returns 0 or -errno. */
+int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg);
 /* Changes made by this session that are not restored yet. */
 size_t tunable_session_changes(const struct tunable_session *s);
 

@@ -43,6 +43,15 @@ enum ui_prompt {
 	UI_PROMPT_JOURNAL, /* an earlier session left originals: restore or leave */
 };
 
+/* What restores and keeps did during the session, printed after endwin so
+ * that it stays on the terminal. */
+struct ui_exit_log {
+	char *text;
+	size_t len;
+	unsigned lines, dropped;
+	unsigned restored, failed, kept;
+};
+
 struct ui {
 	struct app *app;
 	struct loop *loop;
@@ -71,6 +80,7 @@ struct ui {
 	bool keep_on_exit;   /* the person chose to keep changes: no restore */
 	bool exit_restored;  /* a signal restored everything on the way out */
 	int journal_pending; /* originals left by an earlier session, at start */
+	struct ui_exit_log exit_log;
 	struct tunable_info *tun;
 	int ntun, tun_sel, tun_top;
 	char tun_dev[SAMPLE_NAME_MAX];

@@ -112,6 +112,26 @@ unsigned action_undo(struct ui *u)
 	return report(u, &res);
 }
 
+#define EXIT_LOG_LINES 200
+
+static void exit_log(struct ui *u, const char *msg)
+{
+	struct ui_exit_log *l = &u->exit_log;
+	size_t n = strlen(msg);
+	char *p;
+
+	if (l->lines >= EXIT_LOG_LINES || !(p = realloc(l->text, l->len + n + 2))) {
+		l->dropped++;
+		return;
+	}
+	l->text = p;
+	memcpy(l->text + l->len, msg, n);
+	l->len += n;
+	l->text[l->len++] = '\n';
+	l->text[l->len] = '\0';
+	l->lines++;
+}
+
 struct restore_ctx {
 	struct ui *u;
 	int n, failed;
@@ -125,8 +145,21 @@ static void restored(void *arg, const struct tunable_result *res)
 	c->n++;
 	if (res->err)
 		c->failed++;
+	if (!res->err)
+		c->u->exit_log.restored++;
+	else if (res->err != -ENODEV) /* a vanished device took its values with it */
+		c->u->exit_log.failed++;
+	exit_log(c->u, res->msg);
 	snprintf(c->last, sizeof(c->last), "%s", res->msg);
 	changed(c->u, res);
+}
+
+static void kept(void *arg, const struct tunable_result *res)
+{
+	struct ui *u = arg;
+
+	u->exit_log.kept++;
+	exit_log(u, res->msg);
 }
 
 unsigned action_restore_all(struct ui *u)
@@ -152,7 +185,7 @@ unsigned action_restore_all(struct ui *u)
 
 unsigned action_keep(struct ui *u)
 {
-	int err = tunable_keep(u->ts);
+	int err = tunable_keep(u->ts, kept, u);
 
 	u->keep_on_exit = true;
 	if (err < 0)
@@ -170,4 +203,22 @@ int action_exit_restore(struct ui *u)
 		return 0;
 	tunable_restore_all(u->ts, restored, &c);
 	return c.failed;
+}
+
+void action_exit_report(struct ui *u, FILE *f)
+{
+	struct ui_exit_log *l = &u->exit_log;
+
+	for (char *line = l->text, *nl; line && (nl = strchr(line, '\n')); line = nl + 1)
+		fprintf(f, "blktune: %.*s\n", (int)(nl - line), line);
+	if (l->dropped)
+		fprintf(f, "blktune: ... and %u more\n", l->dropped);
+	if (l->restored || l->failed || l->kept)
+		fprintf(f, "blktune: this session: %u restored, %u not restored, %u kept changed\n", l->restored,
+			l->failed, l->kept);
+	if (u->journal_pending > 0)
+		fprintf(f, "blktune: the journal an earlier blktune left (%d line%s) is as it was: blktune --restore "
+			   "restores it\n", u->journal_pending, u->journal_pending == 1 ? "" : "s");
+	free(l->text);
+	memset(l, 0, sizeof(*l));
 }

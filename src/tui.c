@@ -124,6 +124,7 @@ int tui_run(struct app *a)
 {
 	struct ui u;
 	int err, signo;
+	bool report;
 
 	memset(&u, 0, sizeof(u));
 	u.app = a;
@@ -212,10 +213,12 @@ int tui_run(struct app *a)
 	}
 	view_end();
 	loop_free(u.loop);
+	report = u.exit_log.lines || u.exit_log.dropped || u.journal_pending > 0;
+	action_exit_report(&u, stderr);
 	if (tunable_session_changes(u.ts) > 0 && !u.keep_on_exit)
 		fprintf(stderr, "blktune: %zu tunable change(s) could not be restored; blktune --restore retries\n",
 			tunable_session_changes(u.ts));
-	else if (u.status[0] && (u.keep_on_exit || u.exit_restored))
+	else if (!report && u.status[0] && (u.keep_on_exit || u.exit_restored))
 		fprintf(stderr, "blktune: %s\n", u.status);
 	tunable_session_close(u.ts);
 	ab_free(&u.ab);

@@ -1119,13 +1119,26 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 	return err < 0 ? err : failures;
 }
 
-int tunable_keep(struct tunable_session *s)
+int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg)
 {
 	char msg[TUNABLE_MSG_MAX];
 	int err = ensure_journal(s, msg, sizeof(msg));
 
 	if (err)
 		return err;
+	for (size_t i = 0; report && i < journal_count(s->journal); i++) {
+		const struct journal_entry *e = journal_at(s->journal, i);
+		struct tunable_result res;
+		struct target t;
+
+		result_init(&res, e->dev, e->name, e->value);
+		if (resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) ||
+		    read_value(s->root, &t, res.got, sizeof(res.got)) || same_value(t.def, res.got, e->value))
+			continue;
+		catf(res.msg, sizeof(res.msg), 0, "%s %s kept at %s (original %s, no longer journaled)", e->dev,
+		     e->name, res.got, e->value);
+		report(arg, &res);
+	}
 	err = journal_clear(s->journal);
 	journal_close(s->journal);
 	s->journal = NULL;

@@ -275,7 +275,7 @@ START_TEST(test_journal_undo_step)
 
 	/* Another instance cannot take the journal while this one holds it. */
 	ck_assert_int_eq(journal_open(jdir, false, &j, msg, sizeof(msg)), -EWOULDBLOCK);
-	ck_assert_int_eq(tunable_keep(s), 0);
+	ck_assert_int_eq(tunable_keep(s, NULL, NULL), 0);
 	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
 	ck_assert_int_eq(journal_open(jdir, false, &j, msg, sizeof(msg)), 0);
 	journal_close(j);
