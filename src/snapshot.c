@@ -12,6 +12,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "safe-file.h"
+
 static const char *const pct_names[] = { "p50", "p90", "p99" };
 static const double pct_at[] = { 0.50, 0.90, 0.99 };
 
@@ -353,25 +355,6 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-static int mkdir_p(const char *path, mode_t mode)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, mode) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int snapshot_default_dir(char *out, size_t len)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -386,19 +369,7 @@ int snapshot_default_dir(char *out, size_t len)
 		return -ENOENT;
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	return mkdir_p(out, 0700);
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		err = -errno;
-	close(fd);
-	return err;
+	return safe_dir_check(out, true, NULL, 0);
 }
 
 /* Write, flush and fsync s into fd (closed here). */
@@ -425,52 +396,61 @@ static int write_fd(const struct snapshot *s, int fd)
 int snapshot_save(const struct snapshot *s, const char *dir, const char *label, char *path, size_t plen,
 		  char *msg, size_t len)
 {
-	char def[PATH_MAX], tmp[PATH_MAX], stamp[32];
+	char def[PATH_MAX], tmp[64], name[NAME_MAX + 1], stamp[32] = "00000000-000000", why[SNAPSHOT_MSG_MAX];
 	time_t when = (time_t)s->time;
+	struct safe_dir d;
 	struct tm tm;
 	int fd, err;
 
 	if (!dir) {
 		if ((err = snapshot_default_dir(def, sizeof(def))) < 0) {
-			snprintf(msg, len, "snapshot directory: %s", strerror(-err));
+			snprintf(msg, len, "snapshot directory %s: %s", def, err == -EPERM ?
+				 "not safe (owned by another user, or writable by group or others): refused" :
+				 strerror(-err));
 			return err;
 		}
 		dir = def;
-	} else if ((err = mkdir_p(dir, 0700)) < 0) {
-		snprintf(msg, len, "snapshot directory %s: %s", dir, strerror(-err));
+	}
+	/* The journal's rules: a directory only this user controls, a new
+	 * temporary file, never a link followed. */
+	if ((err = safe_dir_open(dir, true, &d, why, sizeof(why))) < 0) {
+		snprintf(msg, len, "snapshot directory %s", why);
 		return err;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/.snapshot.XXXXXX", dir);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		err = -errno;
-		snprintf(msg, len, "%s: %s", tmp, strerror(-err));
-		return err;
+	if ((fd = safe_create_tmp(&d, ".snapshot", tmp, sizeof(tmp), why, sizeof(why))) < 0) {
+		snprintf(msg, len, "%s", why);
+		safe_dir_close(&d);
+		return fd;
 	}
 	if ((err = write_fd(s, fd)) < 0) {
-		unlink(tmp);
-		snprintf(msg, len, "writing %s: %s", tmp, strerror(-err));
+		safe_unlink(&d, tmp);
+		snprintf(msg, len, "writing %s/%s: %s", dir, tmp, strerror(-err));
+		safe_dir_close(&d);
 		return err;
 	}
-	localtime_r(&when, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	/* link() + unlink() is a rename that never replaces an existing
-	 * snapshot: another take in the same second gets the next number. */
+	if (localtime_r(&when, &tm))
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	/* A link is a rename that never replaces an existing snapshot: another
+	 * take in the same second gets the next number. */
 	for (int k = 1;; k++) {
 		if (k == 1)
-			snprintf(path, plen, "%s/%s-%s.snap", dir, stamp, label);
+			snprintf(name, sizeof(name), "%s-%s.snap", stamp, label);
 		else
-			snprintf(path, plen, "%s/%s-%s-%d.snap", dir, stamp, label, k);
-		if (link(tmp, path) == 0)
+			snprintf(name, sizeof(name), "%s-%s-%d.snap", stamp, label, k);
+		if ((err = safe_link(&d, tmp, name)) == 0)
 			break;
-		if (errno != EEXIST || k == 1000) {
-			err = -errno;
-			unlink(tmp);
-			snprintf(msg, len, "%s: %s", path, strerror(-err));
+		if (err != -EEXIST || k == 1000) {
+			safe_unlink(&d, tmp);
+			snprintf(msg, len, "%s/%s: %s", dir, name, strerror(-err));
+			safe_dir_close(&d);
 			return err;
 		}
 	}
-	unlink(tmp);
-	if ((err = fsync_dir(dir)) < 0) {
+	snprintf(path, plen, "%s/%s", dir, name);
+	safe_unlink(&d, tmp);
+	err = safe_dir_sync(&d);
+	safe_dir_close(&d);
+	if (err < 0) {
 		snprintf(msg, len, "fsync %s: %s", dir, strerror(-err));
 		return err;
 	}

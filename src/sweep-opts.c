@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "safe-file.h"
 #include "sweep-figure.h"
 
 enum arg { ARG_NONE, ARG_NEEDED, ARG_OPTIONAL };
@@ -255,6 +256,14 @@ int sweep_opts_parse(int argc, char **argv, struct sweep_opts *o, FILE *out, FIL
 		return bad(err, "--metric needs --run", NULL);
 	if (o->plot && sweep_figure_lookup(o->plot, o->metric, o->nmetrics) < 0)
 		return bad(err, "--plot: not a figure (blktune sweep --help lists them)", o->plot);
+	if (o->dir) {
+		/* Root writes snapshots and output there: the journal's rules. */
+		char unsafe[512];
+		if (safe_dir_check(o->dir, true, unsafe, sizeof(unsafe)) < 0) {
+			fprintf(err, "blktune sweep: --dir %s\n", unsafe);
+			return 2;
+		}
+	}
 	return 0;
 }
 

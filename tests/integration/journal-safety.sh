@@ -4,7 +4,8 @@
 # directories under this test's temporary directory.
 #   - a directory another user owns or can write, a planted symlink (lock,
 #     journal, journal.tmp), a journal another user wrote, a FIFO or a link to
-#     /dev/zero: refused in one line, exit 2, nothing written anywhere;
+#     /dev/zero: refused in one line, exit 2, nothing written anywhere; the
+#     same for sweep --dir;
 #   - a write_cache line or nr_requests 0 in the journal: refused, reported,
 #     sysfs unchanged;
 #   - a malformed line (NUL byte, 600 bytes, junk) or a value the kernel
@@ -122,6 +123,16 @@ mkdir -m 0700 "$d"
 ln -s /dev/zero "$d/journal"
 run "journal -> /dev/zero: --restore" 2 --journal-dir "$d" --restore
 says "journal -> /dev/zero" "symbolic link"
+
+# sweep --dir: the same rules (checked before anything changes).
+d=$T_TMP/sw-open
+mkdir -m 0700 "$d" && chmod 0777 "$d"
+BLKTUNE_JOURNAL_DIR=$T_TMP/j-sweep run "sweep --dir writable by others" 2 \
+	sweep "$n" read_ahead_kb=128,256 --duration 1 -d 0.5 --dir "$d"
+one_line "sweep --dir"
+says "sweep --dir" "is writable by group or others (mode 0777): refused"
+t_eq "sweep --dir refused: read_ahead_kb unchanged" "$(cat "$q/read_ahead_kb")" "$ra"
+t_eq "sweep --dir refused: nothing written there" "$(ls -A "$d" | wc -l)" 0
 
 # -- --restore applies --set's table and validation ------------------------
 d=$T_TMP/j-wc

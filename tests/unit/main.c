@@ -61,6 +61,20 @@ const struct disk_info *unit_disk_info(const struct sample *s, const char *name)
 	return NULL;
 }
 
+char *unit_slurp(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
 void unit_write_file(const char *path, const char *content)
 {
 	char cmd[4200];

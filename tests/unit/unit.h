@@ -25,6 +25,9 @@ void unit_rmtree(const char *path);
 struct sample;
 struct disk_info;
 const struct disk_info *unit_disk_info(const struct sample *s, const char *name);
+/* The start of a file (up to 8 KiB) as a string in a static buffer, or NULL
+ * when it cannot be opened. */
+char *unit_slurp(const char *path);
 /* Write a file (creating parent directories). */
 void unit_write_file(const char *path, const char *content);
 
