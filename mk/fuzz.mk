@@ -3,7 +3,7 @@
 #   build/fuzz/fuzz-snapshot [-max_total_time=60] tests/fuzz/corpus-snapshot
 FUZZ_CC  ?= clang
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/format.c src/trace.c src/trace-topology.c \
-            src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c
+            src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c src/safe-file.c src/diskseq.c
 
 $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
@@ -22,3 +22,17 @@ fuzz: $(BUILD)/fuzz/fuzz-snapshot $(BUILD)/fuzz/fuzz-procfiles
 	mkdir -p $(BUILD)/fuzz/corpus-procfiles
 	cp tests/fuzz/corpus-procfiles/* $(BUILD)/fuzz/corpus-procfiles/
 	$(BUILD)/fuzz/fuzz-procfiles -max_total_time=$(or $(FUZZ_TIME),60) $(BUILD)/fuzz/corpus-procfiles
+
+# The journal reader: tests/fuzz/corpus-journal holds valid journals (a unit
+# test parses each with nothing rejected).
+JOURNAL_FUZZ_SRC := src/journal.c src/safe-file.c
+$(BUILD)/fuzz/fuzz-journal: tests/fuzz/fuzz-journal.c $(JOURNAL_FUZZ_SRC)
+	mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(JOURNAL_FUZZ_SRC)
+
+fuzz: fuzz-journal
+.PHONY: fuzz-journal
+fuzz-journal: $(BUILD)/fuzz/fuzz-journal
+	mkdir -p $(BUILD)/fuzz/corpus-journal
+	cp tests/fuzz/corpus-journal/* $(BUILD)/fuzz/corpus-journal/
+	$(BUILD)/fuzz/fuzz-journal -max_total_time=$(or $(FUZZ_TIME),60) $(BUILD)/fuzz/corpus-journal

@@ -1,6 +1,7 @@
 /* journal: append, fsync'd format, replay, torn lines, lock, retain and clear;
  * malformed lines kept aside with their line numbers; the reader and the
  * writer accept the same lines; unsafe directories and files refused. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,19 +25,10 @@ static char *tmpdir(void)
 
 static char *slurp_name(const char *dir, const char *name)
 {
-	static char buf[8192];
 	char path[512];
-	FILE *f;
-	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return unit_slurp(path);
 }
 
 static char *slurp(const char *dir)
@@ -383,6 +375,42 @@ START_TEST(test_default_dir)
 }
 END_TEST
 
+/* The fuzz seeds are valid journals: make fuzz starts from lines that parse. */
+START_TEST(test_fuzz_seeds_valid)
+{
+	const char *seeds = unit_fixture("../fuzz/corpus-journal");
+	DIR *d = opendir(seeds);
+	struct dirent *e;
+	size_t files = 0, entries = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		char path[4096], buf[8192];
+		struct journal *j;
+		FILE *f;
+		size_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", seeds, e->d_name);
+		f = fopen(path, "r");
+		ck_assert_ptr_nonnull(f);
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		ck_assert_int_eq(journal_parse(buf, n, e->d_name, &j), 0);
+		ck_assert_msg(journal_reject_total(j) == 0, "%s: line %u: %s", e->d_name,
+			      journal_reject_count(j) ? journal_reject_at(j, 0)->line : 0,
+			      journal_reject_count(j) ? journal_reject_at(j, 0)->reason : "");
+		entries += journal_count(j);
+		journal_close(j);
+		files++;
+	}
+	closedir(d);
+	ck_assert_uint_ge(files, 5);
+	ck_assert_uint_ge(entries, 14);
+}
+END_TEST
+
 UNIT_SUITE(journal_suite)
 static Suite *journal_suite(void)
 {
@@ -394,6 +422,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_malformed_kept_aside);
 	tcase_add_test(tc, test_reader_writer_agree);
 	tcase_add_test(tc, test_unsafe_refused);
+	tcase_add_test(tc, test_fuzz_seeds_valid);
 	tcase_add_test(tc, test_lock);
 	tcase_add_test(tc, test_default_dir);
 	suite_add_tcase(s, tc);
