@@ -159,8 +159,8 @@ int tui_run(struct app *a)
 		u.journal_pending = cli_tunable_journal_pending(a->opt.journal_dir, why, sizeof(why));
 		if (u.journal_pending > 0)
 			u.prompt = UI_PROMPT_JOURNAL;
-		else if (u.journal_pending < 0)
-			ui_status(&u, "%s", why);
+		else if (u.journal_pending < 0 && tunable_session_writable(u.ts, NULL))
+			ui_status(&u, "%s", why); /* an unsafe journal directory, said before any change */
 	}
 	view_draw(&u);
 	while (!u.quit) {
