@@ -111,6 +111,16 @@ START_TEST(test_torn_and_version_1)
 	ck_assert_str_eq(slurp(dir), "blktune-journal 2\norig loop3 - 12 read_ahead_kb 128\n"
 				     "orig loop3 7:3 12 nomerges 0\n");
 	ck_assert_ptr_null(slurp_name(dir, "journal.rejected"));
+	/* A rewrite killed halfway leaves a temporary file: the next open
+	 * (holding the lock) removes it, and only it. */
+	snprintf(path, sizeof(path), "%s/journal.tmp.AbCdEfGh", dir);
+	unit_write_file(path, "blktune-journal 2\n");
+	snprintf(path, sizeof(path), "%s/journal.tmpfoo", dir);
+	unit_write_file(path, "x");
+	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), 0);
+	journal_close(j);
+	ck_assert_ptr_null(slurp_name(dir, "journal.tmp.AbCdEfGh"));
+	ck_assert_ptr_nonnull(slurp_name(dir, "journal.tmpfoo"));
 	unit_rmtree(dir);
 	free(dir);
 }
