@@ -6,6 +6,7 @@
 #define BLKTUNE_SWEEP_FIGURE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -57,6 +58,7 @@ struct sweep_run {
 	double idle_pct;               /* time inside the window with no I/O at all, % */
 	size_t intervals;              /* per-interval samples in the snapshot */
 	int status;                    /* CMD's exit status; -1 without CMD */
+	bool stopped;                  /* CMD stopped at the --duration limit (not saved) */
 	double fig[SF_COUNT];
 	double metric[SWEEP_METRICS_MAX];
 	unsigned ncpu;                 /* CPUs in cpu[] (0: no per-CPU figures) */

@@ -322,7 +322,7 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	struct disk_stat st, ost;
 	char cmd[8192], json[PATH_MAX] = "", out[PATH_MAX] = "", msg[256], name[64];
 	double t0, next_poll;
-	int err = 0, release = -1, ev, signo;
+	int err = 0, release = -1, ev = LOOP_TIMEOUT, signo;
 	bool have_cg = false, ended = false, own_ok = false, iostats_off = false;
 
 	if (o->run) {
@@ -439,6 +439,9 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 		sweep_window_end(&w, now(), &st);
 	if (own_ok && read_own(rn, &cg, &ost) == 0)
 		sweep_window_end(&own, w.t_end, &ost);
+	/* Still running at the end of the window: the time limit (or a
+	 * signal) stops it; that status is ours, not the command's failure. */
+	run->stopped = c.pid > 0 && !err && ev != LOOP_FD;
 	reap(&c, true);
 	if (isatty(STDERR_FILENO))
 		fputc('\n', stderr);

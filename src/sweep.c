@@ -127,7 +127,9 @@ static void print_run(const struct sweep_run *r, const char *tag)
 			       r->cpu[c][SCP_IRQ], r->cpu[c][SCP_SOFTIRQ]);
 		putchar('\n');
 	}
-	if (r->status > 0)
+	if (r->stopped)
+		printf("%s: the command was stopped at the --duration limit\n", tag);
+	else if (r->status > 0)
 		printf("%s: the command exited with status %d\n", tag, r->status);
 }
 
@@ -442,7 +444,7 @@ int sweep_main(int argc, char **argv)
 	if (err != SIGPIPE && finish(&sw) < 0)
 		rc = 1;
 	for (size_t i = 0; i < sw.nruns; i++)
-		if (sw.runs[i].status > 0)
+		if (sw.runs[i].status > 0 && !sw.runs[i].stopped)
 			rc = 1;
 	if (sw.nruns < steps && !err)
 		rc = 1;

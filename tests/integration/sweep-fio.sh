@@ -227,4 +227,13 @@ t_check "iostats 0: says device figures are n/a" grep -q "queue/iostats is 0" "$
 t_eq "iostats 0: mb_s and read_bytes empty, own bytes still counted" "$(python3 -c "
 import csv; r = list(csv.DictReader(open('$T_TMP/nostats/sweep.csv')))[0]
 print(repr(r['mb_s']), repr(r['read_bytes']), r['own_read_bytes'])")" "'' '' 16777216"
+# 9. --duration with --run is a time limit: the window is that long, the
+#    command is stopped, and that is no failure
+"$BLKTUNE" sweep "$dev" read_ahead_kb=256 --settle 0 -d 0.25 --duration 1 --dir "$T_TMP/limit" \
+	--run "sleep 29.75" > "$T_TMP/limit.out" 2>&1
+t_eq "time-limited sweep exits 0" "$?" 0
+t_check "says the command was stopped at the limit" grep -q "stopped at the --duration limit" "$T_TMP/limit.out"
+w=$(python3 -c "import csv; print(list(csv.DictReader(open('$T_TMP/limit/sweep.csv')))[0]['window_s'])")
+t_check "the window is the 1 s limit ($w)" awk -v w="$w" 'BEGIN { exit !(w >= 1 && w < 1.05) }'
+t_check "sleep is gone" sh -c "! pgrep -x -f 'sleep 29.75' >/dev/null"
 t_done
