@@ -12,7 +12,8 @@ struct plot_point {
 	double x;          /* NAN: a categorical value, placed by its index */
 	double y;          /* NAN: no figure (left out) */
 	const char *label; /* the value as typed, for the x axis */
-	double lo, hi;     /* an error bar from lo to hi; none unless hi > lo */
+	double lo, hi;     /* an error bar from lo to hi; none unless hi > lo; the axis
+	                    * grows for bars up to 1.5 x the largest y, longer ones end in '^' */
 };
 
 /* True when every x is positive and they span at least a factor of 8: the

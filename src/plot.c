@@ -62,12 +62,17 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 	int w = width < 10 ? 10 : width > PLOT_W_MAX ? PLOT_W_MAX : width;
 	int h = height < 3 ? 3 : height > PLOT_H_MAX ? PLOT_H_MAX : height;
 
+	double bars = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		if (p[i].y > ymax)
 			ymax = p[i].y;
-		if (p[i].hi > p[i].lo && p[i].hi > ymax)
-			ymax = p[i].hi;
+		if (p[i].hi > p[i].lo && p[i].hi > bars)
+			bars = p[i].hi;
 	}
+	/* Error bars widen the axis up to 1.5 x the largest point; a bar
+	 * beyond ends in '^' at the top rather than squashing the points. */
+	ymax = fmin(fmax(ymax, bars), ymax * 1.5);
 	if (!(ymax > 0))
 		ymax = 1;
 	for (int r = 0; r < h; r++) {
@@ -83,6 +88,8 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 			int top = row(p[i].hi, ymax, h), bot = row(p[i].lo, ymax, h);
 			for (int k = top; k <= bot; k++)
 				grid[k][c] = k == top || k == bot ? '-' : '|';
+			if (p[i].hi > ymax)
+				grid[top][c] = '^';
 		}
 		r = row(p[i].y, ymax, h);
 		grid[r][c] = '*';

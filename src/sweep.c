@@ -361,7 +361,7 @@ static int setup(struct sweep *sw, int argc, char **argv)
 
 /* The end of a sweep: tables of the judged figure and the workload's own,
  * the plot, the warnings; the report file. */
-static int finish(struct sweep *sw)
+static int finish(struct sweep *sw, bool print)
 {
 	struct sweep_report rp = { &sw->info, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics };
 	int fig = sweep_report_figure(&rp), err = 0;
@@ -369,6 +369,8 @@ static int finish(struct sweep *sw)
 					       SF_CPU_US_PER_IO, SF_HIT_PCT };
 	FILE *f;
 
+	if (!print)
+		goto files;
 	putchar('\n');
 	sweep_report_table(stdout, &rp, fig, true);
 	for (size_t m = 0; m < sw->o.nmetrics; m++)
@@ -389,6 +391,7 @@ static int finish(struct sweep *sw)
 	sweep_report_plot(stdout, &rp);
 	printf("\nWarnings\n");
 	sweep_report_warnings(stdout, &rp);
+files:
 	if (sw->o.csv) {
 		if ((err = sweep_csv_save(sw->o.csv, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics)) < 0)
 			fprintf(stderr, "blktune sweep: %s: %s\n", sw->o.csv, strerror(-err));
@@ -401,7 +404,8 @@ static int finish(struct sweep *sw)
 		if (f && fclose(f) != 0)
 			err = -errno;
 	}
-	printf("\nblktune report %s prints the full report\n", sw->dir);
+	if (print)
+		printf("\nblktune report %s prints the full report\n", sw->dir);
 	return err;
 }
 
@@ -441,7 +445,8 @@ int sweep_main(int argc, char **argv)
 	if (err < 0)
 		fprintf(stderr, "blktune sweep: %s\n", strerror(-err));
 	save_csv(&sw);
-	if (err != SIGPIPE && finish(&sw) < 0)
+	/* with stdout gone the files are still written */
+	if (finish(&sw, err != SIGPIPE) < 0)
 		rc = 1;
 	for (size_t i = 0; i < sw.nruns; i++)
 		if (sw.runs[i].status > 0 && !sw.runs[i].stopped)

@@ -129,12 +129,13 @@ done < "$T_TMP/shared.cmp"
 ra=/sys/block/$n/queue/read_ahead_kb
 ra_orig=$(cat "$ra")
 "$BLKTUNE" sweep "$dev" read_ahead_kb=64,4096 --duration 2 -d 0.5 --settle 0 --dir "$T_TMP/pipe" \
-	2>"$T_TMP/pipe.err" | head -n 1 > "$T_TMP/pipe.out"
+	--report "$T_TMP/pipe.txt" 2>"$T_TMP/pipe.err" | head -n 1 > "$T_TMP/pipe.out"
 st=${PIPESTATUS[0]}
 t_eq "sweep | head -1 exits 128 + SIGPIPE" "$st" 141
 t_eq "read_ahead_kb restored after the pipe closed" "$(cat "$ra")" "$ra_orig"
 t_check "journal emptied" test ! -s "$BLKTUNE_JOURNAL_DIR/journal"
 t_check "head got the first line" grep -q "^sweep $n read_ahead_kb" "$T_TMP/pipe.out"
+t_check "the --report file is written all the same" grep -q "^Warnings" "$T_TMP/pipe.txt"
 
 # 5. blktune report of a 3-value, 3-repeat sweep, with a --metric
 cmd="dd if=$dev of=/dev/null bs=1M count=64 iflag=direct"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "plot.h"
 #include "sweep-cgroup.h"
 #include "sweep-csv.h"
 #include "sweep-figure.h"
@@ -455,6 +456,37 @@ START_TEST(test_info_round_trip)
 }
 END_TEST
 
+
+START_TEST(test_plot_error_bars)
+{
+	/* y 100 and 50; the second's bar reaches 400 (beyond 1.5 x 100) */
+	struct plot_point p[3] = {
+		{ 128, 100, "128", 90, 110 }, { 1024, 50, "1024", 0, 400 }, { 8192, NAN, "8192", 0, 0 },
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	char *rows[16];
+	int n = 0;
+
+	ck_assert_int_eq(plot_draw(f, p, 3, 21, 11, "read_ahead_kb", "MB/s"), 0);
+	fclose(f);
+	ck_assert_msg(strstr(text, "MB/s against read_ahead_kb (log scale)\n") == text, "%s", text);
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && n < 16; l = strtok_r(NULL, "\n", &save))
+		rows[n++] = l;
+	/* title, 11 plot rows, axis, labels; the axis tops at 150 */
+	ck_assert_int_eq(n, 14);
+	ck_assert_msg(strstr(rows[1], "150.0 |") != NULL, "%s", rows[1]);
+	/* column 11 of the plot area (after "%9s |") is the second point */
+	ck_assert_int_eq(rows[1][11 + 10], '^');
+	ck_assert_int_eq(rows[11][11 + 10], '-');
+	ck_assert_int_eq(rows[1 + 7][11 + 10], '*');   /* 50 of 150 over 10 steps: row 7 */
+	ck_assert_int_eq(rows[1 + 3][11], '*');        /* 100: row 3 */
+	ck_assert_int_eq(rows[1 + 4][11], '-');        /* 90: the lower cap (110 shares the point's row) */
+	free(text);
+}
+END_TEST
+
 UNIT_SUITE(sweep_suite)
 static Suite *sweep_suite(void)
 {
@@ -473,6 +505,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_info_round_trip);
+	tcase_add_test(tc, test_plot_error_bars);
 	suite_add_tcase(s, tc);
 	return s;
 }
