@@ -7,7 +7,10 @@
 
 #include <stddef.h>
 
+#include <stdbool.h>
+
 #include "root.h"
+#include "tunable-table.h"
 
 #define PERSIST_MAX 16
 #define PERSIST_RULES_DIR "/etc/udev/rules.d"
@@ -41,5 +44,19 @@ void persist_file_name(const struct persist_id *id, char *buf, size_t len);
  * Returns 0, -EINVAL for a value a rule cannot quote, -ENOSPC. */
 int persist_rule(const struct persist_id *id, const char *dev, const struct persist_setting *set, size_t n,
 		 char *buf, size_t len);
+
+/* True for a row a rule may set: a writable queue/ setting (not an IRQ,
+ * never write_cache). */
+bool persist_allowed(const struct tunable_def *def);
+
+/* $BLKTUNE_RULES_DIR, else PERSIST_RULES_DIR. */
+const char *persist_rules_dir(void);
+
+/* Write text as dir/file: a temporary file (O_CREAT|O_EXCL|O_NOFOLLOW),
+ * fsynced and renamed over. -EPERM when dir is not root's (or ours) or group
+ * or others may write it. Returns 0 or -errno. */
+int persist_write(const char *dir, const char *file, const char *text);
+/* Delete dir/file, same rules for dir. Returns 0 or -errno. */
+int persist_remove(const char *dir, const char *file);
 
 #endif

@@ -41,6 +41,7 @@ enum ui_prompt {
 	UI_PROMPT_VALUE,   /* an exact value for the selected tunable */
 	UI_PROMPT_QUIT,    /* tunables changed: restore, keep or cancel */
 	UI_PROMPT_JOURNAL, /* an earlier session left originals: restore or leave */
+	UI_PROMPT_PERSIST, /* write the udev rule in persist_rule: y or not */
 };
 
 /* What restores and keeps did during the session, printed after endwin so
@@ -86,6 +87,10 @@ struct ui {
 	char tun_dev[SAMPLE_NAME_MAX];
 	char tun_msg[TUNABLE_MSG_MAX]; /* why the list is empty or read-only */
 	double tun_read_t;
+	/* p in the tunables panel: the rule shown for confirmation */
+	char persist_file[160];
+	char persist_rule[1024];
+	char persist_what[192]; /* "loop3 read_ahead_kb=1024 (loop /srv/a.img)" */
 };
 
 /* Status line message (printf-like). */

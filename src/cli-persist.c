@@ -61,7 +61,7 @@ static int parse(int argc, char **argv, struct persist_cli *c)
 
 	memset(c, 0, sizeof(*c));
 	c->root_dir = "/";
-	c->rules_dir = PERSIST_RULES_DIR;
+	c->rules_dir = persist_rules_dir();
 	optind = 1;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, ":y", opts, NULL)) != -1) {
@@ -100,8 +100,7 @@ static int setting(struct tunable_session *s, const char *dev, const char *arg, 
 			fail(0, "%s: %s", name, msg);
 		return err;
 	}
-	if (!info.def || !info.def->writable || info.def->type == TUNABLE_TEXT ||
-	    info.def->place != TUNABLE_PLACE_DEVICE || strncmp(info.def->path, "queue/", 6)) {
+	if (!persist_allowed(info.def)) {
 		fail(0, "%s: not a queue setting a udev rule may write%s", name,
 		     info.def && info.def->type == TUNABLE_TEXT ? " (blktune never writes it)" : "");
 		return -EPERM;
@@ -117,47 +116,6 @@ static int setting(struct tunable_session *s, const char *dev, const char *arg, 
 	}
 	snprintf(out->value, sizeof(out->value), "%s", norm);
 	return 0;
-}
-
-/* The rules directory must be root's (or ours) and writable by nobody else,
- * or whoever can write there chooses what our rule file becomes. */
-static int open_rules_dir(const char *dir)
-{
-	struct stat st;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
-}
-
-static int write_rule(int dirfd, const char *file, const char *text)
-{
-	char tmp[300];
-	size_t len = strlen(text);
-	int fd, err = 0;
-
-	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", file, (long)getpid());
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		err = errno ? -errno : -EIO;
-	if (!err && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && renameat(dirfd, tmp, dirfd, file) < 0)
-		err = -errno;
-	if (err)
-		unlinkat(dirfd, tmp, 0);
-	else
-		fsync(dirfd);
-	return err;
 }
 
 static bool confirmed(const struct persist_cli *c, const char *path)
@@ -182,7 +140,7 @@ static int run(struct persist_cli *c, struct root *r)
 	struct persist_id id;
 	char why[512], file[160], path[4200], rule[4096];
 	size_t n = 0;
-	int err, dirfd, status = 0;
+	int err, status = 0;
 
 	if ((err = source_names_resolve(r, c->dev_arg, c->dev, sizeof(c->dev))) < 0)
 		return fail(2, "%s: %s", c->dev_arg, strerror(-err));
@@ -192,21 +150,16 @@ static int run(struct persist_cli *c, struct root *r)
 		return fail(1, "%s", why);
 	persist_file_name(&id, file, sizeof(file));
 	snprintf(path, sizeof(path), "%s/%s", c->rules_dir, file);
-	if ((dirfd = open_rules_dir(c->rules_dir)) < 0)
-		return fail(1, "%s: %s", c->rules_dir,
-			    dirfd == -EPERM ? "not root's, or writable by group or others: refused" : strerror(-dirfd));
 	if (c->remove) {
-		if (unlinkat(dirfd, file, 0) < 0)
-			status = fail(1, "no rule to remove for %s (%s): %s", c->dev, path, strerror(errno));
-		else
-			printf("removed %s\n", path);
-		close(dirfd);
-		return status;
+		if ((err = persist_remove(c->rules_dir, file)) == -EPERM)
+			return fail(1, "%s: not root's, or writable by group or others: refused", c->rules_dir);
+		if (err < 0)
+			return fail(1, "no rule to remove for %s (%s): %s", c->dev, path, strerror(-err));
+		printf("removed %s\n", path);
+		return 0;
 	}
-	if ((err = tunable_session_open(r, NULL, &s)) < 0) {
-		close(dirfd);
+	if ((err = tunable_session_open(r, NULL, &s)) < 0)
 		return fail(1, "%s", strerror(-err));
-	}
 	if (c->nnames > PERSIST_MAX)
 		status = fail(2, "at most %d tunables", PERSIST_MAX);
 	for (int i = 0; !status && i < c->nnames; i++)
@@ -229,13 +182,14 @@ static int run(struct persist_cli *c, struct root *r)
 		printf("%s:\n%s", path, rule);
 		if (!confirmed(c, path))
 			status = 1;
-		else if ((err = write_rule(dirfd, file, rule)) < 0)
+		else if ((err = persist_write(c->rules_dir, file, rule)) == -EPERM)
+			status = fail(1, "%s: not root's, or writable by group or others: refused", c->rules_dir);
+		else if (err < 0)
 			status = fail(1, "cannot write %s: %s", path, strerror(-err));
 		else
 			printf("written %s: udev applies it when %s appears (boot, hotplug, "
 			       "udevadm trigger --action=change)\n", path, c->dev);
 	}
-	close(dirfd);
 	return status;
 }
 

@@ -1,3 +1,4 @@
+#include "persist.h"
 #include "keymap.h"
 
 #include <curses.h>
@@ -158,6 +159,38 @@ static unsigned act_tun_edit(struct ui *u)
 	}
 	u->prompt = UI_PROMPT_VALUE;
 	snprintf(u->input, sizeof(u->input), "%s", u->tun[u->tun_sel].value);
+	return ACT_REDRAW;
+}
+
+/* Persist the selected tunable's value with a udev rule (persist.h): build
+ * the rule now, write it only after a y. */
+static unsigned act_tun_persist(struct ui *u)
+{
+	struct persist_setting set;
+	struct persist_id id;
+	const struct tunable_info *t;
+	char why[512];
+
+	if (u->tun_sel >= u->ntun)
+		return 0;
+	t = &u->tun[u->tun_sel];
+	if (!persist_allowed(t->def)) {
+		ui_status(u, "%s cannot be persisted: only writable queue settings can", t->name);
+		return ACT_REDRAW;
+	}
+	if (persist_identity(u->app->root, u->tun_dev, &id, why, sizeof(why)) < 0) {
+		ui_status(u, "%s", why);
+		return ACT_REDRAW;
+	}
+	snprintf(set.name, sizeof(set.name), "%s", t->name);
+	snprintf(set.value, sizeof(set.value), "%s", t->value);
+	persist_file_name(&id, u->persist_file, sizeof(u->persist_file));
+	if (persist_rule(&id, u->tun_dev, &set, 1, u->persist_rule, sizeof(u->persist_rule)) < 0) {
+		ui_status(u, "%s's value holds a character a udev rule cannot quote", t->name);
+		return ACT_REDRAW;
+	}
+	snprintf(u->persist_what, sizeof(u->persist_what), "%s %s=%s", u->tun_dev, set.name, set.value);
+	u->prompt = UI_PROMPT_PERSIST;
 	return ACT_REDRAW;
 }
 
@@ -507,6 +540,9 @@ const struct keymap_entry keymap[] = {
 	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right", "step up: double a size, next choice, +1", act_tun_inc },
 	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec },
 	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit },
+	{ TUN, { 'p', 0 }, "p",
+	  "persist the selected value: a udev rule sets it at boot and hotplug (shown, then y writes it; see PERSIST)",
+	  act_tun_persist },
 	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ AB, { 'p', 0 }, "p", "judge better/worse on the next primary figure: MB/s, IOPS, readahead hit% (latency always)",
 	  act_ab_primary },

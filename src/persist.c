@@ -2,9 +2,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const key_match[] = {
 	[PERSIST_WWN] = "ENV{ID_WWN}",
@@ -158,4 +161,81 @@ int persist_rule(const struct persist_id *id, const char *dev, const struct pers
 	buf[off++] = '\n';
 	buf[off] = '\0';
 	return 0;
+}
+
+/* The rules directory must be root's (or ours) and writable by nobody else,
+ * or whoever can write there chooses what our rule file becomes. */
+static int open_rules_dir(const char *dir)
+{
+	struct stat st;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+static int write_rule(int dirfd, const char *file, const char *text)
+{
+	char tmp[300];
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", file, (long)getpid());
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? -errno : -EIO;
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, file) < 0)
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+	else
+		fsync(dirfd);
+	return err;
+}
+
+int persist_write(const char *dir, const char *file, const char *text)
+{
+	int dirfd = open_rules_dir(dir), err;
+
+	if (dirfd < 0)
+		return dirfd;
+	err = write_rule(dirfd, file, text);
+	close(dirfd);
+	return err;
+}
+
+int persist_remove(const char *dir, const char *file)
+{
+	int dirfd = open_rules_dir(dir), err = 0;
+
+	if (dirfd < 0)
+		return dirfd;
+	if (unlinkat(dirfd, file, 0) < 0)
+		err = -errno;
+	close(dirfd);
+	return err;
+}
+
+const char *persist_rules_dir(void)
+{
+	const char *d = getenv("BLKTUNE_RULES_DIR");
+
+	return d && *d ? d : PERSIST_RULES_DIR;
+}
+
+bool persist_allowed(const struct tunable_def *def)
+{
+	return def && def->writable && def->type != TUNABLE_TEXT && def->place == TUNABLE_PLACE_DEVICE &&
+	       !strncmp(def->path, "queue/", 6);
 }

@@ -1,3 +1,4 @@
+#include "persist.h"
 #include "tui.h"
 
 #include <curses.h>
@@ -38,6 +39,20 @@ static unsigned choice_key(struct ui *u, int key)
 		} else {
 			return ACT_REDRAW; /* keep asking */
 		}
+	} else if (u->prompt == UI_PROMPT_PERSIST) {
+		if (key == 'y' || key == 'Y') {
+			int err = persist_write(persist_rules_dir(), u->persist_file, u->persist_rule);
+			if (err == -EPERM)
+				ui_status(u, "not written: %s is not root's, or group or others may write it",
+					  persist_rules_dir());
+			else if (err < 0)
+				ui_status(u, "cannot write %s/%s: %s", persist_rules_dir(), u->persist_file, strerror(-err));
+			else
+				ui_status(u, "written %s/%s: udev sets %s when the disk appears", persist_rules_dir(),
+					  u->persist_file, u->persist_what);
+		} else {
+			ui_status(u, "not persisted");
+		}
 	} else if (u->prompt == UI_PROMPT_JOURNAL) {
 		if (key == 'r' || key == 'R') {
 			u->prompt = UI_PROMPT_NONE;
@@ -57,7 +72,7 @@ static unsigned prompt_key(struct ui *u, int key)
 {
 	size_t len = strlen(u->input);
 
-	if (u->prompt == UI_PROMPT_QUIT || u->prompt == UI_PROMPT_JOURNAL)
+	if (u->prompt == UI_PROMPT_QUIT || u->prompt == UI_PROMPT_JOURNAL || u->prompt == UI_PROMPT_PERSIST)
 		return choice_key(u, key);
 	if (key == 27) {
 		u->prompt = UI_PROMPT_NONE;

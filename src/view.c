@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "keymap.h"
+#include "persist.h"
 #include "view-ab.h"
 
 int view_init(bool no_color, bool *color)
@@ -52,6 +53,23 @@ int view_attr(const struct ui *u, enum view_color c)
 	return COLOR_PAIR(c) | (c == VC_TITLE ? A_BOLD : 0);
 }
 
+/* The rule about to be written, wrapped over the lines above the status
+ * line, so the person reads what y writes. */
+static void draw_persist(struct ui *u, int y, int width)
+{
+	const char *rule = strstr(u->persist_rule, "ACTION");
+	int len = rule ? (int)strcspn(rule, "\n") : 0, lines = width > 0 ? (len + width - 1) / width : 0;
+
+	if (lines > y)
+		lines = y;
+	for (int i = 0; i < lines; i++) {
+		mvhline(y - lines + i, 0, ' ', width);
+		mvprintw(y - lines + i, 0, "%.*s", width, rule + i * width);
+	}
+	mvprintw(y, 0, "%.*s", width, "y writes the rule above, any other key cancels: ");
+	printw("%.*s/%s", width / 3, persist_rules_dir(), u->persist_file);
+}
+
 static void draw_status(struct ui *u, int y, int width)
 {
 	attrset(view_attr(u, VC_STATUS));
@@ -64,6 +82,8 @@ static void draw_status(struct ui *u, int y, int width)
 	else if (u->prompt == UI_PROMPT_QUIT)
 		mvprintw(y, 0, "%zu tunable change(s): r restore and quit, k keep and quit, Esc stay",
 			 tunable_session_changes(u->ts));
+	else if (u->prompt == UI_PROMPT_PERSIST)
+		draw_persist(u, y, width);
 	else if (u->prompt == UI_PROMPT_JOURNAL)
 		mvprintw(y, 0, "an earlier blktune left %d changed tunable(s) in the journal: r restore now, l leave them",
 			 u->journal_pending);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# p in the tunables panel: the udev rule for the selected value is shown,
+# written only after y, into $BLKTUNE_RULES_DIR (a directory of this test's);
+# rows a rule may not write are refused with the reason.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-tmux.bash"
+t_need_root
+command -v tmux > /dev/null || t_skip "needs tmux"
+t_loop_create 16 || t_fail "losetup"
+name=${T_LOOP#/dev/}
+rules=$T_TMP/rules
+mkdir -m 0755 "$rules"
+trap 'tm_stop; t_cleanup' EXIT
+ra=$(cat "/sys/block/$name/queue/read_ahead_kb")
+backing=$(cat "/sys/block/$name/loop/backing_file")
+tm_start "BLKTUNE_RULES_DIR='$rules' XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.5 --no-trace \
+	--journal-dir '$T_TMP/journal' -p $name; sleep 60"
+tm_wait "^DEVICE" 5
+tm_keys t
+t_check "the tunables panel opens" tm_wait "tunables of $name" 3
+# the rule wraps over several lines: read the screen as one string
+joined() { tm_screen | tr -d '\n' | grep -qF -- "$1"; }
+# read_ahead_kb is the panel's first row
+tm_keys p
+t_check "p asks before writing" tm_wait "y writes the rule above" 3
+t_check "the rule shown matches the backing file" joined "ATTR{loop/backing_file}==\"$backing\""
+t_check "and sets read_ahead_kb to its value now" joined "ATTR{queue/read_ahead_kb}=\"$ra\""
+tm_keys n
+t_check "another key cancels" tm_wait "not persisted" 3
+t_eq "nothing written" "$(ls -A "$rules" | wc -l)" 0
+tm_keys p
+tm_wait "y writes the rule" 3
+tm_keys y
+t_check "y writes it and says so" tm_wait "written $rules/60-blktune-loop-" 3
+f=$(ls "$rules"/60-blktune-loop-*.rules 2> /dev/null)
+t_check "the rule file is there" test -f "$f"
+t_check "holding the value" grep -qF "ATTR{queue/read_ahead_kb}=\"$ra\"" "$f"
+t_check "matched on the backing file, not the name" grep -qF "ATTR{loop/backing_file}==\"$backing\"" "$f"
+# rows a rule may not write: the panel's last rows are the IRQs or
+# write_cache; G is not a panel key, so walk down to write_cache
+for ((i = 0; i < 60; i++)); do
+	tm_screen | grep -qE '^ *> *write_cache|^> write_cache' && break
+	tm_keys j
+done
+tm_keys p
+t_check "write_cache cannot be persisted, and it says why" tm_wait "write_cache cannot be persisted" 3
+rm -f "$f"
+t_done
