@@ -241,6 +241,8 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("%s: JSON figures have no units; choose one", "-h with --json");
 	if (o->since_boot && o->count)
 		return bad("%s prints one report: -n does not apply", "--since-boot");
+	if (o->since_boot && o->readahead)
+		return bad("%s: readahead figures need an interval, not the time since boot", "--readahead");
 	if (cli->restore && cli->nsets)
 		return bad("%s: choose --set or --restore", "--restore");
 	return 0;

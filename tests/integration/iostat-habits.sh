@@ -79,6 +79,7 @@ check_bad 2 --root "$fix" -b -j SERIAL
 check_bad 2 --root "$fix" -h
 check_bad 2 --root "$fix" -b -h --json
 check_bad 2 --root "$fix" --since-boot -n 2
+check_bad 2 --root "$fix" --since-boot --readahead
 check_bad 2 --root "$fix" -b -p /etc/passwd
 check_bad 1 --root "$fix" --since-boot -p /dev/disk/by-id/nope
 cp -a "$fix" "$T_TMP/noup" && rm "$T_TMP/noup/proc/uptime"
