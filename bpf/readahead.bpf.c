@@ -9,11 +9,19 @@
  * page_cache_ra_order [index, +size) and lasts until that task's next read,
  * fault or fault-around. A page added to the page cache by that task inside
  * the window and outside the demand is a readahead page; its bit is set in a
- * per-(dev, ino, index >> 6) bitmap. The first of these events clears it and
- * decides its fate: get_pages or fault (hit), map_pages (mapped), removal from
- * the page cache (waste). Bits are changed with atomic fetch-and/or, so two
- * CPUs never both count a page: pages = hit + mapped + waste + bits still set
- * (+ dropped), exactly. Counters are per-CPU, cumulative, never drained. */
+ * per-(dev, ino, index >> 6) bitmap, beside where its folio begins. The
+ * first of these events clears it and decides its fate:
+ *   hit     read() asked for it (get_pages), or the process touched it: a
+ *           page fault on that very page (mm_filemap_fault, or a fault that
+ *           fault-around served, located by the fault's address);
+ *   mapped  mapped into the process along with a touched page: fault-around
+ *           neighbours (map_pages) and the rest of the large folio a fault
+ *           or fault-around mapped whole (kernel 6.18 maps a whole folio
+ *           when it lies inside the VMA, one page table and i_size);
+ *   waste   removed from the page cache first.
+ * Bits are changed with atomic fetch-and/or, so two CPUs never both count a
+ * page: pages = hit + mapped + waste + bits still set (+ dropped), exactly.
+ * Counters are per-CPU, cumulative, never drained. */
 #include "vmlinux-ra.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -22,8 +30,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* log2 of the kernel's page size, set by user space before load. */
+/* log2 of the kernel's page size and of the span of one page table (PMD),
+ * set by user space before load. */
 const volatile __u32 page_shift = 12;
+const volatile __u32 pmd_shift = 21;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -44,11 +54,20 @@ struct {
 	__type(value, struct ra_block);
 } ra_blocks SEC(".maps");
 
+/* The counting filter in front of ra_blocks (readahead-bpf.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, RA_LIVE_SLOTS);
+	__type(key, __u32);
+	__type(value, __u32);
+} ra_live SEC(".maps");
+
 #define T_WIN 1     /* a window is open */
 #define T_ASYNC 2   /* it was triggered by page_cache_async_ra */
 #define T_DEMAND 4  /* [dem_lo, dem_hi) is what the reader waits for */
 #define T_FAULT 8   /* the demand is a faulting page */
 #define T_READ 16   /* rd_* describe the task's last get_pages; kept by the others */
+#define T_VMA 32    /* with T_FAULT: v_* describe the faulting page's mapping */
 
 struct ra_task {
 	__u64 ino;
@@ -58,6 +77,10 @@ struct ra_task {
 	 * index and the same last page: counted once. */
 	__u64 rd_ino, rd_first, rd_last, rd_index;
 	__u32 rd_dev, pad;
+	/* The task's last user page fault (exceptions:page_fault_user), and
+	 * once looked up, the file mapping it fell in: the VMA maps file pages
+	 * [v_lo, v_hi) at virtual page numbers page + v_delta. */
+	__u64 f_addr, v_addr, v_mapping, v_lo, v_hi, v_delta;
 };
 
 struct {
@@ -90,11 +113,6 @@ static __always_inline struct ra_task *task_state(bool create)
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
-static __always_inline __u32 inode_dev(struct inode *inode)
-{
-	return BPF_CORE_READ(inode, i_sb, s_dev);
-}
-
 static __always_inline __u64 folio_pages(struct folio *folio)
 {
 	unsigned long flags;
@@ -105,33 +123,71 @@ static __always_inline __u64 folio_pages(struct folio *folio)
 		flags = BPF_CORE_READ((struct folio___ulong *)folio, flags);
 	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
 		return 1;
-	return 1ULL << (BPF_CORE_READ(folio, _flags_1) & 0xff);
+	return 1ULL << (folio->_flags_1 & 0xff);
 }
 
-/* Set `mask` in a block; returns how many of its bits were newly set, or -1
- * when the map has no room (the caller counts them as dropped). A CPU that
- * empties a block deletes it (clear_bits): if that CPU has marked the entry
- * dying, bits set here may vanish with it, so they are taken back and set
- * again in the entry that replaces it. */
-static __always_inline int set_bits(struct ra_block_key *key, __u64 mask)
+/* Pages of the file: pages at or past it are never mapped. */
+static __always_inline __u64 pages_of_size(loff_t size)
 {
+	return size > 0 ? ((__u64)size + (1ULL << page_shift) - 1) >> page_shift : 0;
+}
+
+static __always_inline __u64 file_pages(struct inode *inode)
+{
+	return pages_of_size(inode->i_size);
+}
+
+/* The same through an untrusted pointer. */
+static __always_inline __u64 file_pages_of(struct inode *inode)
+{
+	return pages_of_size(BPF_CORE_READ(inode, i_size));
+}
+
+static __always_inline __u32 *live_slot(struct ra_block_key *key)
+{
+	__u32 slot = ra_live_slot(key);
+
+	return bpf_map_lookup_elem(&ra_live, &slot);
+}
+
+/* Set `mask` in a block, and record its folio boundaries (`heads` set,
+ * `inner` cleared, `order` for a folio of whole blocks); returns how many of
+ * its bits were newly set, or -1 when the map has no room (the caller counts
+ * them as dropped). A CPU that empties a block deletes it (clear_bits): if
+ * that CPU has marked the entry dying, bits set here may vanish with it, so
+ * they are taken back and set again in the entry that replaces it. */
+static __always_inline int set_bits(struct ra_block_key *key, __u64 mask, __u64 heads, __u64 inner,
+				    __u32 order)
+{
+	__u32 *live = live_slot(key);
 	__u64 want = mask;
 	int counted = -1;
 
+	if (!live)
+		return -1;
 	for (int try = 0; try < 4 && want; try++) {
 		struct ra_block *e = bpf_map_lookup_elem(&ra_blocks, key);
 		__u64 old, newly;
 
 		if (!e) {
-			struct ra_block v = { .bits = want };
-			long err = bpf_map_update_elem(&ra_blocks, key, &v, BPF_NOEXIST);
+			struct ra_block v = { .bits = want, .heads = heads, .order = order };
+			long err;
 
+			/* Raised before the block can be seen, lowered if it was not
+			 * inserted: a zero slot always means no block. */
+			__sync_fetch_and_add(live, 1);
+			err = bpf_map_update_elem(&ra_blocks, key, &v, BPF_NOEXIST);
 			if (!err)
 				return counted < 0 ? (int)ra_popcount(want) : counted;
+			__sync_fetch_and_add(live, -1);
 			if (err == -17 /* EEXIST: another CPU inserted it */)
 				continue;
 			break;
 		}
+		if (inner)
+			__sync_fetch_and_and(&e->heads, ~inner);
+		__sync_fetch_and_or(&e->heads, heads);
+		e->order = order;
 		old = __sync_fetch_and_or(&e->bits, want);
 		newly = want & ~old;
 		if (counted < 0)
@@ -149,9 +205,13 @@ static __always_inline int set_bits(struct ra_block_key *key, __u64 mask)
  * barriers), so at least one of them sees the other. */
 static __always_inline __u64 clear_bits(struct ra_block_key *key, __u64 mask)
 {
-	struct ra_block *e = bpf_map_lookup_elem(&ra_blocks, key);
+	__u32 *live = live_slot(key);
+	struct ra_block *e;
 	__u64 old;
 
+	if (!live || !*live)
+		return 0;
+	e = bpf_map_lookup_elem(&ra_blocks, key);
 	if (!e)
 		return 0;
 	old = __sync_fetch_and_and(&e->bits, ~mask);
@@ -159,27 +219,124 @@ static __always_inline __u64 clear_bits(struct ra_block_key *key, __u64 mask)
 		return old & mask;
 	if (__sync_val_compare_and_swap(&e->dying, 0, 1) != 0)
 		return old & mask;
-	if (__sync_fetch_and_or(&e->bits, 0) == 0)
-		bpf_map_delete_elem(&ra_blocks, key);
-	else
+	if (__sync_fetch_and_or(&e->bits, 0) == 0) {
+		if (bpf_map_delete_elem(&ra_blocks, key) == 0)
+			__sync_fetch_and_add(live, -1);
+	} else {
 		__sync_fetch_and_and(&e->dying, 0);
+	}
 	return old & mask;
 }
 
+struct range_walk {
+	struct ra_block_key key;
+	__u64 lo, hi, n;
+};
+
+static long clear_block(__u32 i, struct range_walk *w)
+{
+	__u64 b = (w->lo >> RA_BLOCK_SHIFT) + i;
+
+	if (b << RA_BLOCK_SHIFT >= w->hi)
+		return 1;
+	w->key.blk = b;
+	w->n += ra_popcount(clear_bits(&w->key, ra_range_mask(b, w->lo, w->hi)));
+	return 0;
+}
+
 /* Clear the pages [lo, hi) of a file, at most `maxblk` blocks; returns how
- * many were set. */
+ * many were set. bpf_loop: the verifier checks one block's walk, not each. */
 static __always_inline __u64 clear_range(__u32 dev, __u64 ino, __u64 lo, __u64 hi, int maxblk)
 {
-	struct ra_block_key key = { .ino = ino, .dev = dev };
-	__u64 n = 0, b = lo >> RA_BLOCK_SHIFT;
+	struct range_walk w = { .key = { .ino = ino, .dev = dev }, .lo = lo, .hi = hi };
 
-	for (int i = 0; i < maxblk; i++, b++) {
-		if (b << RA_BLOCK_SHIFT >= hi)
-			break;
-		key.blk = b;
-		n += ra_popcount(clear_bits(&key, ra_range_mask(b, lo, hi)));
+	if (lo >= hi)
+		return 0;
+	if (hi - lo == 1 || (lo >> RA_BLOCK_SHIFT) == ((hi - 1) >> RA_BLOCK_SHIFT)) {
+		clear_block(0, &w);
+		return w.n;
 	}
-	return n;
+	bpf_loop(maxblk, clear_block, &w, 0);
+	return w.n;
+}
+
+/* The folio holding readahead page p, as recorded when it was added:
+ * false when no readahead page of p's block is pending. */
+static __always_inline bool folio_of(__u32 dev, __u64 ino, __u64 p, __u64 *lo, __u64 *hi)
+{
+	struct ra_block_key key = { .ino = ino, .blk = p >> RA_BLOCK_SHIFT, .dev = dev };
+	__u32 *live = live_slot(&key);
+	struct ra_block *e;
+
+	if (!live || !*live)
+		return false;
+	e = bpf_map_lookup_elem(&ra_blocks, &key);
+	if (!e)
+		return false;
+	ra_folio_bounds(e, p, lo, hi);
+	return true;
+}
+
+/* The VMA of the task's last user fault, when it maps `mapping` (any file
+ * when mapping is 0). */
+struct vma_query {
+	__u64 mapping, start, end, pgoff;
+	int found;
+};
+
+static long vma_found(struct task_struct *task, struct vm_area_struct *vma, struct vma_query *q)
+{
+	struct file *f = vma->vm_file;
+
+	if (f && ((__u64)f->f_mapping == q->mapping || !q->mapping)) {
+		q->mapping = (__u64)f->f_mapping;
+		q->start = vma->vm_start;
+		q->end = vma->vm_end;
+		q->pgoff = vma->vm_pgoff;
+		q->found = 1;
+	}
+	return 0;
+}
+
+/* Whether t's last user fault lies in a mapping of `mapping`; fills t->v_*
+ * (looked up once per fault: a fault fires map_pages, then maybe fault). */
+static __always_inline bool fault_vma(struct ra_task *t, struct address_space *mapping)
+{
+	struct vma_query q = { .mapping = (__u64)mapping };
+
+	if (!t->f_addr)
+		return false;
+	if (t->v_addr == t->f_addr)
+		return t->v_mapping == (__u64)mapping || (!mapping && t->v_mapping);
+	if (bpf_find_vma(bpf_get_current_task_btf(), t->f_addr, vma_found, &q, 0) || !q.found) {
+		t->v_addr = t->f_addr;
+		t->v_mapping = 0;
+		return false;
+	}
+	t->v_addr = t->f_addr;
+	t->v_mapping = q.mapping;
+	t->v_lo = q.pgoff;
+	t->v_hi = q.pgoff + ((q.end - q.start) >> page_shift);
+	t->v_delta = (q.start >> page_shift) - q.pgoff;
+	return true;
+}
+
+/* Whether the kernel maps folio [lo, hi) whole when it maps one of its
+ * pages for this fault: inside i_size, the VMA and one page table. Without
+ * the VMA (no fault address: not x86, or a fault from kernel mode) it is
+ * taken to fit. */
+static __always_inline bool folio_fits(const struct ra_task *t, bool vma, __u64 lo, __u64 hi,
+				       __u64 eof)
+{
+	__u32 s = pmd_shift - page_shift;
+
+	if (hi > eof)
+		return false;
+	if (!vma)
+		return true;
+	if (lo < t->v_lo || hi > t->v_hi)
+		return false;
+	return ((lo + t->v_delta) >> s) == ((hi - 1 + t->v_delta) >> s);
 }
 
 static __always_inline bool same_file(const struct ra_task *t, __u32 dev, __u64 ino)
@@ -197,8 +354,8 @@ SEC("tp_btf/page_cache_sync_ra")
 int BPF_PROG(sync_ra, struct inode *inode, pgoff_t index, struct file_ra_state *ra,
 	     unsigned long req_count)
 {
-	__u32 dev = inode_dev(inode);
-	__u64 ino = BPF_CORE_READ(inode, i_ino);
+	__u32 dev = inode->i_sb->s_dev;
+	__u64 ino = inode->i_ino;
 	struct ra_dev_cpu *v = dev_slot(dev);
 	struct ra_task *t = task_state(true);
 
@@ -209,7 +366,7 @@ int BPF_PROG(sync_ra, struct inode *inode, pgoff_t index, struct file_ra_state *
 	/* A fault on a madvise(MADV_SEQUENTIAL) mapping asks for ra_pages from
 	 * the faulting page: only that page is demand. */
 	if ((t->flags & T_FAULT) && same_file(t, dev, ino) && t->dem_lo == index) {
-		t->flags = (t->flags & T_READ) | T_DEMAND | T_FAULT;
+		t->flags = (t->flags & (T_READ | T_VMA)) | T_DEMAND | T_FAULT;
 		return 0;
 	}
 	set_file(t, dev, ino);
@@ -223,7 +380,7 @@ SEC("tp_btf/page_cache_async_ra")
 int BPF_PROG(async_ra, struct inode *inode, pgoff_t index, struct file_ra_state *ra,
 	     unsigned long req_count)
 {
-	__u32 dev = inode_dev(inode);
+	__u32 dev = inode->i_sb->s_dev;
 	struct ra_dev_cpu *v = dev_slot(dev);
 	struct ra_task *t = task_state(true);
 
@@ -231,15 +388,15 @@ int BPF_PROG(async_ra, struct inode *inode, pgoff_t index, struct file_ra_state 
 		ADD(v->async_triggers, 1);
 	if (!t)
 		return 0;
-	set_file(t, dev, BPF_CORE_READ(inode, i_ino));
+	set_file(t, dev, inode->i_ino);
 	t->flags = (t->flags & T_READ) | T_ASYNC;
 	return 0;
 }
 
 static __always_inline void open_window(struct inode *inode, __u64 lo, __u64 n)
 {
-	__u32 dev = inode_dev(inode);
-	__u64 ino = BPF_CORE_READ(inode, i_ino);
+	__u32 dev = inode->i_sb->s_dev;
+	__u64 ino = inode->i_ino;
 	struct ra_task *t = task_state(true);
 	struct ra_dev_cpu *v;
 
@@ -275,7 +432,7 @@ int BPF_PROG(ra_unbounded, struct inode *inode, pgoff_t index, unsigned long nr_
 SEC("tp_btf/page_cache_ra_order")
 int BPF_PROG(ra_order, struct inode *inode, pgoff_t index, struct file_ra_state *ra)
 {
-	open_window(inode, index, BPF_CORE_READ(ra, size));
+	open_window(inode, index, ra->size);
 	return 0;
 }
 
@@ -285,27 +442,33 @@ int BPF_PROG(add_to_page_cache, struct folio *folio)
 	struct ra_task *t = task_state(false);
 	struct ra_block_key key = {};
 	struct inode *inode;
-	__u64 idx, end, b, demand = 0, ra = 0, dropped = 0;
+	__u64 idx, end, b, demand = 0, ra = 0, dropped = 0, mapped = 0, heads, inner;
 	struct ra_dev_cpu *v;
-	__u32 flags;
+	bool map_now = false;
+	__u32 flags, order;
 
 	/* Most page-cache insertions (writes, other tasks) end here. */
 	if (!t || !(t->flags & (T_WIN | T_DEMAND)))
 		return 0;
-	inode = BPF_CORE_READ(folio, mapping, host);
-	key.dev = inode_dev(inode);
-	key.ino = BPF_CORE_READ(inode, i_ino);
+	inode = folio->mapping->host;
+	key.dev = inode->i_sb->s_dev;
+	key.ino = inode->i_ino;
 	if (!same_file(t, key.dev, key.ino))
 		return 0;
 	flags = t->flags;
-	idx = BPF_CORE_READ(folio, index);
+	idx = folio->index;
 	end = idx + folio_pages(folio);
+	order = end - idx >= RA_BLOCK_PAGES ? ra_msb(end - idx) : 0;
+	/* The folio of a faulting page is mapped whole once read (finish_fault),
+	 * where it fits: its other pages are used at once. */
+	if ((flags & (T_FAULT | T_DEMAND)) == (T_FAULT | T_DEMAND) && t->dem_lo >= idx && t->dem_lo < end)
+		map_now = folio_fits(t, flags & T_VMA, idx, end, file_pages(inode));
 	b = idx >> RA_BLOCK_SHIFT;
 	for (int i = 0; i < RA_FOLIO_BLOCKS; i++, b++) {
-		__u64 m, d = 0, r = 0;
+		__u64 first = b << RA_BLOCK_SHIFT, m, d = 0, r = 0;
 		int n;
 
-		if (b << RA_BLOCK_SHIFT >= end)
+		if (first >= end)
 			break;
 		m = ra_range_mask(b, idx, end);
 		if (flags & T_DEMAND)
@@ -315,8 +478,17 @@ int BPF_PROG(add_to_page_cache, struct folio *folio)
 		demand += ra_popcount(d);
 		if (!r)
 			continue;
+		if (map_now) {
+			ra += ra_popcount(r);
+			mapped += ra_popcount(r);
+			continue;
+		}
+		/* Where the folio begins and the next one does. */
+		heads = (idx > first ? 1ULL << (idx - first) : 1) |
+			(end < first + RA_BLOCK_PAGES ? 1ULL << (end - first) : 0);
+		inner = m & ~heads;
 		key.blk = b;
-		n = set_bits(&key, r);
+		n = set_bits(&key, r, heads, inner, order);
 		if (n < 0) {
 			ra += ra_popcount(r);
 			dropped += ra_popcount(r);
@@ -337,6 +509,8 @@ int BPF_PROG(add_to_page_cache, struct folio *folio)
 		else
 			ADD(v->sync_pages, ra);
 	}
+	if (mapped)
+		ADD(v->mapped, mapped);
 	if (dropped)
 		ADD(v->dropped, dropped);
 	return 0;
@@ -345,10 +519,9 @@ int BPF_PROG(add_to_page_cache, struct folio *folio)
 SEC("tp_btf/mm_filemap_get_pages")
 int BPF_PROG(get_pages, struct address_space *mapping, pgoff_t index, pgoff_t last_index)
 {
-	struct inode *inode = BPF_CORE_READ(mapping, host);
-	__u32 dev = inode_dev(inode);
-	__u64 ino = BPF_CORE_READ(inode, i_ino);
-	__u64 size = BPF_CORE_READ(inode, i_size), eof, end, first, lo, hi, hits;
+	struct inode *inode = mapping->host;
+	__u32 dev = inode->i_sb->s_dev;
+	__u64 ino = inode->i_ino, eof = file_pages(inode), end, first, lo, hi, hits;
 	struct ra_task *t = task_state(true);
 	struct ra_dev_cpu *v;
 	bool same, cont;
@@ -356,11 +529,10 @@ int BPF_PROG(get_pages, struct address_space *mapping, pgoff_t index, pgoff_t la
 
 	if (!t)
 		return 0;
-	t->flags &= ~(T_WIN | T_ASYNC | T_DEMAND | T_FAULT);
+	t->flags &= ~(T_WIN | T_ASYNC | T_DEMAND | T_FAULT | T_VMA);
 	/* The range is what read() asked for; pages beyond EOF are not read. */
-	eof = size > 0 ? ((__u64)size - 1) >> page_shift : 0;
-	end = (last_index < eof ? last_index : eof) + 1;
-	if (size <= 0 || index >= end)
+	end = last_index + 1 < eof ? last_index + 1 : eof;
+	if (index >= end)
 		return 0;
 	same = (t->flags & T_READ) && t->rd_dev == dev && t->rd_ino == ino;
 	cont = same && t->rd_last == last_index && index > t->rd_index;
@@ -391,6 +563,8 @@ int BPF_PROG(get_pages, struct address_space *mapping, pgoff_t index, pgoff_t la
 	t->rd_first = first;
 	t->rd_index = index;
 	t->flags |= T_READ;
+	if (cont && !hits)
+		return 0;
 	v = dev_slot(dev);
 	if (!v)
 		return 0;
@@ -403,48 +577,143 @@ int BPF_PROG(get_pages, struct address_space *mapping, pgoff_t index, pgoff_t la
 	return 0;
 }
 
+/* Every user page fault, of any kind: where it was, so that the filemap
+ * event it leads to (map_pages when fault-around serves it, fault when
+ * the page must be read or waited for) knows which page was touched. */
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(fault_user, unsigned long address, struct pt_regs *regs, unsigned long error_code)
+{
+	struct ra_task *t = task_state(true);
+
+	if (t) {
+		t->f_addr = address;
+		t->v_addr = 0;
+	}
+	return 0;
+}
+
+/* The page the task's last user fault touched, if it lies in [lo, hi) of
+ * `mapping`: sets *x; the v_* fields then describe its VMA. */
+static __always_inline bool fault_page(struct ra_task *t, struct address_space *mapping, __u64 lo,
+				       __u64 hi, __u64 *x)
+{
+	if (!fault_vma(t, mapping))
+		return false;
+	*x = (t->f_addr >> page_shift) - t->v_delta;
+	return *x >= lo && *x < hi && *x >= t->v_lo && *x < t->v_hi;
+}
+
+/* A fault that maps a whole page-table's worth of file at once (a folio of
+ * PMD size, aligned: filemap_map_pmd) fires no filemap event, only the
+ * file RSS change. Handled here when the faulting page's folio is one: the
+ * page is a hit, the rest of the folio mapped. Any other fault is left to
+ * map_pages and fault, which follow. */
+SEC("tp_btf/rss_stat")
+int BPF_PROG(rss_stat, struct mm_struct *mm, int member)
+{
+	struct ra_task *t;
+	struct address_space *mapping;
+	struct inode *inode;
+	__u64 x, lo, hi, hits, n, ino;
+	struct ra_dev_cpu *v;
+	__u32 dev;
+
+	if (member != 0 /* MM_FILEPAGES */)
+		return 0;
+	t = task_state(false);
+	if (!t || !t->f_addr || t->v_addr == t->f_addr)
+		return 0;
+	if (!fault_vma(t, 0))
+		return 0;
+	mapping = (struct address_space *)t->v_mapping;
+	inode = BPF_CORE_READ(mapping, host);
+	dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	ino = BPF_CORE_READ(inode, i_ino);
+	x = (t->f_addr >> page_shift) - t->v_delta;
+	if (!folio_of(dev, ino, x, &lo, &hi) || hi - lo < (1ULL << (pmd_shift - page_shift)) ||
+	    !folio_fits(t, true, lo, hi, file_pages_of(inode)))
+		return 0;
+	hits = clear_range(dev, ino, x, x + 1, 1);
+	n = clear_range(dev, ino, lo, hi, RA_FOLIO_BLOCKS);
+	if (!hits && !n)
+		return 0;
+	v = dev_slot(dev);
+	if (!v)
+		return 0;
+	if (hits)
+		ADD(v->hit, hits);
+	if (n)
+		ADD(v->mapped, n);
+	return 0;
+}
+
 SEC("tp_btf/mm_filemap_fault")
 int BPF_PROG(fault, struct address_space *mapping, pgoff_t index)
 {
-	struct inode *inode = BPF_CORE_READ(mapping, host);
-	__u32 dev = inode_dev(inode);
-	__u64 ino = BPF_CORE_READ(inode, i_ino), hits;
+	struct inode *inode = mapping->host;
+	__u32 dev = inode->i_sb->s_dev;
+	__u64 ino = inode->i_ino, hits, mapped = 0, lo, hi, x;
 	struct ra_task *t = task_state(true);
 	struct ra_dev_cpu *v;
+	bool vma = false;
 
 	/* The faulting page is demand if the read-around that follows adds it. */
 	if (t) {
+		vma = fault_page(t, mapping, index, index + 1, &x);
 		set_file(t, dev, ino);
 		t->dem_lo = index;
 		t->dem_hi = index + 1;
-		t->flags = (t->flags & T_READ) | T_DEMAND | T_FAULT;
+		t->flags = (t->flags & T_READ) | T_DEMAND | T_FAULT | (vma ? T_VMA : 0);
 	}
 	hits = clear_range(dev, ino, index, index + 1, 1);
+	/* Once read, the whole folio is mapped (finish_fault) where it fits. */
+	if (t && folio_of(dev, ino, index, &lo, &hi) && hi - lo > 1 &&
+	    folio_fits(t, vma, lo, hi, file_pages(inode)))
+		mapped = clear_range(dev, ino, lo, hi, RA_FOLIO_BLOCKS);
 	v = dev_slot(dev);
 	if (!v)
 		return 0;
 	ADD(v->read_pages, 1);
 	if (hits)
 		ADD(v->hit, hits);
+	if (mapped)
+		ADD(v->mapped, mapped);
 	return 0;
 }
 
+/* Fault-around: the kernel mapped the cached, unlocked pages of
+ * [start, last] and, where they fit, the whole large folios at both ends;
+ * the page the fault was for is a hit, the others are mapped. */
 SEC("tp_btf/mm_filemap_map_pages")
 int BPF_PROG(map_pages, struct address_space *mapping, pgoff_t start, pgoff_t last)
 {
-	struct inode *inode = BPF_CORE_READ(mapping, host);
-	__u32 dev = inode_dev(inode);
+	struct inode *inode = mapping->host;
+	__u32 dev = inode->i_sb->s_dev;
+	__u64 ino = inode->i_ino, lo = start, hi = last + 1, flo, fhi, x = 0, hits = 0, n, eof;
 	struct ra_task *t = task_state(false);
 	struct ra_dev_cpu *v;
-	__u64 n;
+	bool vma = false;
 
-	if (t)
-		t->flags &= ~(T_WIN | T_ASYNC | T_DEMAND | T_FAULT);
-	n = clear_range(dev, BPF_CORE_READ(inode, i_ino), start, last + 1, RA_FOLIO_BLOCKS);
-	if (!n)
+	if (t) {
+		t->flags &= ~(T_WIN | T_ASYNC | T_DEMAND | T_FAULT | T_VMA);
+		vma = fault_page(t, mapping, lo, hi, &x);
+		if (vma)
+			hits = clear_range(dev, ino, x, x + 1, 1);
+	}
+	eof = file_pages(inode);
+	if (folio_of(dev, ino, lo, &flo, &fhi) && flo < lo && folio_fits(t, vma, flo, fhi, eof))
+		lo = flo;
+	if (folio_of(dev, ino, hi - 1, &flo, &fhi) && fhi > hi && folio_fits(t, vma, flo, fhi, eof))
+		hi = fhi;
+	n = clear_range(dev, ino, lo, hi, RA_MAP_BLOCKS);
+	if (!n && !hits)
 		return 0;
 	v = dev_slot(dev);
-	if (v)
+	if (!v)
+		return 0;
+	if (hits)
+		ADD(v->hit, hits);
+	if (n)
 		ADD(v->mapped, n);
 	return 0;
 }
@@ -452,13 +721,12 @@ int BPF_PROG(map_pages, struct address_space *mapping, pgoff_t start, pgoff_t la
 SEC("tp_btf/mm_filemap_delete_from_page_cache")
 int BPF_PROG(delete_from_page_cache, struct folio *folio)
 {
-	struct inode *inode = BPF_CORE_READ(folio, mapping, host);
-	__u64 idx = BPF_CORE_READ(folio, index), n;
-	__u32 dev = inode_dev(inode);
+	struct inode *inode = folio->mapping->host;
+	__u64 idx = folio->index, n;
+	__u32 dev = inode->i_sb->s_dev;
 	struct ra_dev_cpu *v;
 
-	n = clear_range(dev, BPF_CORE_READ(inode, i_ino), idx, idx + folio_pages(folio),
-			RA_FOLIO_BLOCKS);
+	n = clear_range(dev, inode->i_ino, idx, idx + folio_pages(folio), RA_FOLIO_BLOCKS);
 	if (!n)
 		return 0;
 	v = dev_slot(dev);

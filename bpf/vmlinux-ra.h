@@ -32,6 +32,20 @@ struct address_space {
 	struct inode *host;
 };
 
+struct file {
+	struct address_space *f_mapping;
+};
+
+struct vm_area_struct {
+	unsigned long vm_start;
+	unsigned long vm_end;
+	unsigned long vm_pgoff;
+	struct file *vm_file;
+};
+
+struct pt_regs;
+struct mm_struct;
+
 struct file_ra_state {
 	pgoff_t start;
 	unsigned int size;

@@ -63,6 +63,13 @@ static int load(struct source_ra *src, char *why, size_t whylen)
 	while ((1U << shift) < src->page_size)
 		shift++;
 	src->skel->rodata->page_shift = shift;
+	/* A page table holds page_size / 8 entries. */
+	src->skel->rodata->pmd_shift = shift + shift - 3;
+	/* Where a user fault was (x86 only): without it a fault that
+	 * fault-around serves cannot tell which page the process touched, and
+	 * its pages count as mapped. */
+	if (libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
+		bpf_program__set_autoload(src->skel->progs.fault_user, false);
 	err = readahead__load(src->skel);
 	if (err) {
 		bpf_env_load_error(err, why, whylen);
