@@ -44,12 +44,14 @@ int source_ra_disk_of(const struct root *r, dev_t dev, dev_t *disk);
  * dropped pages. Returns 0 or -errno. */
 int source_ra_live_pages(struct source_ra *src, dev_t dev, uint64_t *pages);
 
-/* Kernel statistics summed over the programs (run_cnt/run_time_ns need the
- * sysctl kernel.bpf_stats_enabled=1; recursion_misses counts runs the kernel
- * skipped because a program was already running on that CPU). */
+/* Kernel statistics summed over the loaded programs, or of the one named
+ * `name` (run_cnt/run_time_ns need the sysctl kernel.bpf_stats_enabled=1;
+ * recursion_misses counts runs the kernel skipped because a program was
+ * already running on that CPU). Returns 0, -ENOENT (no such program loaded)
+ * or -errno. */
 struct source_ra_stat {
 	uint64_t run_cnt, run_time_ns, recursion_misses;
 };
-int source_ra_stats(const struct source_ra *src, struct source_ra_stat *out);
+int source_ra_stats(const struct source_ra *src, const char *name, struct source_ra_stat *out);
 
 #endif

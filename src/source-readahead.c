@@ -230,15 +230,19 @@ int source_ra_live_pages(struct source_ra *src, dev_t dev, uint64_t *pages)
 	return 0;
 }
 
-int source_ra_stats(const struct source_ra *src, struct source_ra_stat *out)
+int source_ra_stats(const struct source_ra *src, const char *name, struct source_ra_stat *out)
 {
 	struct bpf_program *p;
+	int found = 0;
 
 	memset(out, 0, sizeof(*out));
 	bpf_object__for_each_program(p, src->skel->obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
+		if (bpf_program__fd(p) < 0 || (name && strcmp(bpf_program__name(p), name)))
+			continue;
+		found = 1;
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
 			return -errno;
@@ -246,5 +250,5 @@ int source_ra_stats(const struct source_ra *src, struct source_ra_stat *out)
 		out->run_time_ns += info.run_time_ns;
 		out->recursion_misses += info.recursion_misses;
 	}
-	return 0;
+	return found ? 0 : -ENOENT;
 }

@@ -54,12 +54,14 @@ probe_stop() {
 	wait "$ppid" 2>/dev/null
 	ppid=
 }
-probe_stats() { # "run_cnt run_time_ns"
+# probe_stats: "NAME run_cnt run_time_ns" per program line (all, get_pages,
+# floor once attached)
+probe_stats() {
 	local w
 	echo stats >&"${PROBE[1]}"
 	while read -r -a w <&"${PROBE[0]}"; do
 		[ "${w[0]}" = end ] && return
-		echo "${w[3]} ${w[5]}"
+		echo "${w[1]} ${w[3]} ${w[5]}"
 	done
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -85,14 +87,31 @@ mon=$(printf '%s\n' "${on[@]}" | median)
 echo "readahead: fio 4k buffered sequential reads of a cached 64 MiB file, ${RUNTIME}s x $REPEATS pairs"
 echo "readahead: median MiB/s mode off $moff, on $mon, ratio $(awk -v a="$mon" -v b="$moff" 'BEGIN { printf "%.4f", a / b }')"
 
+# Cost per event from bpf_stats, beside the floor: an empty program on
+# mm_filemap_get_pages attached in the same run (the same events, the same
+# load on a shared machine), so the difference is what the mode's code costs.
+# "all" averages every program of the mode over every event it saw (page
+# faults and RSS changes of other processes included); get_pages is the
+# event of this workload. Medians of REPEATS runs.
 sysctl -q -w kernel.bpf_stats_enabled=1
-probe_start
-read -r c0 t0 < <(probe_stats)
-fio_mbs >/dev/null
-read -r c1 t1 < <(probe_stats)
-probe_stop
+all=() gp=() fl=() ratio=()
+for ((i = 0; i < REPEATS; i++)); do
+	probe_start
+	echo floor >&"${PROBE[1]}"
+	read -r w f <&"${PROBE[0]}"
+	[ "$w" = floor ] && [ "$f" = 0 ] || { echo "skip - floor program did not attach ($w $f)"; exit 77; }
+	declare -A c0=() t0=()
+	while read -r name c t; do c0[$name]=$c t0[$name]=$t; done < <(probe_stats)
+	fio_mbs >/dev/null
+	declare -A c1=() t1=()
+	while read -r name c t; do c1[$name]=$c t1[$name]=$t; done < <(probe_stats)
+	probe_stop
+	per() { awk -v c="$(( c1[$1] - c0[$1] ))" -v t="$(( t1[$1] - t0[$1] ))" 'BEGIN { printf "%.1f", c ? t / c : 0 }'; }
+	all+=("$(per all)") gp+=("$(per get_pages)") fl+=("$(per floor)")
+	ratio+=("$(awk -v a="$(per get_pages)" -v b="$(per floor)" 'BEGIN { printf "%.3f", b ? a / b : 0 }')")
+	echo "# run $((i + 1)): $(( c1[all] - c0[all] )) events, all programs $(per all) ns/event, get_pages $(per get_pages) ns, floor $(per floor) ns"
+done
 sysctl -q -w kernel.bpf_stats_enabled="$stats_old"
-n=$((c1 - c0))
-if [ "$n" -gt 0 ]; then
-	echo "readahead: $n program runs, $(( (t1 - t0) / n )) ns per run (bpf_stats)"
-fi
+echo "readahead: bpf_stats ns per event (median of $REPEATS): all programs $(printf '%s\n' "${all[@]}" | median)," \
+	"get_pages $(printf '%s\n' "${gp[@]}" | median), empty-program floor $(printf '%s\n' "${fl[@]}" | median)," \
+	"get_pages/floor $(printf '%s\n' "${ratio[@]}" | median)"

@@ -5,7 +5,11 @@
  *   stop   take the second sample and print the named device's interval as
  *          "key value" lines (cum_* since attach, live = bits still set in
  *          the kernel's page map), then "end"
- *   stats  print the programs' summed kernel statistics, then "end"
+ *   floor  load and attach the object's empty floor program (a second copy
+ *          of the object with nothing else loaded): "floor 0" or "floor -errno"
+ *   stats  print kernel statistics as "prog NAME run_cnt N run_time_ns N
+ *          misses N" lines: all (the mode's programs summed), get_pages, and
+ *          floor once attached; then "end"
  * It runs no workload itself. Exit status 77 when the source cannot load. */
 #include <errno.h>
 #include <math.h>
@@ -15,7 +19,11 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include "readahead.h"
+#include "readahead.skel.h"
 #include "source-readahead.h"
 
 static void put_double(const char *key, double v)
@@ -93,8 +101,57 @@ static int parse_dev(const char *arg, dev_t *dev)
 	return 0;
 }
 
+static void put_stat(const char *name, const struct source_ra_stat *st)
+{
+	printf("prog %s run_cnt %llu run_time_ns %llu misses %llu\n", name, (unsigned long long)st->run_cnt,
+	       (unsigned long long)st->run_time_ns, (unsigned long long)st->recursion_misses);
+}
+
+/* The floor: an empty program on mm_filemap_get_pages, alone in its copy. */
+static int floor_open(struct readahead **out)
+{
+	struct readahead *skel = readahead__open();
+	struct bpf_program *p;
+	int err;
+
+	*out = NULL;
+	if (!skel)
+		return -errno;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.floor_get_pages);
+	err = readahead__load(skel);
+	if (!err) {
+		skel->links.floor_get_pages = bpf_program__attach(skel->progs.floor_get_pages);
+		err = libbpf_get_error(skel->links.floor_get_pages);
+		if (err)
+			skel->links.floor_get_pages = NULL;
+	}
+	if (err) {
+		readahead__destroy(skel);
+		return err;
+	}
+	*out = skel;
+	return 0;
+}
+
+static void floor_stat(struct readahead *skel)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	struct source_ra_stat st = { 0 };
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.floor_get_pages), &info, &len))
+		return;
+	st.run_cnt = info.run_cnt;
+	st.run_time_ns = info.run_time_ns;
+	st.recursion_misses = info.recursion_misses;
+	put_stat("floor", &st);
+}
+
 int main(int argc, char **argv)
 {
+	struct readahead *floor = NULL;
 	struct ra_sample prev, cur;
 	struct ra_metrics m;
 	struct source_ra *src;
@@ -128,16 +185,21 @@ int main(int argc, char **argv)
 			else
 				print_metrics(src, &m, &cur);
 			printf("end\n");
+		} else if (!strncmp(line, "floor", 5)) {
+			printf("floor %d\n", floor ? 0 : floor_open(&floor));
 		} else if (!strncmp(line, "stats", 5)) {
 			struct source_ra_stat st;
 
-			if (source_ra_stats(src, &st) == 0)
-				printf("prog all run_cnt %llu run_time_ns %llu misses %llu\n",
-				       (unsigned long long)st.run_cnt, (unsigned long long)st.run_time_ns,
-				       (unsigned long long)st.recursion_misses);
+			if (source_ra_stats(src, NULL, &st) == 0)
+				put_stat("all", &st);
+			if (source_ra_stats(src, "get_pages", &st) == 0)
+				put_stat("get_pages", &st);
+			if (floor)
+				floor_stat(floor);
 			printf("end\n");
 		}
 	}
+	readahead__destroy(floor);
 	ra_sample_free(&prev);
 	ra_sample_free(&cur);
 	source_ra_close(src);
