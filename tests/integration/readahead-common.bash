@@ -53,35 +53,94 @@ ra_close() {
 	RAP_PID=
 }
 
-# hit + mapped + waste + unread = pages, and unread is what the kernel's page
-# map still holds (+ pages it had no room for): checked since attach.
-ra_identity() {
-	local sum=$((RA[cum_hit] + RA[cum_mapped] + RA[cum_waste] + RA[cum_unread]))
-	t_eq "$1: hit + mapped + waste + unread = readahead pages" "$sum" "${RA[cum_pages]}"
-	t_eq "$1: unread = pages still marked in the kernel map" "${RA[cum_unread]}" \
-		"$((RA[live] + RA[cum_dropped]))"
-	t_eq "$1: no page state dropped" "${RA[cum_dropped]}" 0
+# Independent counts for the checks below, filled by ra_run and ra_evict:
+#   RD[...]     the reader's own counts (tests/integration/readahead-reader.py)
+#   RA_CACHED   pages of the file in the page cache after the run (fincore)
+declare -A RD
+RA_READER=$T_TOP/tests/integration/readahead-reader.py
+RA_CACHED=
+
+# ra_cached FILE: pages of FILE in the page cache, as fincore counts them.
+ra_cached() {
+	fincore -n -o PAGES "$1" | tr -d ' '
 }
 
-# ra_set_kb KB: read_ahead_kb of our own loop device, through blktune --set
-# (validated, read back, journaled in $T_TMP), else sysfs directly.
+# ra_run FILE MODE ARGS...: empty FILE's cache (re-mount), start the probe's
+# interval, run the reader, count the cached pages, end the interval.
+ra_run() {
+	local f=$1 k v
+	shift
+	ra_remount || t_fail "re-mount"
+	ra_cmd start
+	RD=()
+	while read -r k v; do RD[$k]=$v; done < <(python3 "$RA_READER" "$1" "$f" "${@:2}")
+	RA_CACHED=$(ra_cached "$f")
+	ra_cmd stop || t_fail "probe answered"
+}
+
+# ra_evict: a second interval over the eviction of every page (re-mount).
+ra_evict() {
+	ra_cmd start
+	ra_remount || t_fail "re-mount"
+	ra_cmd stop || t_fail "probe answered"
+}
+
+# ra_near DESC GOT WANT PCT: GOT within PCT % of WANT (at least 2 pages).
+ra_near() {
+	local tol=$(( $3 * $4 / 100 ))
+	[ "$tol" -ge 2 ] || tol=2
+	t_near "$1" "$2" "$3" "$tol"
+}
+
+# ra_cache_check WHAT: the pages blktune saw added (readahead + demand) are
+# the pages the page cache holds (fincore; the cache was empty before), and
+# no page state was lost.
+ra_cache_check() {
+	t_eq "$1: readahead + demand pages = pages cached (fincore)" \
+		"$((RA[pages] + RA[demand]))" "$RA_CACHED"
+	t_eq "$1: no page state dropped" "${RA[dropped]}" 0
+}
+
+# ra_mmap_check WHAT TOL% HITTOL%: mmap figures against the reader's own
+# counts. Every page in the reader's page table is demand, hit or mapped
+# (within TOL %); a hit is a fault the reader took on a cached page (within
+# HITTOL %: a page whose read is still in flight when fault-around passes
+# over it is skipped by the kernel but counted mapped here, so a later
+# fault on it is no hit; a reader right behind the readahead meets many).
+ra_mmap_check() {
+	ra_near "$1: hit + mapped + demand = pages in the reader's page table (pagemap)" \
+		"$((RA[hit] + RA[mapped] + RA[demand]))" "${RD[mapped]}" "$2"
+	ra_near "$1: hit = faults the reader took on cached pages (cachestat)" \
+		"${RA[hit]}" "${RD[cached_faults]}" "$3"
+	t_check "$1: hit ${RA[hit]} <= faults on cached pages ${RD[cached_faults]}" \
+		[ "${RA[hit]}" -le "${RD[cached_faults]}" ]
+}
+
+# ra_set_kb KB: read_ahead_kb of our own loop device through blktune --set
+# (validated, read back, journaled in $T_TMP). A failure is the test's
+# failure: there is no other way in.
 ra_set_kb() {
 	local n=${RA_DEV#/dev/}
-	if [ -x "$BLKTUNE" ] && "$BLKTUNE" --journal-dir "$T_TMP/journal" --set "$n:read_ahead_kb=$1" >/dev/null 2>&1; then
-		RA_VIA_BLKTUNE=1
-	else
-		echo "$1" > "/sys/block/$n/queue/read_ahead_kb"
-	fi
+	t_check "blktune --set $n:read_ahead_kb=$1" \
+		"$BLKTUNE" --journal-dir "$T_TMP/journal" --set "$n:read_ahead_kb=$1"
 	t_eq "read_ahead_kb set to $1" "$(cat "/sys/block/$n/queue/read_ahead_kb")" "$1"
 }
 
+# ra_restore_kb: blktune --restore puts the original back (checked in sysfs).
 ra_restore_kb() {
 	local n=${RA_DEV#/dev/}
-	if [ -n "${RA_VIA_BLKTUNE:-}" ]; then
-		"$BLKTUNE" --journal-dir "$T_TMP/journal" --restore >/dev/null 2>&1
-	fi
-	[ -n "${RA_KB_ORIG:-}" ] && echo "$RA_KB_ORIG" > "/sys/block/$n/queue/read_ahead_kb"
+	t_check "blktune --restore" "$BLKTUNE" --journal-dir "$T_TMP/journal" --restore
 	t_eq "read_ahead_kb restored" "$(cat "/sys/block/$n/queue/read_ahead_kb")" "${RA_KB_ORIG:-}"
+}
+
+# Cleanup only, after the assertions: if a failed test left our own loop
+# device changed, put it back before it is detached.
+ra_reset_kb() {
+	local n=${RA_DEV#/dev/}
+	[ -n "${RA_KB_ORIG:-}" ] && [ -e "/sys/block/$n/queue/read_ahead_kb" ] &&
+		[ "$(cat "/sys/block/$n/queue/read_ahead_kb")" != "$RA_KB_ORIG" ] &&
+		echo "$RA_KB_ORIG" > "/sys/block/$n/queue/read_ahead_kb"
+	return 0
 }
 
 # Unmount before tests/lib.sh detaches the loop device and removes $T_TMP.
