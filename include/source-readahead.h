@@ -26,7 +26,10 @@ void source_ra_close(struct source_ra *src);
 
 /* Fill `out` with the counters of every filesystem that had page-cache
  * events since the programs were attached, keyed by its s_dev, and rolled up
- * to the whole disk of a partition (RA_DEV_DISK). A dm or md device is its
+ * to the whole disk of a partition (RA_DEV_DISK). A filesystem whose device
+ * is gone (a block device removed, or replaced by another with the same
+ * number: its diskseq changed; an anonymous device no longer mounted) is
+ * left out and its kernel state freed, counters and page map entries. A dm or md device is its
  * own disk: its read_ahead_kb is the one that governs files on it, so its
  * counts are not pushed down to the devices beneath. Returns 0 or -errno. */
 int source_ra_read(struct source_ra *src, struct ra_sample *out);
@@ -43,6 +46,10 @@ int source_ra_disk_of(const struct root *r, dev_t dev, dev_t *disk);
  * refresh). With nothing in flight, it equals ra_counts_unread minus the
  * dropped pages. Returns 0 or -errno. */
 int source_ra_live_pages(struct source_ra *src, dev_t dev, uint64_t *pages);
+
+/* Whether filesystem dev has counters in the kernel map (for tests: state
+ * of gone devices is freed): 1, 0 or -errno. */
+int source_ra_has(struct source_ra *src, dev_t dev);
 
 /* Kernel statistics summed over the loaded programs, or of the one named
  * `name` (run_cnt/run_time_ns need the sysctl kernel.bpf_stats_enabled=1;

@@ -14,6 +14,13 @@
 #include "bpf-env.h"
 #include "readahead.skel.h"
 
+/* A block device's identity when first counted: a new device with the same
+ * number (a loop device detached and attached again) is another device. */
+struct ra_seen {
+	__u32 kdev;
+	unsigned long long diskseq; /* 0: none (no such file on this kernel) */
+};
+
 struct source_ra {
 	struct readahead *skel;
 	struct root *root;
@@ -22,6 +29,11 @@ struct source_ra {
 	struct ra_dev_cpu *vals;
 	__u32 *keys;
 	size_t nkeys, cap_keys;
+	struct ra_seen *seen;   /* sorted by kdev */
+	size_t nseen, cap_seen;
+	char *mounts;           /* proc/self/mountinfo, read once per refresh */
+	size_t mounts_size;
+	int mounts_state;       /* 0 not read this refresh, 1 read, -1 unknown */
 };
 
 /* Every tracepoint the accounting needs: without one of them the identity
@@ -132,6 +144,8 @@ void source_ra_close(struct source_ra *src)
 	root_close(src->root);
 	free(src->vals);
 	free(src->keys);
+	free(src->seen);
+	free(src->mounts);
 	free(src);
 }
 
@@ -175,6 +189,123 @@ int source_ra_disk_of(const struct root *r, dev_t dev, dev_t *disk)
 	return 0;
 }
 
+/* Whether anonymous device dev (major 0: tmpfs, overlay, btrfs...) is
+ * still mounted in this mount namespace. Unsure (unreadable, too long) counts
+ * as mounted: state is freed only for what is surely gone. */
+static bool anon_mounted(struct source_ra *src, dev_t dev)
+{
+	char want[32];
+	size_t wl;
+
+	if (src->mounts_state == 0) {
+		ssize_t n;
+
+		if (!src->mounts) {
+			src->mounts_size = 1 << 16;
+			src->mounts = malloc(src->mounts_size);
+		}
+		n = src->mounts ? root_read(src->root, "proc/self/mountinfo", src->mounts, src->mounts_size) : -ENOMEM;
+		src->mounts_state = n < 0 || (size_t)n >= src->mounts_size - 1 ? -1 : 1;
+	}
+	if (src->mounts_state < 0)
+		return true;
+	/* "ID PARENT MAJ:MIN ..." */
+	wl = (size_t)snprintf(want, sizeof(want), " %u:%u ", major(dev), minor(dev));
+	for (const char *l = src->mounts; *l;) {
+		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+
+		sp = sp ? strchr(sp + 1, ' ') : NULL;
+		if (sp && (!nl || sp < nl) && !strncmp(sp, want, wl))
+			return true;
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+	return false;
+}
+
+static struct ra_seen *seen_find(struct source_ra *src, __u32 kdev, size_t *at)
+{
+	size_t lo = 0, hi = src->nseen;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (src->seen[mid].kdev < kdev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < src->nseen && src->seen[lo].kdev == kdev ? &src->seen[lo] : NULL;
+}
+
+/* Whether the filesystem device kdev is gone: an anonymous one unmounted, a
+ * block device removed or replaced by another with the same number (its
+ * diskseq changed). */
+static bool dev_gone(struct source_ra *src, __u32 kdev)
+{
+	dev_t dev = dev_from_kernel(kdev);
+	unsigned long long seq = 0;
+	char path[96];
+	struct ra_seen *e;
+	size_t at;
+
+	if (major(dev) == 0)
+		return !anon_mounted(src, dev);
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!root_exists(src->root, path))
+		return true;
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/diskseq", major(dev), minor(dev));
+	if (root_read_u64(src->root, path, &seq))
+		seq = 0;
+	e = seen_find(src, kdev, &at);
+	if (e)
+		return e->diskseq != seq;
+	if (src->nseen == src->cap_seen) {
+		size_t c = src->cap_seen ? src->cap_seen * 2 : 16;
+		void *p = realloc(src->seen, c * sizeof(*src->seen));
+
+		if (!p)
+			return false;
+		src->seen = p;
+		src->cap_seen = c;
+	}
+	memmove(&src->seen[at + 1], &src->seen[at], (src->nseen - at) * sizeof(*src->seen));
+	src->seen[at] = (struct ra_seen){ .kdev = kdev, .diskseq = seq };
+	src->nseen++;
+	return false;
+}
+
+/* Free everything the kernel side keeps for device kdev: its counters and
+ * any page state left (pages it had no room to forget, a device that went
+ * with pages cached). */
+static int forget(struct source_ra *src, __u32 kdev)
+{
+	int bfd = bpf_map__fd(src->skel->maps.ra_blocks);
+	struct ra_block_key key, next;
+	void *prev = NULL;
+	size_t at;
+
+	if (bpf_map_delete_elem(bpf_map__fd(src->skel->maps.ra_devs), &kdev) && errno != ENOENT)
+		return -errno;
+	if (seen_find(src, kdev, &at)) {
+		memmove(&src->seen[at], &src->seen[at + 1], (src->nseen - at - 1) * sizeof(*src->seen));
+		src->nseen--;
+	}
+	for (;;) {
+		if (bpf_map_get_next_key(bfd, prev, &next))
+			return errno == ENOENT ? 0 : -errno;
+		if (next.dev == kdev) {
+			/* Deleted: the walk goes on from the key before it. */
+			bpf_map_delete_elem(bfd, &next);
+			continue;
+		}
+		key = next;
+		prev = &key;
+	}
+}
+
 int source_ra_read(struct source_ra *src, struct ra_sample *out)
 {
 	int fd = bpf_map__fd(src->skel->maps.ra_devs);
@@ -184,6 +315,7 @@ int source_ra_read(struct source_ra *src, struct ra_sample *out)
 	err = bpf_env_map_keys(fd, sizeof(*src->keys), (void **)&src->keys, &src->nkeys, &src->cap_keys, RA_MAX_DEVS);
 	if (err)
 		return err;
+	src->mounts_state = 0;
 	ra_sample_reset(out);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	out->t_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
@@ -192,6 +324,12 @@ int source_ra_read(struct source_ra *src, struct ra_sample *out)
 		dev_t dev = dev_from_kernel(src->keys[i]), disk;
 		struct ra_counts c;
 
+		if (dev_gone(src, src->keys[i])) {
+			err = forget(src, src->keys[i]);
+			if (err)
+				return err;
+			continue;
+		}
 		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals))
 			return -errno;
 		ra_counts_from_cpus(&c, src->vals, src->ncpu);
@@ -228,6 +366,15 @@ int source_ra_live_pages(struct source_ra *src, dev_t dev, uint64_t *pages)
 	}
 	*pages = n;
 	return 0;
+}
+
+int source_ra_has(struct source_ra *src, dev_t dev)
+{
+	__u32 kdev = (major(dev) << 20) | minor(dev);
+
+	if (bpf_map_lookup_elem(bpf_map__fd(src->skel->maps.ra_devs), &kdev, src->vals) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
 }
 
 int source_ra_stats(const struct source_ra *src, const char *name, struct source_ra_stat *out)

@@ -5,6 +5,9 @@
  *   stop   take the second sample and print the named device's interval as
  *          "key value" lines (cum_* since attach, live = bits still set in
  *          the kernel's page map), then "end"
+ *   read   take a sample (as a refresh does: state of gone devices is freed)
+ *          and print "has 1" or "has 0": whether the named device still
+ *          has kernel state
  *   floor  load and attach the object's empty floor program (a second copy
  *          of the object with nothing else loaded): "floor 0" or "floor -errno"
  *   stats  print kernel statistics as "prog NAME run_cnt N run_time_ns N
@@ -185,6 +188,9 @@ int main(int argc, char **argv)
 			else
 				print_metrics(src, &m, &cur);
 			printf("end\n");
+		} else if (!strncmp(line, "read", 4)) {
+			err = source_ra_read(src, &cur);
+			printf("has %d\n", err ? err : source_ra_has(src, dev));
 		} else if (!strncmp(line, "floor", 5)) {
 			printf("floor %d\n", floor ? 0 : floor_open(&floor));
 		} else if (!strncmp(line, "stats", 5)) {
