@@ -6,9 +6,12 @@
  *                    that no reader was waiting for (the window's demand:
  *                    page_cache_sync_ra's [index, +req_count), or the
  *                    faulting page of an mmap read-around, is not counted);
- *   hit              a readahead page whose first use was read() or a fault;
- *   mapped           ... whose first use was fault-around (map_pages): mapped
- *                    into a process, whether it is touched is not visible;
+ *   hit              a readahead page whose first use was read() or a page
+ *                    fault the process took on that very page;
+ *   mapped           ... whose first use was being mapped into a process
+ *                    along with a touched page (fault-around neighbours, the
+ *                    rest of a large folio mapped whole): whether it is
+ *                    touched later is not visible;
  *   waste            ... removed from the page cache before any use;
  *   unread           ... still cached and unused (a gauge).
  *   hit + mapped + waste + unread = readahead pages, since tracing began. */

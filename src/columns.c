@@ -235,7 +235,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.prec = 1,
 		.good = +1,
 		.table = true,
-		.formula = "readahead mode: readahead pages first read before eviction / readahead pages " "decided in the interval x 100",
+		.formula = "readahead mode: readahead pages whose first use was read() or a fault on that page / readahead pages " "decided in the interval x 100",
 		.flags = COLUMN_RAMODE,
 	},
 	[COLUMN_RA_KB] = {

@@ -32,6 +32,78 @@ START_TEST(test_bits)
 }
 END_TEST
 
+/* Where a block's folios begin, as add_to_page_cache records it: the folio
+ * a fault or fault-around lands in is mapped whole. */
+START_TEST(test_folio_bounds)
+{
+	struct ra_block b = { 0 };
+	__u64 lo, hi;
+
+	ck_assert_uint_eq(ra_lsb(1), 0);
+	ck_assert_uint_eq(ra_lsb(1ULL << 63), 63);
+	ck_assert_uint_eq(ra_lsb(0x50), 4);
+	ck_assert_uint_eq(ra_msb(1), 0);
+	ck_assert_uint_eq(ra_msb(~0ULL), 63);
+	ck_assert_uint_eq(ra_msb(0x50), 6);
+	/* block 2 (pages 128..191): a 4-page folio at 136, a 16-page one at 144 */
+	b.heads = 1ULL << 8 | 1ULL << 12 | 1ULL << 16 | 1ULL << 32;
+	ra_folio_bounds(&b, 136, &lo, &hi);
+	ck_assert_uint_eq(lo, 136);
+	ck_assert_uint_eq(hi, 140);
+	ra_folio_bounds(&b, 139, &lo, &hi);
+	ck_assert_uint_eq(lo, 136);
+	ck_assert_uint_eq(hi, 140);
+	ra_folio_bounds(&b, 150, &lo, &hi);
+	ck_assert_uint_eq(lo, 144);
+	ck_assert_uint_eq(hi, 160);
+	/* past the last head: up to the block's end */
+	ra_folio_bounds(&b, 191, &lo, &hi);
+	ck_assert_uint_eq(lo, 160);
+	ck_assert_uint_eq(hi, 192);
+	/* no head at or below: not known, the page alone */
+	ra_folio_bounds(&b, 130, &lo, &hi);
+	ck_assert_uint_eq(lo, 130);
+	ck_assert_uint_eq(hi, 131);
+	/* a head at the block's first page, a page at its last */
+	b.heads = 1;
+	ra_folio_bounds(&b, 191, &lo, &hi);
+	ck_assert_uint_eq(lo, 128);
+	ck_assert_uint_eq(hi, 192);
+	/* a 512-page folio covers whole blocks: aligned to its size */
+	b.order = 9;
+	ra_folio_bounds(&b, 1000, &lo, &hi);
+	ck_assert_uint_eq(lo, 512);
+	ck_assert_uint_eq(hi, 1024);
+	ra_folio_bounds(&b, 1024, &lo, &hi);
+	ck_assert_uint_eq(lo, 1024);
+	ck_assert_uint_eq(hi, 1536);
+}
+END_TEST
+
+/* The counting filter: the same block always lands in the same slot, in
+ * range; neighbouring blocks and files spread. */
+START_TEST(test_live_slot)
+{
+	struct ra_block_key a = { .ino = 12, .blk = 7, .dev = 7 << 20 }, b = a;
+	unsigned same = 0;
+
+	ck_assert_uint_eq(ra_live_slot(&a), ra_live_slot(&b));
+	ck_assert_uint_lt(ra_live_slot(&a), RA_LIVE_SLOTS);
+	for (unsigned i = 0; i < 1000; i++) {
+		b.blk = a.blk + 1 + i;
+		same += ra_live_slot(&b) == ra_live_slot(&a);
+		ck_assert_uint_lt(ra_live_slot(&b), RA_LIVE_SLOTS);
+	}
+	ck_assert_uint_le(same, 2);
+	b = a;
+	b.ino++;
+	ck_assert_uint_ne(ra_live_slot(&a), ra_live_slot(&b));
+	b = a;
+	b.dev++;
+	ck_assert_uint_ne(ra_live_slot(&a), ra_live_slot(&b));
+}
+END_TEST
+
 START_TEST(test_win_buckets)
 {
 	ck_assert_uint_eq(ra_win_bucket(0), 0);
@@ -294,6 +366,8 @@ static Suite *readahead_suite(void)
 	TCase *tc = tcase_create("readahead");
 
 	tcase_add_test(tc, test_bits);
+	tcase_add_test(tc, test_folio_bounds);
+	tcase_add_test(tc, test_live_slot);
 	tcase_add_test(tc, test_win_buckets);
 	tcase_add_test(tc, test_percpu_sum);
 	tcase_add_test(tc, test_identity_and_pcts);
