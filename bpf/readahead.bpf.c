@@ -156,13 +156,16 @@ static __always_inline __u32 *live_slot(struct ra_block_key *key)
  * them as dropped). A CPU that empties a block deletes it (clear_bits): if
  * that CPU has marked the entry dying, bits set here may vanish with it, so
  * they are taken back and set again in the entry that replaces it. */
-static __always_inline int set_bits(struct ra_block_key *key, __u64 mask, __u64 heads, __u64 inner,
-				    __u32 order)
+__noinline int set_bits(struct ra_block_key *key, __u64 mask, __u64 heads, __u64 inner, __u32 order)
 {
-	__u32 *live = live_slot(key);
+	__u32 *live;
 	__u64 want = mask;
 	int counted = -1;
 
+	/* A global function: the verifier checks it once, not per caller. */
+	if (!key)
+		return -1;
+	live = live_slot(key);
 	if (!live)
 		return -1;
 	for (int try = 0; try < 4 && want; try++) {
@@ -203,12 +206,15 @@ static __always_inline int set_bits(struct ra_block_key *key, __u64 mask, __u64 
  * empties a block deletes it, unless a concurrent set_bits got in first:
  * each side writes, then reads the other's word (atomic operations are full
  * barriers), so at least one of them sees the other. */
-static __always_inline __u64 clear_bits(struct ra_block_key *key, __u64 mask)
+__noinline __u64 clear_bits(struct ra_block_key *key, __u64 mask)
 {
-	__u32 *live = live_slot(key);
 	struct ra_block *e;
+	__u32 *live;
 	__u64 old;
 
+	if (!key)
+		return 0;
+	live = live_slot(key);
 	if (!live || !*live)
 		return 0;
 	e = bpf_map_lookup_elem(&ra_blocks, key);
@@ -436,83 +442,98 @@ int BPF_PROG(ra_order, struct inode *inode, pgoff_t index, struct file_ra_state 
 	return 0;
 }
 
+/* One block of a folio being added (bpf_loop: the verifier checks one). */
+struct add_walk {
+	struct ra_block_key key;
+	__u64 idx, end, win_lo, win_hi, dem_lo, dem_hi;
+	__u64 demand, ra, dropped, mapped;
+	__u32 flags, order;
+	bool map_now;
+};
+
+static long add_block(__u32 i, struct add_walk *w)
+{
+	__u64 b = (w->idx >> RA_BLOCK_SHIFT) + i, first = b << RA_BLOCK_SHIFT, m, d = 0, r = 0, heads;
+	int n;
+
+	if (first >= w->end)
+		return 1;
+	m = ra_range_mask(b, w->idx, w->end);
+	if (w->flags & T_DEMAND)
+		d = m & ra_range_mask(b, w->dem_lo, w->dem_hi);
+	if (w->flags & T_WIN)
+		r = m & ra_range_mask(b, w->win_lo, w->win_hi) & ~d;
+	w->demand += ra_popcount(d);
+	if (!r)
+		return 0;
+	if (w->map_now) {
+		w->ra += ra_popcount(r);
+		w->mapped += ra_popcount(r);
+		return 0;
+	}
+	/* Where the folio begins and the next one does. */
+	heads = (w->idx > first ? 1ULL << ((w->idx - first) & 63) : 1) |
+		(w->end < first + RA_BLOCK_PAGES ? 1ULL << ((w->end - first) & 63) : 0);
+	w->key.blk = b;
+	n = set_bits(&w->key, r, heads, m & ~heads, w->order);
+	if (n < 0) {
+		w->ra += ra_popcount(r);
+		w->dropped += ra_popcount(r);
+	} else {
+		w->ra += n;
+	}
+	return 0;
+}
+
 SEC("tp_btf/mm_filemap_add_to_page_cache")
 int BPF_PROG(add_to_page_cache, struct folio *folio)
 {
 	struct ra_task *t = task_state(false);
-	struct ra_block_key key = {};
+	struct add_walk w = {};
 	struct inode *inode;
-	__u64 idx, end, b, demand = 0, ra = 0, dropped = 0, mapped = 0, heads, inner;
 	struct ra_dev_cpu *v;
-	bool map_now = false;
-	__u32 flags, order;
 
 	/* Most page-cache insertions (writes, other tasks) end here. */
 	if (!t || !(t->flags & (T_WIN | T_DEMAND)))
 		return 0;
 	inode = folio->mapping->host;
-	key.dev = inode->i_sb->s_dev;
-	key.ino = inode->i_ino;
-	if (!same_file(t, key.dev, key.ino))
+	w.key.dev = inode->i_sb->s_dev;
+	w.key.ino = inode->i_ino;
+	if (!same_file(t, w.key.dev, w.key.ino))
 		return 0;
-	flags = t->flags;
-	idx = folio->index;
-	end = idx + folio_pages(folio);
-	order = end - idx >= RA_BLOCK_PAGES ? ra_msb(end - idx) : 0;
+	w.flags = t->flags;
+	w.win_lo = t->win_lo;
+	w.win_hi = t->win_hi;
+	w.dem_lo = t->dem_lo;
+	w.dem_hi = t->dem_hi;
+	w.idx = folio->index;
+	w.end = w.idx + folio_pages(folio);
+	w.order = w.end - w.idx >= RA_BLOCK_PAGES ? ra_msb(w.end - w.idx) : 0;
 	/* The folio of a faulting page is mapped whole once read (finish_fault),
 	 * where it fits: its other pages are used at once. */
-	if ((flags & (T_FAULT | T_DEMAND)) == (T_FAULT | T_DEMAND) && t->dem_lo >= idx && t->dem_lo < end)
-		map_now = folio_fits(t, flags & T_VMA, idx, end, file_pages(inode));
-	b = idx >> RA_BLOCK_SHIFT;
-	for (int i = 0; i < RA_FOLIO_BLOCKS; i++, b++) {
-		__u64 first = b << RA_BLOCK_SHIFT, m, d = 0, r = 0;
-		int n;
-
-		if (first >= end)
-			break;
-		m = ra_range_mask(b, idx, end);
-		if (flags & T_DEMAND)
-			d = m & ra_range_mask(b, t->dem_lo, t->dem_hi);
-		if (flags & T_WIN)
-			r = m & ra_range_mask(b, t->win_lo, t->win_hi) & ~d;
-		demand += ra_popcount(d);
-		if (!r)
-			continue;
-		if (map_now) {
-			ra += ra_popcount(r);
-			mapped += ra_popcount(r);
-			continue;
-		}
-		/* Where the folio begins and the next one does. */
-		heads = (idx > first ? 1ULL << (idx - first) : 1) |
-			(end < first + RA_BLOCK_PAGES ? 1ULL << (end - first) : 0);
-		inner = m & ~heads;
-		key.blk = b;
-		n = set_bits(&key, r, heads, inner, order);
-		if (n < 0) {
-			ra += ra_popcount(r);
-			dropped += ra_popcount(r);
-		} else {
-			ra += n;
-		}
-	}
-	if (!demand && !ra)
+	if ((w.flags & (T_FAULT | T_DEMAND)) == (T_FAULT | T_DEMAND) && w.dem_lo >= w.idx && w.dem_lo < w.end)
+		w.map_now = folio_fits(t, w.flags & T_VMA, w.idx, w.end, file_pages(inode));
+	if ((w.idx >> RA_BLOCK_SHIFT) == ((w.end - 1) >> RA_BLOCK_SHIFT))
+		add_block(0, &w);
+	else
+		bpf_loop(RA_FOLIO_BLOCKS, add_block, &w, 0);
+	if (!w.demand && !w.ra)
 		return 0;
-	v = dev_slot(key.dev);
+	v = dev_slot(w.key.dev);
 	if (!v)
 		return 0;
-	if (demand)
-		ADD(v->demand, demand);
-	if (ra) {
-		if (flags & T_ASYNC)
-			ADD(v->async_pages, ra);
+	if (w.demand)
+		ADD(v->demand, w.demand);
+	if (w.ra) {
+		if (w.flags & T_ASYNC)
+			ADD(v->async_pages, w.ra);
 		else
-			ADD(v->sync_pages, ra);
+			ADD(v->sync_pages, w.ra);
 	}
-	if (mapped)
-		ADD(v->mapped, mapped);
-	if (dropped)
-		ADD(v->dropped, dropped);
+	if (w.mapped)
+		ADD(v->mapped, w.mapped);
+	if (w.dropped)
+		ADD(v->dropped, w.dropped);
 	return 0;
 }
 

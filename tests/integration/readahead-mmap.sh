@@ -22,7 +22,7 @@ ra_open
 for kb in 4096 0; do
 	ra_set_kb "$kb"
 	ra_run "$RA_MNT/f" mmap-rand 2000 1
-	echo "# read_ahead_kb=$kb: pages ${RA[pages]} hit ${RA[hit]} mapped ${RA[mapped]} demand ${RA[demand]}" \
+	echo "# read_ahead_kb=$kb: pages ${RA[pages]} hit ${RA[hit]} mapped ${RA[mapped]} waste ${RA[waste]} demand ${RA[demand]}" \
 		"windows ${RA[windows]}; reader: faults on cached pages ${RD[cached_faults]}, reading faults" \
 		"${RD[read_faults]}, no fault ${RD[no_fault]}, mapped ${RD[mapped]}; fincore $RA_CACHED"
 	ra_cache_check "read_ahead_kb=$kb"
