@@ -26,7 +26,10 @@ seed_check_device() {
 		seed_die "$dev has no request queue of its own (a partition? give the whole disk)"
 	# the device or any partition of it, mounted or used as swap
 	mnt=$(lsblk -nro MOUNTPOINT "$dev" 2>/dev/null | grep -v '^$' | head -n 1 || true)
-	[ -n "$mnt" ] || mnt=$(awk -v d="$(readlink -f "$dev")" 'index($1, d) == 1 { print $2; exit }' /proc/mounts)
+	# (without lsblk: /proc/mounts; sda's partitions are sda1, loop3's loop3p1)
+	[ -n "$mnt" ] || mnt=$(awk -v d="$(readlink -f "$dev")" '
+		BEGIN { part = d ~ /[0-9]$/ ? "^p[0-9]+$" : "^[0-9]+$" }
+		$1 == d || (index($1, d) == 1 && substr($1, length(d) + 1) ~ part) { print $2; exit }' /proc/mounts)
 	if [ -n "$mnt" ]; then
 		[ "$force" = 1 ] || seed_die "$dev (or a partition of it) is mounted on $mnt: refusing (--force overrides)"
 		echo "${SEED_NAME:-seed}: warning: $dev is mounted on $mnt, going on (--force)" >&2
