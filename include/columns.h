@@ -70,6 +70,9 @@ extern const struct column columns[COLUMN_COUNT];
 
 double column_value(const struct column *c, const struct disk_metrics *m);
 /* Sort order on a column: <0, 0, >0 like strcmp; names break ties. */
+/* Names in natural order: digit runs compare as numbers (loop2 < loop10),
+ * and a disk's partitions follow it (sda < sda1 < sda2 < sdb). */
+int column_natural_cmp(const char *a, const char *b);
 int column_compare(const struct column *c, const struct disk_metrics *a, const struct disk_metrics *b);
 /* Text of a cell, right-aligned for numbers, exactly c->width wide. */
 void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len);

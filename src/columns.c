@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include "columns.h"
 
 #include <stdio.h>
@@ -421,6 +422,37 @@ double column_value(const struct column *c, const struct disk_metrics *m)
 	return v;
 }
 
+int column_natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+			size_t la, lb;
+			int r;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = (size_t)(ea - a), lb = (size_t)(eb - b);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if ((r = strncmp(a, b, la)))
+				return r < 0 ? -1 : 1;
+			a = ea, b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++, b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
 int column_compare(const struct column *c, const struct disk_metrics *a, const struct disk_metrics *b)
 {
 	int r = 0;
@@ -433,9 +465,9 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 	} else if (c->type == COL_STACK) {
 		r = strcmp(a->info.slaves, b->info.slaves);
 	} else if (c->type == COL_NAME) {
-		r = strcmp(names_label(a), names_label(b));
+		r = column_natural_cmp(names_label(a), names_label(b));
 	}
-	return r ? r : strcmp(a->name, b->name);
+	return r;
 }
 
 void column_stack_text(const struct disk_metrics *m, char *out, size_t len)

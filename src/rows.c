@@ -41,12 +41,29 @@ struct sort_item {
 	const struct rows_filter *f;
 };
 
+/* The disk a row belongs to, by the name shown: its parent for a
+ * partition, else itself. */
+static const char *group_of(const struct disk_metrics *m)
+{
+	return m->info.kind == DISK_KIND_PARTITION && m->info.parent[0] ? m->info.parent : names_label(m);
+}
+
+/* Ties keep the kernel's order (diskstats' line order) in both directions.
+ * By name, partitions stay under their disk either way. */
 static int cmp_items(const void *a, const void *b)
 {
 	const struct sort_item *x = a, *y = b;
-	int r = column_compare(&columns[x->f->sort_column], x->m, y->m);
+	int r;
 
-	return x->f->sort_reverse ? -r : r;
+	if (x->f->sort_column == COLUMN_DEVICE) {
+		r = column_natural_cmp(group_of(x->m), group_of(y->m));
+		if (r)
+			return x->f->sort_reverse ? -r : r;
+	}
+	r = column_compare(&columns[x->f->sort_column], x->m, y->m);
+	if (r)
+		return x->f->sort_reverse && x->f->sort_column != COLUMN_DEVICE ? -r : r;
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 size_t rows_build(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx)

@@ -18,7 +18,7 @@ void ui_select_row(struct ui *u, int row)
 	const struct app *a = u->app;
 
 	if (a->nrows == 0) {
-		u->sel_row = 0;
+		u->sel_row = u->top_row = 0;
 		u->sel_name[0] = '\0';
 		return;
 	}
@@ -33,6 +33,12 @@ void ui_select_row(struct ui *u, int row)
 		u->top_row = u->sel_row;
 	if (u->table_rows > 0 && u->sel_row >= u->top_row + u->table_rows)
 		u->top_row = u->sel_row - u->table_rows + 1;
+	/* Fewer rows (a filter, hidden idle devices) or a taller table (the
+	 * detail pane closed): never leave empty lines below the last row. */
+	if (u->table_rows > 0 && u->top_row > (int)a->nrows - u->table_rows)
+		u->top_row = (int)a->nrows - u->table_rows;
+	if (u->top_row < 0)
+		u->top_row = 0;
 }
 
 void ui_sync_selection(struct ui *u)

@@ -63,6 +63,65 @@ START_TEST(sort_and_filter)
 }
 END_TEST
 
+START_TEST(names_in_natural_order)
+{
+	static const char *const kernel[] = { "loop10", "sdb", "loop2", "nvme0n1p10", "sda2", "nvme0n1", "loop1",
+					      "sda", "nvme0n1p2", "sda10", "loop0", "sdaa" };
+	static const char *const want[] = { "loop0", "loop1", "loop2", "loop10", "nvme0n1", "nvme0n1p2",
+					    "nvme0n1p10", "sda", "sda2", "sda10", "sdaa", "sdb" };
+	static const char *const want_rev[] = { "sdb", "sdaa", "sda", "sda2", "sda10", "nvme0n1", "nvme0n1p2",
+						"nvme0n1p10", "loop10", "loop2", "loop1", "loop0" };
+	struct disk_metrics m[12];
+	struct rows_filter f = { .sort_column = COLUMN_DEVICE, .partitions = true };
+	size_t idx[12];
+
+	for (int i = 0; i < 12; i++) {
+		bool part = !strcmp(kernel[i], "sda2") || !strcmp(kernel[i], "sda10") ||
+			    !strcmp(kernel[i], "nvme0n1p10") || !strcmp(kernel[i], "nvme0n1p2");
+		mk(&m[i], kernel[i], part ? DISK_KIND_PARTITION : DISK_KIND_DISK, 0, 0);
+		if (part)
+			snprintf(m[i].info.parent, sizeof(m[i].info.parent), "%s",
+				 kernel[i][0] == 's' ? "sda" : "nvme0n1");
+	}
+	ck_assert_uint_eq(rows_build(m, 12, &f, idx), 12);
+	for (int i = 0; i < 12; i++)
+		ck_assert_str_eq(m[idx[i]].name, want[i]);
+	/* reversed: disks reverse, each disk's partitions stay under it */
+	f.sort_reverse = true;
+	rows_build(m, 12, &f, idx);
+	for (int i = 0; i < 12; i++)
+		ck_assert_str_eq(m[idx[i]].name, want_rev[i]);
+	ck_assert_int_lt(column_natural_cmp("a007", "a8"), 0);
+	ck_assert_int_eq(column_natural_cmp("a07", "a7"), 0);
+	ck_assert_int_gt(column_natural_cmp("sdb", "sda99"), 0);
+	ck_assert_int_lt(column_natural_cmp("x99999999999999999999", "x100000000000000000000"), 0);
+}
+END_TEST
+
+START_TEST(ties_keep_kernel_order_both_ways)
+{
+	struct disk_metrics m[4];
+	struct rows_filter f = { .sort_column = COLUMN_R_S };
+	size_t idx[4];
+
+	mk(&m[0], "vdc", DISK_KIND_DISK, 5, 0);
+	mk(&m[1], "vda", DISK_KIND_DISK, 5, 0);
+	mk(&m[2], "vdd", DISK_KIND_DISK, 9, 0);
+	mk(&m[3], "vdb", DISK_KIND_DISK, 5, 0);
+	rows_build(m, 4, &f, idx);
+	ck_assert_str_eq(m[idx[0]].name, "vdc");
+	ck_assert_str_eq(m[idx[1]].name, "vda");
+	ck_assert_str_eq(m[idx[2]].name, "vdb");
+	ck_assert_str_eq(m[idx[3]].name, "vdd");
+	f.sort_reverse = true;
+	rows_build(m, 4, &f, idx);
+	ck_assert_str_eq(m[idx[0]].name, "vdd");
+	ck_assert_str_eq(m[idx[1]].name, "vdc");
+	ck_assert_str_eq(m[idx[2]].name, "vda");
+	ck_assert_str_eq(m[idx[3]].name, "vdb");
+}
+END_TEST
+
 START_TEST(device_list_overrides)
 {
 	struct disk_metrics m[5];
@@ -113,6 +172,8 @@ static Suite *rows_suite(void)
 
 	tcase_add_test(tc, sort_and_filter);
 	tcase_add_test(tc, device_list_overrides);
+	tcase_add_test(tc, names_in_natural_order);
+	tcase_add_test(tc, ties_keep_kernel_order_both_ways);
 	tcase_add_test(tc, history_one_point_per_second);
 	suite_add_tcase(s, tc);
 	return s;
