@@ -44,6 +44,15 @@ t_check "after the first interval the since-boot mark goes" \
 t_eq "and sda's r/s is the interval's: 0.0" "$(row sda | awk '{print $2}')" "0.0"
 tm_stop
 
+# -z: the TUI starts with idle devices hidden (its i key): the unused loop4
+# is left out of the since-boot frame; i shows it again.
+tm_start "$run -z -d 8; sleep 30"
+t_check "-z: sda is shown" tm_wait "^sda " 5
+t_check "-z: the never-used loop4 is not" bash -c "! tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS' | grep -q '^loop4 '"
+tm_keys i
+t_check "i shows idle devices again: loop4" tm_wait "^loop4 " 2
+tm_stop
+
 # -j LABEL: labelled devices show their label; the rest keep their names.
 tm_start "$run -j LABEL --partitions; sleep 30"
 t_check "-j LABEL: dm-0 is 'data'" tm_wait "^data " 5
