@@ -255,12 +255,18 @@ static long clear_block(__u32 i, struct range_walk *w)
 static __always_inline __u64 clear_range(__u32 dev, __u64 ino, __u64 lo, __u64 hi, int maxblk)
 {
 	struct range_walk w = { .key = { .ino = ino, .dev = dev }, .lo = lo, .hi = hi };
+	__u32 *live;
 
 	if (lo >= hi)
 		return 0;
-	if (hi - lo == 1 || (lo >> RA_BLOCK_SHIFT) == ((hi - 1) >> RA_BLOCK_SHIFT)) {
-		clear_block(0, &w);
-		return w.n;
+	if ((lo >> RA_BLOCK_SHIFT) == ((hi - 1) >> RA_BLOCK_SHIFT)) {
+		/* One block, the common case: its filter slot decides inline
+		 * whether there is anything to look up. */
+		w.key.blk = lo >> RA_BLOCK_SHIFT;
+		live = live_slot(&w.key);
+		if (!live || !*live)
+			return 0;
+		return ra_popcount(clear_bits(&w.key, ra_range_mask(w.key.blk, lo, hi)));
 	}
 	bpf_loop(maxblk, clear_block, &w, 0);
 	return w.n;
