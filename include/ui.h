@@ -58,6 +58,7 @@ struct ui {
 	struct loop *loop;
 	enum ui_mode mode;
 	bool paused, detail, color, quit;
+	bool utf8;        /* the locale's charset is UTF-8: block characters, µ */
 	int exit_status;
 	/* selection follows the device, not the row number */
 	dev_t sel_dev;
@@ -67,6 +68,7 @@ struct ui {
 	int help_top;
 	enum ui_prompt prompt;
 	char input[64];
+	bool input_fresh; /* input is the pre-filled value: typing replaces it */
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */
 	enum column_unit unit; /* of the table's throughput columns (m cycles) */

@@ -96,9 +96,11 @@ void format_uptime(double secs, char *out, size_t len)
 		snprintf(out, len, "%02ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
 }
 
-void format_sparkline(const float *v, int n, int width, char *out, size_t len)
+void format_sparkline(const float *v, int n, int width, bool ascii, char *out, size_t len)
 {
-	static const char *const bars[] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	static const char *const blocks[] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	static const char *const plain[] = { " ", ".", ",", ":", "-", "=", "+", "*", "#" };
+	const char *const *bars = ascii ? plain : blocks;
 	float max = 0;
 	size_t used = 0;
 	int start = n > width ? n - width : 0;

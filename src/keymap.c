@@ -159,6 +159,7 @@ static unsigned act_tun_edit(struct ui *u)
 	}
 	u->prompt = UI_PROMPT_VALUE;
 	snprintf(u->input, sizeof(u->input), "%s", u->tun[u->tun_sel].value);
+	u->input_fresh = true;
 	return ACT_REDRAW;
 }
 

@@ -16,6 +16,7 @@
 #include "cli-snapshot.h"
 #include "cli-tunable.h"
 #include "sweep.h"
+#include "terminal.h"
 #include "sweep-report.h"
 #include "doc.h"
 #include "names.h"
@@ -254,6 +255,7 @@ int main(int argc, char **argv)
 	struct cli cli = { 0 };
 	struct app a;
 	int err, done;
+	char why[128];
 
 	setlocale(LC_ALL, "");
 	/* Subcommands have options of their own. */
@@ -275,6 +277,10 @@ int main(int argc, char **argv)
 	o.history = !o.batch;
 	if (!o.batch && !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "blktune: the full-screen view needs a terminal; use -b for batch output\n");
+		return 2;
+	}
+	if (!o.batch && terminal_check(why, sizeof(why)) < 0) {
+		fprintf(stderr, "blktune: %s: the full-screen view cannot be drawn; use -b for batch output\n", why);
 		return 2;
 	}
 	if ((err = app_open(&a, &o)) < 0) {

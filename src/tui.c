@@ -1,8 +1,8 @@
-#include "persist.h"
 #include "tui.h"
 
 #include <curses.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "persist.h"
 #include "action.h"
 #include "cli-tunable.h"
 #include "keymap.h"
@@ -87,7 +88,22 @@ static unsigned prompt_key(struct ui *u, int key)
 		ui_status(u, u->input[0] ? "showing devices matching \"%s\"" : "filter cleared", u->input);
 		return ACT_ROWS;
 	}
-	if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len > 0) {
+	/* This prompt writes kernel settings: typing replaces the value shown
+	 * (asked for 3, it must not write 12803); editing keys as in readline. */
+	if (u->input_fresh && key >= 32 && key < 127) {
+		u->input[0] = '\0';
+		len = 0;
+	}
+	u->input_fresh = false;
+	if (key == 21) { /* Ctrl-U: the whole line */
+		u->input[0] = '\0';
+	} else if (key == 23) { /* Ctrl-W: the word before the cursor */
+		while (len > 0 && u->input[len - 1] == ' ')
+			len--;
+		while (len > 0 && u->input[len - 1] != ' ')
+			len--;
+		u->input[len] = '\0';
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len > 0) {
 		u->input[len - 1] = '\0';
 	} else if (key >= 32 && key < 127 && len + 1 < sizeof(u->input) &&
 		   (u->prompt == UI_PROMPT_VALUE || (key != ' ' && len + 1 < sizeof(u->app->filter.name)))) {
@@ -146,6 +162,7 @@ int tui_run(struct app *a)
 	u.mode = UI_TABLE;
 	u.detail = true;
 	u.unit = COLUMN_UNIT_MB;
+	u.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	ab_init(&u.ab);
 	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)
 		return err;

@@ -85,14 +85,14 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 		float max = 0;
 		for (int i = 0; i < n; i++)
 			max = mb[i] > max ? mb[i] : max;
-		format_sparkline(mb, n, width - 24, spark, sizeof(spark));
+		format_sparkline(mb, n, width - 24, !u->utf8, spark, sizeof(spark));
 		mvprintw(line++, 0, "MB/s     %s  max %.1f", spark, max);
 	}
 	if (line < y + height && n > 0) {
 		float max = 0;
 		for (int i = 0; i < n; i++)
 			max = io[i] > max ? io[i] : max;
-		format_sparkline(io, n, width - 24, spark, sizeof(spark));
+		format_sparkline(io, n, width - 24, !u->utf8, spark, sizeof(spark));
 		mvprintw(line++, 0, "IOPS     %s  max %.0f", spark, max);
 	}
 	if (line < y + height)

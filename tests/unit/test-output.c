@@ -48,8 +48,10 @@ START_TEST(sparkline_scales_to_max)
 	float v[4] = { 0, 1, 4, 8 };
 	char out[64];
 
-	format_sparkline(v, 4, 10, out, sizeof(out));
+	format_sparkline(v, 4, 10, false, out, sizeof(out));
 	ck_assert_str_eq(out, " ▁▄█");
+	format_sparkline(v, 4, 10, true, out, sizeof(out));
+	ck_assert_str_eq(out, " .-#");
 }
 END_TEST
 
