@@ -89,8 +89,11 @@ t_eq "read bytes over the run through Prometheus equal fio's io_bytes" \
 if grep -q "^blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$T_TMP/textfile/blktune.prom"; then
 	b=$(q "blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$t0")
 	a=$(q "blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$end")
-	t_eq "traced read-size histogram's _sum grew by fio's io_bytes" \
-		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" "$fio_bytes"
+	# the tracer may miss a completion taken on an idle CPU (0.02-0.4 %,
+	# see the man page's TRACING): the same allowance as the trace tests
+	t_near "traced read-size histogram's _sum grew by fio's io_bytes (0.4 %)" \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" "$fio_bytes" \
+		"$(awk -v b="$fio_bytes" 'BEGIN { printf "%.0f", b * 0.004 + 3 * 65536 }')"
 	n=$(q "histogram_quantile(0.5, rate(blktune_request_size_bytes_bucket{device=\"$dev\",op=\"read\"}[6s]))" "$mid")
 	# all of fio's 64 KiB reads sit in the (32 KiB, 64 KiB] bucket: its midpoint
 	t_near "median traced read size, interpolated in the 64 KiB bucket" "$n" 49152 1
@@ -99,9 +102,10 @@ if grep -q "^blktune_request_size_bytes_sum{device=\"$dev\",op=\"read\"}" "$T_TM
 	a=$(q "blktune_request_device_seconds_count{device=\"$dev\",op=\"read\"}" "$end")
 	rb=$(q "blktune_reads_completed_total$sel" "$t0")
 	ra=$(q "blktune_reads_completed_total$sel" "$end")
-	t_eq "traced device-time samples equal diskstats' reads over the run" \
-		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" \
-		"$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.0f", a - b }')"
+	reads=$(awk -v a="$ra" -v b="$rb" 'BEGIN { printf "%.0f", a - b }')
+	t_near "traced device-time samples equal diskstats' reads over the run (0.4 %)" \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.0f", a - b }')" "$reads" \
+		"$(awk -v r="$reads" 'BEGIN { printf "%.0f", r * 0.004 + 3 }')"
 else
 	t_fail "the tracer did not export histograms ($(head -c 200 "$T_TMP/blktune.err"))"
 fi
