@@ -36,3 +36,18 @@ fuzz-journal: $(BUILD)/fuzz/fuzz-journal
 	mkdir -p $(BUILD)/fuzz/corpus-journal
 	cp tests/fuzz/corpus-journal/* $(BUILD)/fuzz/corpus-journal/
 	$(BUILD)/fuzz/fuzz-journal -max_total_time=$(or $(FUZZ_TIME),60) $(BUILD)/fuzz/corpus-journal
+
+# A sweep directory's files (blktune report reads them): fio JSON, sweep.csv,
+# sweep.info; the first byte of an input picks the parser.
+SWEEP_FUZZ_SRC := src/json-read.c src/sweep-workload.c src/sweep-figure.c src/sweep-csv.c src/sweep-info.c \
+                  src/format.c src/root.c
+$(BUILD)/fuzz/fuzz-sweep: tests/fuzz/fuzz-sweep.c $(SWEEP_FUZZ_SRC)
+	mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o $@ $< $(SWEEP_FUZZ_SRC) -lm
+
+fuzz: fuzz-sweep
+.PHONY: fuzz-sweep
+fuzz-sweep: $(BUILD)/fuzz/fuzz-sweep
+	mkdir -p $(BUILD)/fuzz/corpus-sweep
+	cp tests/fuzz/corpus-sweep/* $(BUILD)/fuzz/corpus-sweep/
+	$(BUILD)/fuzz/fuzz-sweep -max_total_time=$(or $(FUZZ_TIME),60) $(BUILD)/fuzz/corpus-sweep

@@ -487,6 +487,39 @@ START_TEST(test_plot_error_bars)
 }
 END_TEST
 
+/* The fuzz seeds stay valid inputs (else make fuzz-sweep explores nothing). */
+START_TEST(test_fuzz_seeds_parse)
+{
+	static struct sweep_run runs[SWEEP_RUNS_MAX];
+	static struct sweep_info info;
+	struct sweep_metric_opt m[SWEEP_METRICS_MAX];
+	struct sweep_run r;
+	size_t nm;
+	char msg[256];
+	char *t;
+	FILE *f;
+
+	t = slurp(unit_fixture("../fuzz/corpus-sweep/fio.seed"));
+	ck_assert_int_eq(t[0], 0);
+	sweep_run_init(&r);
+	ck_assert_int_eq(sweep_workload_fio_parse(t + 1, &r), 0);
+	free(t);
+	t = slurp(unit_fixture("../fuzz/corpus-sweep/csv.seed"));
+	ck_assert_int_eq(t[0], 1);
+	f = fmemopen(t + 1, strlen(t + 1), "r");
+	ck_assert_int_gt(sweep_csv_read(f, runs, SWEEP_RUNS_MAX, m, &nm, msg, sizeof(msg)), 0);
+	fclose(f);
+	free(t);
+	t = slurp(unit_fixture("../fuzz/corpus-sweep/info.seed"));
+	ck_assert_int_eq(t[0], 2);
+	f = fmemopen(t + 1, strlen(t + 1), "r");
+	ck_assert_int_eq(sweep_info_read(f, &info, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(info.tunable, "max_sectors_kb");
+	fclose(f);
+	free(t);
+}
+END_TEST
+
 UNIT_SUITE(sweep_suite)
 static Suite *sweep_suite(void)
 {
@@ -506,6 +539,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_info_round_trip);
 	tcase_add_test(tc, test_plot_error_bars);
+	tcase_add_test(tc, test_fuzz_seeds_parse);
 	suite_add_tcase(s, tc);
 	return s;
 }
