@@ -717,6 +717,28 @@ static int fail(struct tunable_result *res, int err, const char *why)
 }
 
 /* Everything after validation: journal, write, read back, report. */
+
+/* Tunables that differ from their journaled originals now: what "N changed"
+ * means everywhere (key presses, undo and kernel side effects counted
+ * nothing useful). A file that is absent now (a parameter of another
+ * scheduler) comes back with its scheduler and is not counted. */
+static void recount(struct tunable_session *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; s->journal && i < journal_count(s->journal); i++) {
+		const struct journal_entry *e = journal_at(s->journal, i);
+		char msg[TUNABLE_MSG_MAX], now[TUNABLE_VALUE_MAX];
+		struct target t;
+
+		if (resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) ||
+		    read_value(s->root, &t, now, sizeof(now)))
+			continue;
+		n += !same_value(t.def, now, e->value);
+	}
+	s->changes = n;
+}
+
 static int apply(struct tunable_session *s, const char *dev, const struct target *t, const char *norm,
 		 struct tunable_result *res, bool undoable)
 {
@@ -777,8 +799,7 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 	}
 	if (undoable && res->changed)
 		push_undo(s, dev, t, res->before, side, nside);
-	if (res->changed)
-		s->changes++;
+	recount(s);
 	return 0;
 }
 
@@ -889,8 +910,7 @@ int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 	err = put_back(s, u->dev, u->v, u->n, res);
 	res->err = err;
 	res->changed = res->got[0] && strcmp(res->got, res->before) != 0;
-	if (!err && s->changes)
-		s->changes--;
+	recount(s);
 	if (err)
 		catf(res->msg, sizeof(res->msg), 0, "undo %s %s to %s failed (now %s)", u->dev, u->v[0].name,
 			 u->v[0].value, res->got);
@@ -1109,6 +1129,7 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 	err = journal_retain(s->journal, keep);
 	free(keep);
 	s->nundo = 0;
+	recount(s);
 	if (journal_count(s->journal) == 0) {
 		/* Everything is back: let another instance take the journal. */
 		journal_close(s->journal);
