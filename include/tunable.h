@@ -18,6 +18,9 @@
 #define TUNABLE_DEV_MAX 32
 #define TUNABLE_NAME_MAX 64
 #define TUNABLE_VALUE_MAX 256
+/* The "at start" value of a file that did not exist at start (a parameter
+ * of a scheduler chosen later), as the A/B view shows it. */
+#define TUNABLE_ABSENT "(absent)"
 #define TUNABLE_MSG_MAX 512
 #define TUNABLE_LIST_MAX 96
 

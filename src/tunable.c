@@ -484,14 +484,38 @@ static void layer_note(const struct root *r, const char *dev, const struct targe
 	}
 }
 
+static const char *start_find(const struct tunable_session *s, const char *dev, const char *name)
+{
+	for (size_t i = 0; i < s->nstart; i++)
+		if (strcmp(s->start[i].dev, dev) == 0 && strcmp(s->start[i].name, name) == 0)
+			return s->start[i].value;
+	return NULL;
+}
+
+/* A scheduler parameter first seen while another scheduler than the one at
+ * start is active did not exist at start: its file came with the change. */
+static bool absent_at_start(const struct tunable_session *s, const char *dev, const char *name)
+{
+	const char *sched0 = strncmp(name, "iosched/", 8) ? NULL : start_find(s, dev, "scheduler");
+	char msg[TUNABLE_MSG_MAX], now[TUNABLE_VALUE_MAX];
+	struct target t;
+
+	if (!sched0 || resolve(s->root, dev, "scheduler", &t, msg, sizeof(msg)) ||
+	    read_value(s->root, &t, now, sizeof(now)))
+		return false;
+	return strcmp(sched0, now) != 0;
+}
+
 static const char *start_value(struct tunable_session *s, const char *dev, const char *name,
 			       const char *now)
 {
 	struct start_value *v;
+	const char *known = start_find(s, dev, name);
 
-	for (size_t i = 0; i < s->nstart; i++)
-		if (strcmp(s->start[i].dev, dev) == 0 && strcmp(s->start[i].name, name) == 0)
-			return s->start[i].value;
+	if (known)
+		return known;
+	if (absent_at_start(s, dev, name))
+		now = TUNABLE_ABSENT;
 	if (s->nstart == s->capstart) {
 		size_t cap = s->capstart ? s->capstart * 2 : 64;
 		struct start_value *p = realloc(s->start, cap * sizeof(*p));
