@@ -24,6 +24,10 @@ void view_end(void);
 void view_draw(struct ui *u);
 /* Attribute for a colour role (falls back to bold/reverse in monochrome). */
 int view_attr(const struct ui *u, enum view_color c);
+/* Draw text from line y, wrapped at spaces to width columns, on at most
+ * maxlines lines (the last one ends in "..." if it still does not fit).
+ * With y < 0 nothing is drawn. Returns the lines it takes. */
+int view_wrap(int y, int width, int maxlines, const char *text);
 
 /* The parts, each drawing into a band of lines; return lines used. */
 int view_header_draw(struct ui *u, int y, int width);

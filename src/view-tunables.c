@@ -1,4 +1,5 @@
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "view.h"
@@ -9,7 +10,17 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 {
 	const char *why = NULL;
 	bool ro = !tunable_session_writable(u->ts, &why);
-	int list_h = height - 5, line;
+	const struct tunable_info *cur = u->tun_sel < u->ntun ? &u->tun[u->tun_sel] : NULL;
+	const char *help = cur && cur->def ? cur->def->help : "";
+	char layer[TUNABLE_MSG_MAX + 64];
+	/* the selected tunable's help and layer note, wrapped, not cut */
+	int help_h = view_wrap(-1, width, 4, help), layer_h, list_h, line;
+
+	snprintf(layer, sizeof(layer), "layer: %s%s%s",
+		 cur && cur->def ? tunable_table_layer_name(cur->def->layer) : "-",
+		 cur && cur->note[0] ? "; " : "", cur ? cur->note : "");
+	layer_h = view_wrap(-1, width, 3, layer);
+	list_h = height - 3 - help_h - layer_h;
 
 	attrset(view_attr(u, VC_TITLE));
 	mvprintw(y, 0, "tunables of %s", u->tun_dev[0] ? u->tun_dev : "-");
@@ -20,7 +31,7 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 		printw("   %zu changed (u undo, U restore all, K keep)", tunable_session_changes(u->ts));
 	attrset(view_attr(u, VC_HEADER));
 	mvhline(y + 1, 0, ' ', width);
-	mvprintw(y + 1, 0, "%-24s %-14s %-14s %s", "TUNABLE", "NOW", "AT START", "RANGE OR CHOICES");
+	mvprintw(y + 1, 0, "%-26s %-14s %-14s %s", "TUNABLE", "NOW", "AT START", "RANGE OR CHOICES");
 	attrset(A_NORMAL);
 	if (u->ntun == 0) {
 		mvprintw(y + 2, 0, "%.*s", width, u->tun_msg[0] ? u->tun_msg : "no tunables");
@@ -40,16 +51,14 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 		attrset(sel ? view_attr(u, VC_SELECTED) : (diff ? view_attr(u, VC_TITLE) : (int)A_NORMAL));
 		if (sel)
 			mvhline(y + 2 + r, 0, ' ', width);
-		mvprintw(y + 2 + r, 0, "%-24.24s %-14.14s %-14.14s %.*s%s", t->name, t->value, t->start,
-			 width > 60 ? width - 60 : 0, t->range, t->writable ? "" : "  (read-only)");
+		mvprintw(y + 2 + r, 0, "%-26.26s %-14.14s %-14.14s %.*s%s", t->name, t->value, t->start,
+			 width > 62 ? width - 62 : 0, t->range, t->writable ? "" : "  (read-only)");
 	}
 	attrset(A_NORMAL);
 	line = y + 2 + list_h;
-	if (u->tun_sel < u->ntun) {
-		const struct tunable_info *t = &u->tun[u->tun_sel];
+	if (cur) {
 		mvhline(line, 0, ACS_HLINE, width);
-		mvprintw(line + 1, 0, "%.*s", width, t->def ? t->def->help : "");
-		mvprintw(line + 2, 0, "layer: %s%s%.*s", t->def ? tunable_table_layer_name(t->def->layer) : "-",
-			 t->note[0] ? "; " : "", width - 20, t->note);
+		view_wrap(line + 1, width, help_h, help);
+		view_wrap(line + 1 + help_h, width, layer_h, layer);
 	}
 }

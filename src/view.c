@@ -8,6 +8,34 @@
 #include "persist.h"
 #include "view-ab.h"
 
+int view_wrap(int y, int width, int maxlines, const char *text)
+{
+	int lines = 0;
+
+	while (*text && lines < maxlines && width > 4) {
+		int n = (int)strlen(text), cut = n;
+
+		if (n > width) {
+			cut = width;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		if (y >= 0) {
+			if (lines + 1 == maxlines && n > width)
+				mvprintw(y + lines, 0, "%.*s...", width - 3, text);
+			else
+				mvprintw(y + lines, 0, "%.*s", cut, text);
+		}
+		lines++;
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+	return lines;
+}
+
 int view_init(bool no_color, bool *color)
 {
 	if (!initscr())
@@ -90,7 +118,7 @@ static void draw_status(struct ui *u, int y, int width)
 	else if (u->status[0])
 		mvprintw(y, 0, "%.*s", width, u->status);
 	else
-		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  P partitions  i idle");
+		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  i idle");
 	attrset(A_NORMAL);
 }
 
