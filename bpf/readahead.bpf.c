@@ -630,6 +630,22 @@ static __always_inline bool fault_page(struct ra_task *t, struct address_space *
 	return *x >= lo && *x < hi && *x >= t->v_lo && *x < t->v_hi;
 }
 
+/* Pages a fault used: the page it touched (hit) and those mapped with it. */
+static __always_inline void count_used(__u32 dev, __u64 hits, __u64 mapped)
+{
+	struct ra_dev_cpu *v;
+
+	if (!hits && !mapped)
+		return;
+	v = dev_slot(dev);
+	if (!v)
+		return;
+	if (hits)
+		ADD(v->hit, hits);
+	if (mapped)
+		ADD(v->mapped, mapped);
+}
+
 /* A fault that maps a whole page-table's worth of file at once (a folio of
  * PMD size, aligned: filemap_map_pmd) fires no filemap event, only the
  * file RSS change. Handled here when the faulting page's folio is one: the
@@ -641,8 +657,7 @@ int BPF_PROG(rss_stat, struct mm_struct *mm, int member)
 	struct ra_task *t;
 	struct address_space *mapping;
 	struct inode *inode;
-	__u64 x, lo, hi, hits, n, ino;
-	struct ra_dev_cpu *v;
+	__u64 x, lo, hi, hits, ino;
 	__u32 dev;
 
 	if (member != 0 /* MM_FILEPAGES */)
@@ -661,16 +676,7 @@ int BPF_PROG(rss_stat, struct mm_struct *mm, int member)
 	    !folio_fits(t, true, lo, hi, file_pages_of(inode)))
 		return 0;
 	hits = clear_range(dev, ino, x, x + 1, 1);
-	n = clear_range(dev, ino, lo, hi, RA_FOLIO_BLOCKS);
-	if (!hits && !n)
-		return 0;
-	v = dev_slot(dev);
-	if (!v)
-		return 0;
-	if (hits)
-		ADD(v->hit, hits);
-	if (n)
-		ADD(v->mapped, n);
+	count_used(dev, hits, clear_range(dev, ino, lo, hi, RA_FOLIO_BLOCKS));
 	return 0;
 }
 
@@ -716,9 +722,8 @@ int BPF_PROG(map_pages, struct address_space *mapping, pgoff_t start, pgoff_t la
 {
 	struct inode *inode = mapping->host;
 	__u32 dev = inode->i_sb->s_dev;
-	__u64 ino = inode->i_ino, lo = start, hi = last + 1, flo, fhi, x = 0, hits = 0, n, eof;
+	__u64 ino = inode->i_ino, lo = start, hi = last + 1, flo, fhi, x = 0, hits = 0, eof;
 	struct ra_task *t = task_state(false);
-	struct ra_dev_cpu *v;
 	bool vma = false;
 
 	if (t) {
@@ -732,16 +737,7 @@ int BPF_PROG(map_pages, struct address_space *mapping, pgoff_t start, pgoff_t la
 		lo = flo;
 	if (folio_of(dev, ino, hi - 1, &flo, &fhi) && fhi > hi && folio_fits(t, vma, flo, fhi, eof))
 		hi = fhi;
-	n = clear_range(dev, ino, lo, hi, RA_MAP_BLOCKS);
-	if (!n && !hits)
-		return 0;
-	v = dev_slot(dev);
-	if (!v)
-		return 0;
-	if (hits)
-		ADD(v->hit, hits);
-	if (n)
-		ADD(v->mapped, n);
+	count_used(dev, hits, clear_range(dev, ino, lo, hi, RA_MAP_BLOCKS));
 	return 0;
 }
 

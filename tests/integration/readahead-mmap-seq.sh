@@ -17,7 +17,7 @@ ra_file f 64
 ra_open
 file_pages=$((64 * 1024 * 1024 / $(getconf PAGESIZE)))
 
-ra_run "$RA_MNT/f" mmap-seq
+RA_WANT_CACHED=$file_pages ra_run "$RA_MNT/f" mmap-seq
 echo "# pages ${RA[pages]} hit ${RA[hit]} mapped ${RA[mapped]} demand ${RA[demand]} unread ${RA[unread]};" \
 	"reader: touches ${RD[touches]}, faults on cached pages ${RD[cached_faults]}, reading faults" \
 	"${RD[read_faults]}, mapped ${RD[mapped]}; fincore $RA_CACHED"

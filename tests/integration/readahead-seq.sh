@@ -16,7 +16,7 @@ ra_file f 256
 ra_open
 file_pages=$((256 * 1024 * 1024 / $(getconf PAGESIZE)))
 
-ra_run "$RA_MNT/f" read $((1024 * 1024))
+RA_WANT_CACHED=$file_pages ra_run "$RA_MNT/f" read $((1024 * 1024))
 t_eq "the reader read every page" "${RD[touches]}" "$file_pages"
 t_eq "every page is cached (fincore)" "$RA_CACHED" "$file_pages"
 ra_cache_check "sequential read"
