@@ -52,7 +52,8 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 		if (sel)
 			mvhline(y + 2 + r, 0, ' ', width);
 		mvprintw(y + 2 + r, 0, "%-26.26s %-14.14s %-14.14s %.*s%s", t->name, t->value, t->start,
-			 width > 62 ? width - 62 : 0, t->range, t->writable ? "" : "  (read-only)");
+			 width > 62 ? width - 62 : 0, t->range,
+			 t->writable || (t->def && t->def->type == TUNABLE_TEXT) ? "" : "  (read-only)");
 	}
 	attrset(A_NORMAL);
 	line = y + 2 + list_h;

@@ -28,6 +28,10 @@ print(" ".join(" ".join(lines[i + 1:]).split()))')
 	t_check "$size: the whole help of read_ahead_kb is on screen" grep -qF -- "$(echo $help)" <<< "$shown"
 	t_check "$size: no line is wider than the screen" \
 		test "$(tm_screen | python3 -c 'import sys; w = int(sys.argv[1]); print(sum(len(l.rstrip("\n")) > w for l in sys.stdin))' "${size%x*}")" -eq 0
+	if [ "$size" = 120x40 ]; then
+		wc_line=$(tm_screen | grep -E '^ *write_cache ')
+		t_eq "write_cache says read-only once ($wc_line)" "$(grep -o 'read-only' <<< "$wc_line" | wc -l)" 1
+	fi
 	tm_stop
 done
 t_done
