@@ -102,8 +102,11 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 
 		when(d->start, a, sizeof(a));
 		when(d->end, b, sizeof(b));
-		fprintf(f, "\n%s (%u:%u): %zu intervals, %s to %s (%.1f s)\n", d->name, d->major, d->minor, d->n,
-			a, b + 11, d->end - d->start);
+		fprintf(f, "\n%s (%u:%u): %zu intervals, %s to %s (%.1f s)", d->name, d->major, d->minor, d->n, a,
+			b + 11, d->end - d->start);
+		if (d->idle || d->partial)
+			fprintf(f, "; %zu idle and %zu partial intervals left out", d->idle, d->partial);
+		fputc('\n', f);
 		fprintf(f, "  %-10s %5s %12s %12s %12s %12s\n", "metric", "n", "mean", "sd", "min", "max");
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			const struct stats_summary *st = &d->st[c];
