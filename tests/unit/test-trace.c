@@ -52,6 +52,26 @@ START_TEST(test_lat_buckets)
 		ck_assert_uint_eq(blktune_lat_bucket(ns + 1), i + 1);
 	}
 	ck_assert_uint_eq(trace_lat_bucket_le_us(TRACE_LAT_BUCKETS - 1), 0);
+	/* against the definition, ceil(ns / 1000) <= 2^i, around every power
+	 * of two and every bucket edge */
+	for (unsigned k = 0; k < 63; k++)
+		for (int d = -2; d <= 2; d++) {
+			uint64_t ns = (1ULL << k) + (uint64_t)(int64_t)d, us = ns / 1000 + (ns % 1000 != 0);
+			unsigned want = 0;
+
+			while (want < TRACE_LAT_BUCKETS - 1 && us > (1ULL << want))
+				want++;
+			ck_assert_uint_eq(blktune_lat_bucket(ns), want);
+		}
+	for (unsigned i = 0; i < 40; i++)
+		for (int d = -1; d <= 1; d++) {
+			uint64_t ns = (1000ULL << i) + (uint64_t)(int64_t)d, us = ns / 1000 + (ns % 1000 != 0);
+			unsigned want = 0;
+
+			while (want < TRACE_LAT_BUCKETS - 1 && us > (1ULL << want))
+				want++;
+			ck_assert_uint_eq(blktune_lat_bucket(ns), want);
+		}
 }
 END_TEST
 
