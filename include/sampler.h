@@ -18,6 +18,12 @@ struct sampler_host {
 };
 
 #define SAMPLER_NO_TRACE 1u /* --no-trace: never load the BPF programs */
+/* Load the tracer in a thread behind the first samples (the TUI: its first
+ * frame comes from diskstats and sysfs at once; sampler_tracing says
+ * "loading" meanwhile and the programs are adopted by the first
+ * sampler_take after the load). The environment variable
+ * BLKTUNE_TRACE_LOAD_DELAY_MS (tests) delays the load by that much. */
+#define SAMPLER_DEFER_TRACE 2u
 
 int sampler_open(const struct root *r, unsigned flags, struct sampler **out);
 void sampler_close(struct sampler *sp);

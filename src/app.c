@@ -44,7 +44,9 @@ int app_open(struct app *a, const struct app_options *o)
 	}
 	a->filter.devs = a->devptrs;
 	a->filter.ndevs = o->ndevs;
-	if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : 0, &a->sampler)) < 0) {
+	/* The TUI draws its first frame before the tracer has loaded. */
+	if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : o->batch ? 0 : SAMPLER_DEFER_TRACE,
+				&a->sampler)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
 		return err;

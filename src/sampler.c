@@ -1,6 +1,8 @@
 #include "sampler.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +42,46 @@ struct sampler {
 	struct source_ra *ra;     /* only while the readahead mode is on */
 	struct source_names *names; /* only with -j */
 	char trace_why[160];
+	/* the tracer loading in a thread (SAMPLER_DEFER_TRACE) */
+	pthread_t loader;
+	bool loading;
+	atomic_bool loaded;
+	struct source_bpf *loaded_bpf;
+	char loaded_why[160];
 	uint64_t disks_fp; /* fingerprint of the disk set tracing last saw */
 	bool have_fp;
 	double uptime0, t0;
 	char err[200];
 };
+
+static void *load_tracer(void *arg)
+{
+	struct sampler *sp = arg;
+	const char *delay = getenv("BLKTUNE_TRACE_LOAD_DELAY_MS");
+
+	if (delay) {
+		long ms = strtol(delay, NULL, 10);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+		if (ms > 0 && ms < 60000)
+			nanosleep(&ts, NULL);
+	}
+	if (source_bpf_open(&sp->loaded_bpf, sp->loaded_why, sizeof(sp->loaded_why)) < 0)
+		sp->loaded_bpf = NULL;
+	atomic_store(&sp->loaded, true);
+	return NULL;
+}
+
+/* Take over the tracer the thread loaded: when it is done, or (wait) now. */
+static void adopt_tracer(struct sampler *sp, bool wait)
+{
+	if (!sp->loading || (!wait && !atomic_load(&sp->loaded)))
+		return;
+	pthread_join(sp->loader, NULL);
+	sp->loading = false;
+	sp->bpf = sp->loaded_bpf;
+	snprintf(sp->trace_why, sizeof(sp->trace_why), "%s", sp->loaded_why);
+}
 
 static void read_line(const struct root *r, const char *path, char *out, size_t len)
 {
@@ -78,7 +115,13 @@ int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
 		snprintf(sp->trace_why, sizeof(sp->trace_why), "off (--no-trace)");
 	else if (!root_is_live(r))
 		snprintf(sp->trace_why, sizeof(sp->trace_why), "off (--root reads a captured tree)");
-	else if (source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
+	else if (flags & SAMPLER_DEFER_TRACE) {
+		snprintf(sp->trace_why, sizeof(sp->trace_why), "loading");
+		atomic_init(&sp->loaded, false);
+		sp->loading = pthread_create(&sp->loader, NULL, load_tracer, sp) == 0;
+		if (!sp->loading && source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
+			sp->bpf = NULL;
+	} else if (source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
 		sp->bpf = NULL;
 	read_line(r, "proc/sys/kernel/hostname", sp->host.hostname, sizeof(sp->host.hostname));
 	read_line(r, "proc/sys/kernel/osrelease", sp->host.kernel, sizeof(sp->host.kernel));
@@ -97,6 +140,7 @@ void sampler_close(struct sampler *sp)
 {
 	if (!sp)
 		return;
+	adopt_tracer(sp, true);
 	source_diskstats_close(sp->ds);
 	source_queue_close(sp->q);
 	source_cpu_close(sp->cpu);
@@ -151,6 +195,7 @@ int sampler_take(struct sampler *sp, struct sample *s)
 	char buf[64];
 	int bad;
 
+	adopt_tracer(sp, false);
 	sample_clear(s);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &s->wall);
@@ -253,6 +298,8 @@ int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
 	}
 	if (sp->ra)
 		return 0;
+	/* libbpf's message capture is process-wide: one load at a time */
+	adopt_tracer(sp, true);
 	if (!root_is_live(sp->root)) {
 		snprintf(why, whylen, "readahead tracing needs the live system, not --root");
 		return -EOPNOTSUPP;

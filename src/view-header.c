@@ -1,5 +1,6 @@
 #include <curses.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "format.h"
 #include "view.h"
@@ -41,7 +42,10 @@ int view_header_draw(struct ui *u, int y, int width)
 		bool on = sampler_tracing(a->sampler, &why);
 		printw("  ");
 		attrset(on ? (int)A_NORMAL : view_attr(u, VC_DIM));
-		printw("trace %.*s", width - getcurx(stdscr) - 8, on ? "on" : why);
+		if (!on && !strcmp(why, "loading"))
+			printw("tracer loading"); /* in a thread, behind the first frames */
+		else
+			printw("trace %.*s", width - getcurx(stdscr) - 8, on ? "on" : why);
 		attrset(A_NORMAL);
 		/* Events the kernel skipped or could not store: figures undercount. */
 		if (on && (a->cur.trace.missed || a->cur.trace.map_full)) {
