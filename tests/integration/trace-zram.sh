@@ -42,6 +42,12 @@ echo "# latency: ${TP[lat_n]:-0} bios timed, ${TP[no_start]:-0} without a queue 
 t_eq "timed + untimed = completed" "$(( ${TP[lat_n]:-0} + ${TP[no_start]:-0} ))" "${TP[completed]:-}"
 t_eq "every bio has a latency (queued while traced)" "${TP[lat_n]:-0}" "${TP[completed]:-}"
 t_check "a p50 latency is measured (${TP[lat_p50_us]:-} us)" awk -v v="${TP[lat_p50_us]:-nan}" 'BEGIN { exit !(v + 0 > 0) }'
+# bio-based: no request queue, so no queue/device split: null, never zeros
+t_eq "no queue/device split on a bio-based device" "${TP[split]:-}" 0
+t_check "JSON: lat_split, q_p99_us and d_p99_us are null" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["lat_split"] is None and d["q_p99_us"] is None and d["d_p99_us"] is None' "${TP[json]}"
 tp_close
 zram_reset
 t_eq "zram0 reset afterwards" "$(cat $z/disksize)" 0

@@ -9,6 +9,8 @@
 #include <sys/sysmacros.h>
 
 #include "root.h"
+#include "columns.h"
+#include "model.h"
 #include "trace.h"
 #include "trace-topology.h"
 
@@ -350,6 +352,36 @@ START_TEST(test_split)
 }
 END_TEST
 
+/* The table's q_p99_us and d_p99_us: a number where the device is split,
+ * n/a on a bio-based device (no queue part) and where tracing is off. */
+START_TEST(test_split_columns)
+{
+	struct disk_metrics m;
+	char out[32];
+
+	memset(&m, 0, sizeof(m));
+	m.state = DISK_OK;
+	m.traced = m.t_metrics = m.t_split = true;
+	m.t_q_p99_us = 123;
+	m.t_d_p99_us = 4567;
+	column_cell(&columns[COLUMN_T_QP99], &m, out, sizeof(out));
+	ck_assert_str_eq(out, "     123");
+	column_cell(&columns[COLUMN_T_DP99], &m, out, sizeof(out));
+	ck_assert_str_eq(out, "    4567");
+	m.t_split = false;
+	m.t_q_p99_us = m.t_d_p99_us = NAN;
+	column_cell(&columns[COLUMN_T_QP99], &m, out, sizeof(out));
+	ck_assert_str_eq(out, "     n/a");
+	column_cell(&columns[COLUMN_T_DP99], &m, out, sizeof(out));
+	ck_assert_str_eq(out, "     n/a");
+	m.traced = m.t_metrics = false;
+	column_cell(&columns[COLUMN_T_DP99], &m, out, sizeof(out));
+	ck_assert_str_eq(out, "     n/a");
+	ck_assert_int_eq(column_find("q_p99_us"), COLUMN_T_QP99);
+	ck_assert_int_eq(column_find("d_p99_us"), COLUMN_T_DP99);
+}
+END_TEST
+
 START_TEST(test_copy_swap)
 {
 	struct trace_sample a, b;
@@ -520,6 +552,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_delta);
 	tcase_add_test(tc, test_new_disk_same_dev);
 	tcase_add_test(tc, test_split);
+	tcase_add_test(tc, test_split_columns);
 	tcase_add_test(tc, test_copy_swap);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_cpulist);
