@@ -52,8 +52,9 @@ r_await=$(awk -v t=$((t1 - t0)) -v n="$reads" 'BEGIN { printf "%.1f", t * 1000 /
 echo "# $reads reads; r_await $r_await us; traced: queue avg ${TP[q_avg_read_us]} p99 ${TP[q_p99_read_us]}, device avg ${TP[d_avg_read_us]} p50 ${TP[d_p50_read_us]} p90 ${TP[d_p90_read_us]} p99 ${TP[d_p99_read_us]}"
 
 t_check "enough reads ($reads)" test "$reads" -gt 10000
-# a completion is lost now and then on this VM (see trace-loop.sh): 0.05%
-t_near "traced reads = diskstats reads (exact: ${TP[completed_read]:-})" "${TP[completed_read]:-0}" "$reads" $((reads / 2000 + 1))
+# a completion is lost now and then on this VM, more under load with bpftrace
+# attached too (ARCHITECTURE.md 1: 0.02-0.4%): allow 0.4%
+t_near "traced reads = diskstats reads (exact: ${TP[completed_read]:-})" "${TP[completed_read]:-0}" "$reads" $((reads / 250 + 1))
 t_eq "every traced read has a queue and a device time" "${TP[d_n_read]:-}" "${TP[completed_read]:-}"
 t_check "the queue filled: queue p99 ${TP[q_p99_read_us]} us > 0" awk -v v="${TP[q_p99_read_us]}" 'BEGIN { exit !(v > 0) }'
 t_check "queue + device avg (${TP[q_avg_read_us]} + ${TP[d_avg_read_us]}) = r_await ($r_await us) within 3%" \
