@@ -91,7 +91,13 @@ int root_openat(const struct root *r, const char *rel, int flags)
 	/* A captured tree holds symlinks such as ../devices/...: resolve them
 	 * inside the tree, never on the machine running the tests. */
 	how.resolve = RESOLVE_IN_ROOT;
-	fd = (int)syscall(SYS_openat2, r->dirfd, rel, &how, sizeof(how));
+	/* EAGAIN: a rename anywhere on the machine raced a ".." of the lookup
+	 * and the kernel would not vouch for it; openat2(2) says retry. */
+	for (int tries = 0;; tries++) {
+		fd = (int)syscall(SYS_openat2, r->dirfd, rel, &how, sizeof(how));
+		if (fd >= 0 || errno != EAGAIN || tries == 64)
+			break;
+	}
 	if (fd < 0 && errno == ENOSYS)
 		fd = openat(r->dirfd, rel, flags | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
