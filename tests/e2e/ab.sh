@@ -34,7 +34,9 @@ fio_phase() {
 		"$T_TMP/$1.json" >"$T_TMP/$1.bw"
 }
 
-tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -d $iv --journal-dir '$T_TMP/journal'; echo blktune-exited; sleep 60"
+# -p: keys change tunables of this test's device only (the filter below
+# matches substrings)
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -d $iv --journal-dir '$T_TMP/journal' -p '$name'; echo blktune-exited; sleep 60"
 tm_wait "^DEVICE" 5
 tm_keys / && tm_text "$name" && tm_keys Enter
 tm_wait "matching \"$name\"" 2

@@ -43,7 +43,7 @@ t_eq "sorted by r/s, the loaded loop device is first" "$(first_row)" "$name"
 # and the root disk at least), or the order proves nothing
 names_sorted() {
 	tm_screen | sed -n '5,$p' | awk 'NF == 0 { exit } { print $1 }' | grep -E '^[a-z]' >"$T_TMP/names"
-	[ "$(wc -l <"$T_TMP/names")" -ge 2 ] && sort -c "$T_TMP/names" 2>/dev/null
+	[ "$(wc -l <"$T_TMP/names")" -ge 2 ] && sort -c -V "$T_TMP/names" 2>/dev/null
 }
 tm_keys '<'
 t_check "< sorts back by name: rows in name order" t_until 5 names_sorted
@@ -51,10 +51,12 @@ echo "# $(wc -l <"$T_TMP/names") rows: $(tr '\n' ' ' <"$T_TMP/names")"
 
 # Filter by name: only our device.
 rows() { tm_screen | sed -n '5,20p' | grep -cE '^(loop|vd|sd|nvme|zram|dm-|md|sr)'; }
-one_row() { [ "$(rows)" = 1 ]; }
+# the filter matches substrings: other disks (loop10 for loop1) may match too
+want=$(ls /sys/block | grep -cF -- "$name")
+want_rows() { [ "$(rows)" = "$want" ]; }
 tm_keys '/' && tm_text "$name" && tm_keys Enter
-t_until 5 one_row
-t_eq "the name filter leaves one row" "$(rows)" 1
+t_until 5 want_rows
+t_eq "the name filter leaves the disks whose name holds $name (/sys/block)" "$(rows)" "$want"
 tm_keys Escape
 
 # Pause freezes the figures; space resumes.

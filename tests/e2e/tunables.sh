@@ -15,7 +15,9 @@ jdir=$T_TMP/journal
 trap 'tm_stop; t_cleanup' EXIT
 ra0=$(cat $q/read_ahead_kb)
 sched0=$(sed -E 's/.*\[([^]]*)\].*/\1/' $q/scheduler)
-bt="'$BLKTUNE' -d 0.5 --journal-dir '$jdir'"
+# -p: only this device, matched exactly (the name filter below matches
+# substrings: loop1 would also select someone's loop10)
+bt="'$BLKTUNE' -d 0.5 --journal-dir '$jdir' -p '$name'"
 
 # start blktune with only our device in the table, selected
 start() {
