@@ -52,11 +52,11 @@ bool persist_allowed(const struct tunable_def *def);
 /* $BLKTUNE_RULES_DIR, else PERSIST_RULES_DIR. */
 const char *persist_rules_dir(void);
 
-/* Write text as dir/file: a temporary file (O_CREAT|O_EXCL|O_NOFOLLOW),
- * fsynced and renamed over. -EPERM when dir is not root's (or ours) or group
- * or others may write it. Returns 0 or -errno. */
-int persist_write(const char *dir, const char *file, const char *text);
+/* Write text as dir/file (0644) under safe-file's rules: dir must be ours
+ * and writable by no one else (-EPERM otherwise); a new temporary file,
+ * fsynced and renamed over. msg gets a one-line reason. Returns 0 or -errno. */
+int persist_write(const char *dir, const char *file, const char *text, char *msg, size_t msglen);
 /* Delete dir/file, same rules for dir. Returns 0 or -errno. */
-int persist_remove(const char *dir, const char *file);
+int persist_remove(const char *dir, const char *file, char *msg, size_t msglen);
 
 #endif

@@ -151,10 +151,8 @@ static int run(struct persist_cli *c, struct root *r)
 	persist_file_name(&id, file, sizeof(file));
 	snprintf(path, sizeof(path), "%s/%s", c->rules_dir, file);
 	if (c->remove) {
-		if ((err = persist_remove(c->rules_dir, file)) == -EPERM)
-			return fail(1, "%s: not root's, or writable by group or others: refused", c->rules_dir);
-		if (err < 0)
-			return fail(1, "no rule to remove for %s (%s): %s", c->dev, path, strerror(-err));
+		if (persist_remove(c->rules_dir, file, why, sizeof(why)) < 0)
+			return fail(1, "%s", why);
 		printf("removed %s\n", path);
 		return 0;
 	}
@@ -182,10 +180,8 @@ static int run(struct persist_cli *c, struct root *r)
 		printf("%s:\n%s", path, rule);
 		if (!confirmed(c, path))
 			status = 1;
-		else if ((err = persist_write(c->rules_dir, file, rule)) == -EPERM)
-			status = fail(1, "%s: not root's, or writable by group or others: refused", c->rules_dir);
-		else if (err < 0)
-			status = fail(1, "cannot write %s: %s", path, strerror(-err));
+		else if (persist_write(c->rules_dir, file, rule, why, sizeof(why)) < 0)
+			status = fail(1, "not written: %s", why);
 		else
 			printf("written %s: udev applies it when %s appears (boot, hotplug, "
 			       "udevadm trigger --action=change)\n", path, c->dev);

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safe-file.h"
+
 static const char *const key_match[] = {
 	[PERSIST_WWN] = "ENV{ID_WWN}",
 	[PERSIST_SERIAL] = "ENV{ID_SERIAL}",
@@ -163,67 +165,51 @@ int persist_rule(const struct persist_id *id, const char *dev, const struct pers
 	return 0;
 }
 
-/* The rules directory must be root's (or ours) and writable by nobody else,
- * or whoever can write there chooses what our rule file becomes. */
-static int open_rules_dir(const char *dir)
+int persist_write(const char *dir, const char *file, const char *text, char *msg, size_t msglen)
 {
-	struct stat st;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
-}
-
-static int write_rule(int dirfd, const char *file, const char *text)
-{
-	char tmp[300];
+	struct safe_dir d;
+	char tmp[NAME_MAX + 1];
 	size_t len = strlen(text);
 	int fd, err = 0;
 
-	snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", file, (long)getpid());
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
+	if ((err = safe_dir_open(dir, false, &d, msg, msglen)) < 0)
+		return err;
+	fd = safe_create_tmp(&d, ".blktune-rule", tmp, sizeof(tmp), msg, msglen);
+	if (fd < 0) {
+		safe_dir_close(&d);
+		return fd;
+	}
 	if (write(fd, text, len) != (ssize_t)len)
 		err = errno ? -errno : -EIO;
-	if (!err && fsync(fd) < 0)
+	/* udev rules are world-readable by convention */
+	if (!err && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
-	if (!err && renameat(dirfd, tmp, dirfd, file) < 0)
-		err = -errno;
-	if (err)
-		unlinkat(dirfd, tmp, 0);
+	if (!err)
+		err = safe_rename(&d, tmp, file);
+	if (err) {
+		safe_unlink(&d, tmp);
+		snprintf(msg, msglen, "%s/%s: %s", dir, file, strerror(-err));
+	} else {
+		safe_dir_sync(&d);
+	}
+	safe_dir_close(&d);
+	return err;
+}
+
+int persist_remove(const char *dir, const char *file, char *msg, size_t msglen)
+{
+	struct safe_dir d;
+	int err;
+
+	if ((err = safe_dir_open(dir, false, &d, msg, msglen)) < 0)
+		return err;
+	if ((err = safe_unlink(&d, file)) < 0)
+		snprintf(msg, msglen, "no rule to remove: %s/%s: %s", dir, file, strerror(-err));
 	else
-		fsync(dirfd);
-	return err;
-}
-
-int persist_write(const char *dir, const char *file, const char *text)
-{
-	int dirfd = open_rules_dir(dir), err;
-
-	if (dirfd < 0)
-		return dirfd;
-	err = write_rule(dirfd, file, text);
-	close(dirfd);
-	return err;
-}
-
-int persist_remove(const char *dir, const char *file)
-{
-	int dirfd = open_rules_dir(dir), err = 0;
-
-	if (dirfd < 0)
-		return dirfd;
-	if (unlinkat(dirfd, file, 0) < 0)
-		err = -errno;
-	close(dirfd);
+		safe_dir_sync(&d);
+	safe_dir_close(&d);
 	return err;
 }
 

@@ -42,12 +42,10 @@ static unsigned choice_key(struct ui *u, int key)
 		}
 	} else if (u->prompt == UI_PROMPT_PERSIST) {
 		if (key == 'y' || key == 'Y') {
-			int err = persist_write(persist_rules_dir(), u->persist_file, u->persist_rule);
-			if (err == -EPERM)
-				ui_status(u, "not written: %s is not root's, or group or others may write it",
-					  persist_rules_dir());
-			else if (err < 0)
-				ui_status(u, "cannot write %s/%s: %s", persist_rules_dir(), u->persist_file, strerror(-err));
+			char why[512];
+
+			if (persist_write(persist_rules_dir(), u->persist_file, u->persist_rule, why, sizeof(why)) < 0)
+				ui_status(u, "not written: %s", why);
 			else
 				ui_status(u, "written %s/%s: udev sets %s when the disk appears", persist_rules_dir(),
 					  u->persist_file, u->persist_what);
