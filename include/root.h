@@ -5,6 +5,7 @@
 #define BLKTUNE_ROOT_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -21,7 +22,15 @@ bool root_is_live(const struct root *r);
 /* Refuse relative paths that are absolute or contain a ".." component. */
 int root_check_path(const char *rel);
 
-/* Open rel below the root (symlinks resolved inside it). Returns fd or -errno. */
+/* What root_openat returns (negated) for a FIFO, device or socket where a
+ * kernel file should be. */
+#define ROOT_ENOTREG EMEDIUMTYPE
+/* strerror that also names ROOT_ENOTREG; err may be negative. */
+const char *root_strerror(int err);
+
+/* Open rel below the root (symlinks resolved inside it). Files (not O_PATH or
+ * O_DIRECTORY) open non-blocking and must be regular files, else
+ * -ROOT_ENOTREG. Returns fd or -errno. */
 int root_openat(const struct root *r, const char *rel, int flags);
 /* Read a whole small file into buf (NUL-terminated, trailing newline kept).
  * Returns the length or -errno. */
@@ -44,6 +53,8 @@ bool root_exists(const struct root *r, const char *rel);
 
 /* pread a kept-open file from offset 0 (sysfs re-read). Returns length or -errno. */
 ssize_t root_pread(int fd, char *buf, size_t size);
+/* The same, parsed as one unsigned number. Returns 0 or -errno. */
+int root_pread_u64(int fd, unsigned long long *out);
 
 /* Make or remove a directory below the root (cgroups). Return 0 or -errno. */
 int root_mkdir(const struct root *r, const char *rel, mode_t mode);

@@ -48,7 +48,7 @@ int app_open(struct app *a, const struct app_options *o)
 	if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : o->batch ? 0 : SAMPLER_DEFER_TRACE,
 				&a->sampler)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
-			 strcmp(o->root_dir, "/") ? o->root_dir : "", strerror(-err));
+			 strcmp(o->root_dir, "/") ? o->root_dir : "", root_strerror(err));
 		return err;
 	}
 	if ((err = sampler_names(a->sampler, o->names)) < 0)

@@ -76,13 +76,11 @@ int root_check_path(const char *rel)
 	return 0;
 }
 
-int root_openat(const struct root *r, const char *rel, int flags)
+static int open_below(const struct root *r, const char *rel, int flags)
 {
 	struct open_how how = { .flags = (unsigned long long)(flags | O_CLOEXEC) };
-	int fd, err = root_check_path(rel);
+	int fd;
 
-	if (err)
-		return err;
 	if (r->live) {
 		/* The live root needs no confinement: skip openat2's resolve cost. */
 		fd = openat(r->dirfd, rel, flags | O_CLOEXEC);
@@ -101,6 +99,38 @@ int root_openat(const struct root *r, const char *rel, int flags)
 	if (fd < 0 && errno == ENOSYS)
 		fd = openat(r->dirfd, rel, flags | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+int root_openat(const struct root *r, const char *rel, int flags)
+{
+	bool file = !(flags & (O_PATH | O_DIRECTORY));
+	struct stat st;
+	int fd, err = root_check_path(rel);
+
+	if (err)
+		return err;
+	/* Kernel files (sysfs attributes, /proc entries) are regular files. A
+	 * FIFO or device in their place (a doctored --root tree) would block
+	 * open or read forever: open without blocking and refuse it. */
+	fd = open_below(r, rel, file ? flags | O_NONBLOCK : flags);
+	if (!file)
+		return fd;
+	if (fd == -ENXIO)
+		return -ROOT_ENOTREG; /* a FIFO without a reader, opened to write */
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ROOT_ENOTREG;
+	}
+	return fd;
+}
+
+const char *root_strerror(int err)
+{
+	if (err == -ROOT_ENOTREG)
+		return "not a regular file (a kernel file is never a FIFO or a device)";
+	return strerror(err < 0 ? -err : err);
 }
 
 ssize_t root_pread(int fd, char *buf, size_t size)
@@ -169,6 +199,16 @@ static int parse_number(const char *buf, bool is_signed, void *out)
 	while (*end == ' ' || *end == '\n' || *end == '\t')
 		end++;
 	return *end ? -EINVAL : 0;
+}
+
+int root_pread_u64(int fd, unsigned long long *out)
+{
+	char buf[64];
+	ssize_t n = root_pread(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return parse_number(buf, false, out);
 }
 
 int root_read_u64(const struct root *r, const char *rel, unsigned long long *out)

@@ -5,7 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "root.h"
+#include "sampler.h"
 #include "unit.h"
 
 START_TEST(refuses_escapes)
@@ -113,6 +116,69 @@ START_TEST(missing_root)
 }
 END_TEST
 
+static void make_fifo(const char *dir, const char *rel)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+}
+
+/* A FIFO where a kernel file should be (a doctored --root tree) used to
+ * block open() or read() forever: every kind of access refuses it at once. */
+START_TEST(fifo_is_refused_not_waited_for)
+{
+	char *dir = unit_fixture_copy("live-vm/t0");
+	unsigned long long v;
+	struct sampler *sp;
+	struct sample s;
+	struct root *r;
+	char buf[64];
+	int fd;
+
+	make_fifo(dir, "sys/devices/virtual/block/loop1/queue/read_ahead_kb");
+	make_fifo(dir, "sys/devices/virtual/block/loop1/queue/scheduler");
+	make_fifo(dir, "sys/devices/virtual/block/loop1/diskseq");
+	make_fifo(dir, "proc/version");
+	make_fifo(dir, "proc/uptime");
+	ck_assert_int_eq(root_open(dir, &r), 0);
+	ck_assert_int_eq(root_read(r, "proc/version", buf, sizeof(buf)), -ROOT_ENOTREG);
+	ck_assert_int_eq(root_read_u64(r, "sys/block/loop1/diskseq", &v), -ROOT_ENOTREG);
+	ck_assert_int_eq(root_openat(r, "sys/block/loop1/queue/scheduler", O_RDONLY), -ROOT_ENOTREG);
+	/* writing: a FIFO without a reader, and one with a reader */
+	ck_assert_int_eq(root_write(r, "sys/block/loop1/queue/read_ahead_kb", "128"), -ROOT_ENOTREG);
+	snprintf(buf, sizeof(buf), "x");
+	fd = root_openat(r, "sys/block/loop2/queue/read_ahead_kb", O_RDONLY);
+	ck_assert_int_ge(fd, 0); /* the control: a regular file opens */
+	close(fd);
+	ck_assert_ptr_nonnull(strstr(root_strerror(-ROOT_ENOTREG), "not a regular file"));
+	/* The whole sampler over the tree: loop1 without diskseq or tunables. */
+	ck_assert_int_eq(sampler_open(r, SAMPLER_NO_TRACE, &sp), 0);
+	ck_assert_str_eq(sampler_host(sp)->kernel, "?");
+	sample_init(&s);
+	ck_assert_int_eq(sampler_take(sp, &s), 0);
+	for (size_t i = 0; i < s.ndisks; i++) {
+		if (strcmp(s.disks[i].st.name, "loop1"))
+			continue;
+		ck_assert_uint_eq(s.disks[i].info.diskseq, 0);
+		ck_assert_int_eq(s.disks[i].info.read_ahead_kb, -1);
+	}
+	sample_free(&s);
+	sampler_close(sp);
+	/* proc/diskstats itself: the sampler refuses to start, with a reason */
+	make_fifo(dir, "proc/diskstats");
+	ck_assert_int_eq(sampler_open(r, SAMPLER_NO_TRACE, &sp), -ROOT_ENOTREG);
+	root_close(r);
+	/* A device node on the live system is no kernel file either. */
+	ck_assert_int_eq(root_open("/", &r), 0);
+	ck_assert_int_eq(root_read(r, "dev/null", buf, sizeof(buf)), -ROOT_ENOTREG);
+	root_close(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(root_suite)
 static Suite *root_suite(void)
 {
@@ -123,6 +189,7 @@ static Suite *root_suite(void)
 	tcase_add_test(tc, symlinks_stay_inside);
 	tcase_add_test(tc, numbers);
 	tcase_add_test(tc, pread_rereads);
+	tcase_add_test(tc, fifo_is_refused_not_waited_for);
 	tcase_add_test(tc, missing_root);
 	suite_add_tcase(s, tc);
 	return s;
