@@ -1,6 +1,7 @@
 /* history: the last minute of throughput and IOPS per device, for sparklines.
  * Points are at least one second apart whatever the refresh interval, so the
- * sparkline always spans about a minute. Keyed by dev_t and name. */
+ * sparkline always spans about a minute. Keyed by dev_t and name; a device
+ * re-created under both (another diskseq) starts an empty history. */
 #ifndef BLKTUNE_HISTORY_H
 #define BLKTUNE_HISTORY_H
 

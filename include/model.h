@@ -58,9 +58,10 @@ struct cpu_metrics {
 /* Derive one device's metrics. prev may be NULL (new device). */
 void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, double interval,
 		struct disk_metrics *out);
-/* Every device of cur, matched in prev by dev_t and name (a reused name with
- * another dev_t, or a dev_t with another name, is a new device). out must hold
- * cur->ndisks entries. */
+/* Every device of cur, matched in prev by dev_t, name and diskseq (a reused
+ * name with another dev_t, a dev_t with another name, or both with another
+ * diskseq, is a new device: DISK_NEW, no rate). out must hold cur->ndisks
+ * entries. */
 void model_disks(const struct sample *prev, const struct sample *cur, struct disk_metrics *out);
 void model_cpu(const struct cpu_stat *prev, const struct cpu_stat *cur, struct cpu_metrics *out);
 /* Traced figures of every device of cur: tm[i] gets device i's interval

@@ -41,6 +41,9 @@ enum disk_kind {
 /* What sysfs says about a device; values are copied into each sample so the
  * views never read files. Filled by source-queue, possibly from a cache. */
 struct disk_info {
+	/* With st.dev and st.name the device's identity: the disk's diskseq (a
+	 * partition's is its disk's), 0 where the kernel has none. */
+	unsigned long long diskseq;
 	enum disk_kind kind;
 	bool has_queue;
 	char parent[SAMPLE_NAME_MAX];   /* disk of a partition */
@@ -117,6 +120,10 @@ struct disk_sample *sample_add_disk(struct sample *s);
  * order between reads, so the same index nearly always matches); the rest is
  * a linear scan. */
 const struct disk_sample *sample_find(const struct sample *s, dev_t dev, size_t hint);
+/* True when a and b are the same device: same dev_t, name and diskseq. A
+ * name and number reused by a re-created device (a loop device detached and
+ * attached again) is another device: no rate or window spans the two. */
+bool sample_same_disk(const struct disk_sample *a, const struct disk_sample *b);
 /* Size the per-CPU arrays for ncpu CPUs. Returns 0 or -ENOMEM. */
 int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu);
 /* Swap contents (cheap way to keep "previous"). */

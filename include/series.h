@@ -15,7 +15,9 @@
  * A change with unknown values (series_mark_change) still separates the
  * intervals; its intervals have no recorded tunables.
  *
- * Devices are keyed by dev_t and name (a reused name is another device).
+ * Devices are keyed by dev_t and name (a reused name is another device); a
+ * device seen with another diskseq (re-created under the same name and
+ * number) restarts its ring, so no window holds intervals of both.
  * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 260 +
  * 8 x CPUs bytes where traced; the ring keeps window / interval + 2 points,
  * never more than SERIES_POINTS_MAX. At 1 s intervals and the default 30 s
@@ -90,7 +92,8 @@ const char *series_tunable_find(const struct series_tunable *tv, size_t n, const
 
 size_t series_count(const struct series *s);
 /* Device i (0 <= i < series_count), in the order first seen. */
-void series_device(const struct series *s, size_t i, dev_t *dev, const char **name);
+void series_device(const struct series *s, size_t i, dev_t *dev, const char **name,
+		   unsigned long long *diskseq);
 
 /* One interval of a device, oldest first (0 <= i < series_points). */
 struct series_point {

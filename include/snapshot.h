@@ -3,9 +3,9 @@
  * per-CPU counts now; readahead counts later), saved as versioned text.
  *
  * The text format (doc: the man page's SNAPSHOT FILES) is one record per line:
- *   blktune-snapshot 1
+ *   blktune-snapshot 2                (version 1: device lines without DISKSEQ)
  *   host NAME / kernel RELEASE / time EPOCH / window SECONDS
- *   device NAME MAJOR:MINOR          then, for that device, in this order:
+ *   device NAME MAJOR:MINOR DISKSEQ  then, for that device, in this order:
  *     span START END N IDLE PARTIAL  wall clock, seconds since the epoch;
  *                                    N intervals summarised; IDLE idle and
  *                                    PARTIAL partial intervals left out
@@ -32,7 +32,7 @@
 #include "tunable.h"
 
 #define SNAPSHOT_MAGIC "blktune-snapshot"
-#define SNAPSHOT_VERSION 1
+#define SNAPSHOT_VERSION 2
 #define SNAPSHOT_VEC_MAX 8192       /* values on one vec line (per-CPU: CPUs) */
 #define SNAPSHOT_DEVS_MAX 65536
 #define SNAPSHOT_FILE_MAX (64u << 20)
@@ -84,6 +84,7 @@ struct snapshot_vec {
 struct snapshot_dev {
 	char name[SAMPLE_NAME_MAX];
 	unsigned major, minor;
+	unsigned long long diskseq; /* of the device the window is of; 0: unknown */
 	double start, end;       /* window, wall clock (s since the epoch) */
 	size_t n;                /* intervals in the window */
 	size_t idle;             /* idle intervals left out of it (busy-only capture) */

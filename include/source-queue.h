@@ -1,7 +1,10 @@
 /* source-queue: what sysfs says about each device in a sample (kind, stack,
  * queue limits, current tunables). Static facts are read once per device;
  * tunables are re-read through kept-open fds every few seconds, or at once
- * after source_queue_invalidate(), so a refresh costs almost nothing. */
+ * after source_queue_invalidate(), so a refresh costs almost nothing. The
+ * diskseq (the device's identity with dev_t and name) is pread every fill
+ * from a kept fd: a device re-created under the same name and number is
+ * discovered afresh and its sample carries the new diskseq. */
 #ifndef BLKTUNE_SOURCE_QUEUE_H
 #define BLKTUNE_SOURCE_QUEUE_H
 

@@ -6,6 +6,7 @@
 
 struct series {
 	dev_t dev;
+	unsigned long long diskseq;
 	char name[SAMPLE_NAME_MAX];
 	float mbps[HISTORY_POINTS], iops[HISTORY_POINTS];
 	int head, count;
@@ -68,9 +69,18 @@ int history_add(struct history *h, const struct disk_metrics *m, size_t n)
 				h->cap = cap;
 			}
 			s = &h->s[h->n++];
-			memset(s, 0, sizeof(*s));
 			s->dev = m[i].dev;
 			memcpy(s->name, m[i].name, sizeof(s->name));
+			s->diskseq = ~m[i].info.diskseq; /* reset just below */
+		}
+		if (s->diskseq != m[i].info.diskseq) {
+			/* Another device under the same name and number: its
+			 * sparkline starts afresh. */
+			dev_t dev = s->dev;
+			memset(s, 0, sizeof(*s));
+			s->dev = dev;
+			memcpy(s->name, m[i].name, sizeof(s->name));
+			s->diskseq = m[i].info.diskseq;
 		}
 		s->seen = true;
 		if (m[i].state != DISK_OK)

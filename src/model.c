@@ -119,7 +119,7 @@ static const struct disk_sample *match(const struct sample *prev, const struct d
 {
 	const struct disk_sample *p = sample_find(prev, d->st.dev, i);
 
-	return p && !strcmp(p->st.name, d->st.name) ? p : NULL;
+	return p && sample_same_disk(p, d) ? p : NULL;
 }
 
 void model_disks(const struct sample *prev, const struct sample *cur, struct disk_metrics *out)

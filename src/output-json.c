@@ -58,11 +58,16 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED | COLUMN_RAMODE)))
 			continue;
 		fprintf(f, ", \"%s\": ", c->json);
-		json_num(f, column_value(c, m), 2);
+		/* A new or re-created device has no interval yet: no rate, not 0. */
+		json_num(f, m->state == DISK_OK ? column_value(c, m) : NAN, 2);
 	}
 	fprintf(f, ", \"in_flight\": %.0f", m->in_flight);
 	fprintf(f, ", \"state\": \"%s\"", m->state == DISK_OK ? "ok" : m->state == DISK_NEW ? "new" : "reset");
 	fprintf(f, ", \"kind\": \"%s\"", kind_names[m->info.kind]);
+	if (m->info.diskseq)
+		fprintf(f, ", \"diskseq\": %llu", m->info.diskseq);
+	else
+		fputs(", \"diskseq\": null", f);
 	json_tunable(f, "read_ahead_kb", m->info.read_ahead_kb);
 	json_tunable(f, "max_sectors_kb", m->info.max_sectors_kb);
 	json_tunable(f, "max_hw_sectors_kb", m->info.max_hw_sectors_kb);

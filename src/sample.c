@@ -102,3 +102,8 @@ void sample_swap(struct sample *a, struct sample *b)
 	*a = *b;
 	*b = t;
 }
+
+bool sample_same_disk(const struct disk_sample *a, const struct disk_sample *b)
+{
+	return a->st.dev == b->st.dev && a->info.diskseq == b->info.diskseq && !strcmp(a->st.name, b->st.name);
+}

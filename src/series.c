@@ -35,6 +35,8 @@ struct point {
 
 struct device {
 	dev_t dev;
+	unsigned long long diskseq;
+	bool seq_known;       /* false until series_add saw the device */
 	char name[SAMPLE_NAME_MAX];
 	double last_change, last_seen;
 	struct point *p;
@@ -124,6 +126,15 @@ static struct device *add_device(struct series *s, dev_t dev, const char *name)
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->last_change = -INFINITY;
 	return d;
+}
+
+/* Another device under the same name and number (a loop device attached
+ * again): nothing of the old one may enter its windows. */
+static void restart(struct device *d, unsigned long long diskseq)
+{
+	d->diskseq = diskseq;
+	d->head = d->n = 0;
+	d->last_change = -INFINITY;
 }
 
 static struct point *at(const struct device *d, size_t i)
@@ -266,6 +277,11 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 
 		if (!d && !(d = add_device(s, m[i].dev, m[i].name)))
 			return -ENOMEM;
+		if (!d->seq_known)
+			d->diskseq = m[i].info.diskseq;
+		else if (d->diskseq != m[i].info.diskseq)
+			restart(d, m[i].info.diskseq);
+		d->seq_known = true;
 		d->last_seen = t;
 		if (m[i].state != DISK_OK || !(m[i].interval > 0))
 			continue;
@@ -378,10 +394,12 @@ size_t series_count(const struct series *s)
 	return s->n;
 }
 
-void series_device(const struct series *s, size_t i, dev_t *dev, const char **name)
+void series_device(const struct series *s, size_t i, dev_t *dev, const char **name,
+		   unsigned long long *diskseq)
 {
 	*dev = s->d[i].dev;
 	*name = s->d[i].name;
+	*diskseq = s->d[i].diskseq;
 }
 
 void series_window_init(struct series_window *w)

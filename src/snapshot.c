@@ -230,10 +230,11 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 	series_window_init(&w);
 	for (size_t i = 0; i < series_count(src->series) && !err; i++) {
 		struct snapshot_dev *d;
+		unsigned long long diskseq;
 		const char *name;
 		dev_t dev;
 
-		series_device(src->series, i, &dev, &name);
+		series_device(src->series, i, &dev, &name, &diskseq);
 		if (src->only && strcmp(src->only, name))
 			continue;
 		err = src->busy_only ? series_window_get_busy(src->series, dev, name, &w)
@@ -251,6 +252,7 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 		snprintf(d->name, sizeof(d->name), "%s", name);
 		d->major = major(dev);
 		d->minor = minor(dev);
+		d->diskseq = diskseq;
 		d->start = wall - (src->t_now - w.t_start);
 		d->end = wall - (src->t_now - w.t_end);
 		d->n = w.n;
@@ -324,8 +326,8 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 
 		if (!word_ok(d->name))
 			return -EINVAL;
-		fprintf(f, "device %s %u:%u\nspan %.6f %.6f %zu %zu %zu\n", d->name, d->major, d->minor, d->start,
-			d->end, d->n, d->idle, d->partial);
+		fprintf(f, "device %s %u:%u %llu\nspan %.6f %.6f %zu %zu %zu\n", d->name, d->major, d->minor,
+			d->diskseq, d->start, d->end, d->n, d->idle, d->partial);
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			const struct stats_summary *st = &d->st[c];
 			if (columns[c].type != COL_NUM || st->n == 0)
@@ -477,6 +479,7 @@ struct parser {
 	char *msg;
 	size_t len;
 	enum rec last;      /* previous record */
+	int version;
 	int last_stat, last_vec;
 	struct snapshot *s;
 };
@@ -558,7 +561,8 @@ static int rec_device(struct parser *p, char **pos)
 	unsigned long ma, mi;
 
 	if (!name || !mm)
-		return perr(p, "expected 'device NAME MAJOR:MINOR'");
+		return perr(p, p->version == 1 ? "expected 'device NAME MAJOR:MINOR'"
+					       : "expected 'device NAME MAJOR:MINOR DISKSEQ'");
 	if (strlen(name) >= sizeof(d->name))
 		return perr(p, "device name '%.40s' too long", name);
 	if (snapshot_find(p->s, name))
@@ -579,6 +583,13 @@ static int rec_device(struct parser *p, char **pos)
 	d->major = (unsigned)ma;
 	d->minor = (unsigned)mi;
 	p->last_stat = p->last_vec = -1;
+	/* Version 1 files predate diskseq: 0, "unknown", as where the kernel has none. */
+	if (p->version >= 2) {
+		char *seq = word(pos);
+		errno = 0;
+		if (!seq || seq[0] < '0' || seq[0] > '9' || (d->diskseq = strtoull(seq, &end, 10), *end) || errno)
+			return perr(p, "expected 'device NAME MAJOR:MINOR DISKSEQ'");
+	}
 	return no_more(p, pos);
 }
 
@@ -735,9 +746,10 @@ static int record(struct parser *p, char *line, bool first)
 	switch (r) {
 	case REC_MAGIC: {
 		char *v = word(&pos);
-		if (!v || strcmp(v, "1"))
-			return perr(p, "unknown version '%.20s' (this blktune reads %s %d)", v ? v : "", SNAPSHOT_MAGIC,
-				    SNAPSHOT_VERSION);
+		if (!v || (strcmp(v, "1") && strcmp(v, "2")))
+			return perr(p, "unknown version '%.20s' (this blktune reads %s 1 and %d)", v ? v : "",
+				    SNAPSHOT_MAGIC, SNAPSHOT_VERSION);
+		p->version = v[0] - '0';
 		return no_more(p, &pos);
 	}
 	case REC_HOST:

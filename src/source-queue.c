@@ -10,6 +10,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "diskseq.h"
+
 /* The tunables shown in every row, kept open and pread. */
 enum { TF_RA, TF_MAXSECT, TF_NRREQ, TF_SCHED, TF_COUNT };
 static const char *const tunable_files[TF_COUNT] = {
@@ -22,6 +24,7 @@ struct entry {
 	bool seen;
 	double next_read;
 	int fd[TF_COUNT];
+	int seq_fd;           /* diskseq, pread every fill: -1 when none */
 	struct disk_info info;
 };
 
@@ -49,7 +52,7 @@ int source_queue_open(const struct root *r, struct source_queue **out)
 	if (!sq)
 		return -ENOMEM;
 	sq->root = r;
-	/* Four kept fds per device: allow thousands of devices. */
+	/* Five kept fds per device: allow thousands of devices. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
@@ -58,14 +61,30 @@ int source_queue_open(const struct root *r, struct source_queue **out)
 	return 0;
 }
 
+static void fd_close(struct source_queue *sq, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+		sq->nfds--;
+	}
+}
+
 static void entry_close(struct source_queue *sq, struct entry *e)
 {
 	for (int i = 0; i < TF_COUNT; i++)
-		if (e->fd[i] >= 0) {
-			close(e->fd[i]);
-			e->fd[i] = -1;
-			sq->nfds--;
-		}
+		fd_close(sq, &e->fd[i]);
+	fd_close(sq, &e->seq_fd);
+}
+
+/* Keep fd open unless the budget is spent; count it. */
+static int keep_fd(struct source_queue *sq, int fd)
+{
+	if (fd == -EMFILE || fd == -ENFILE)
+		sq->fd_budget_spent = true;
+	if (fd >= 0)
+		sq->nfds++;
+	return fd;
 }
 
 void source_queue_close(struct source_queue *sq)
@@ -156,6 +175,39 @@ static void partition_parent(const struct root *r, const char *dir, char *out, s
 	snprintf(out, len, "%s", slash ? slash + 1 : target);
 }
 
+/* A partition's identity is its disk's: re-attaching the disk re-creates it. */
+static const char *seq_disk(const struct entry *e)
+{
+	return e->info.kind == DISK_KIND_PARTITION && e->info.parent[0] ? e->info.parent : e->name;
+}
+
+static void read_diskseq(struct source_queue *sq, struct entry *e)
+{
+	e->info.diskseq = 0;
+	if (!sq->fd_budget_spent)
+		e->seq_fd = keep_fd(sq, diskseq_open(sq->root, seq_disk(e)));
+	if (e->seq_fd >= 0 ? diskseq_pread(e->seq_fd, &e->info.diskseq) < 0
+			   : diskseq_read(sq->root, seq_disk(e), &e->info.diskseq) < 0)
+		e->info.diskseq = 0;
+}
+
+/* Still the device discover() saw? A loop device detached and attached
+ * again keeps name and number but gets a new diskseq; a disk removed and
+ * re-created makes our fd read -ENODEV. Costs one pread per device. */
+static bool same_device(struct source_queue *sq, const struct entry *e)
+{
+	unsigned long long seq = 0;
+	int err;
+
+	if (e->seq_fd >= 0)
+		err = diskseq_pread(e->seq_fd, &seq);
+	else if (e->info.diskseq)
+		err = diskseq_read(sq->root, seq_disk(e), &seq);
+	else
+		return true; /* no diskseq here: name and dev_t are all we have */
+	return err == 0 && seq == e->info.diskseq;
+}
+
 static void discover(struct source_queue *sq, struct entry *e)
 {
 	const struct root *r = sq->root;
@@ -185,6 +237,7 @@ static void discover(struct source_queue *sq, struct entry *e)
 			in->kind = root_exists(r, path) ? DISK_KIND_MD : DISK_KIND_DISK;
 		}
 	}
+	read_diskseq(sq, e);
 	snprintf(path, sizeof(path), "%s/queue", dir);
 	in->has_queue = root_exists(r, path);
 	if (!in->has_queue && in->kind == DISK_KIND_DISK)
@@ -201,11 +254,7 @@ static void discover(struct source_queue *sq, struct entry *e)
 			if (sq->fd_budget_spent)
 				break;
 			snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
-			e->fd[i] = root_openat(r, path, O_RDONLY);
-			if (e->fd[i] == -EMFILE || e->fd[i] == -ENFILE)
-				sq->fd_budget_spent = true;
-			if (e->fd[i] >= 0)
-				sq->nfds++;
+			e->fd[i] = keep_fd(sq, root_openat(r, path, O_RDONLY));
 		}
 	} else {
 		in->max_hw_sectors_kb = in->logical_block_size = in->physical_block_size = -1;
@@ -289,8 +338,13 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 			memset(e, 0, sizeof(*e));
 			for (int k = 0; k < TF_COUNT; k++)
 				e->fd[k] = -1;
+			e->seq_fd = -1;
 			e->dev = d->st.dev;
 			snprintf(e->name, sizeof(e->name), "%s", d->st.name);
+			discover(sq, e);
+			e->next_read = 0;
+		} else if (!same_device(sq, e)) {
+			entry_close(sq, e);
 			discover(sq, e);
 			e->next_read = 0;
 		}

@@ -258,13 +258,16 @@ START_TEST(test_round_trip)
 	size_t len, len2;
 
 	sample_snapshot(&s);
+	s.dev[0].diskseq = 1639;
 	text = to_text(&s, &len);
-	ck_assert_str_eq(strtok(strdup(text), "\n"), "blktune-snapshot 1");
+	ck_assert_str_eq(strtok(strdup(text), "\n"), "blktune-snapshot 2");
+	ck_assert_ptr_nonnull(strstr(text, "\ndevice loop7 7:7 1639\n"));
 	ck_assert_int_eq(snapshot_parse(text, len, "t.snap", &back, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(back.host, "testhost");
 	ck_assert_uint_eq(back.ndev, 1);
 	ck_assert_str_eq(back.dev[0].name, "loop7");
 	ck_assert_uint_eq(back.dev[0].minor, 7);
+	ck_assert_uint_eq(back.dev[0].diskseq, 1639);
 	ck_assert_uint_eq(back.dev[0].n, 10);
 	/* %.17g: every double comes back bit for bit */
 	ck_assert(back.dev[0].st[COLUMN_R_S].mean == s.dev[0].st[COLUMN_R_S].mean);
@@ -278,6 +281,26 @@ START_TEST(test_round_trip)
 	free(again);
 	snapshot_free(&s);
 	snapshot_free(&back);
+}
+END_TEST
+
+/* Version 1 files (before diskseq) still read, with diskseq 0 (unknown);
+ * version 2 requires it. */
+START_TEST(test_version1_and_diskseq)
+{
+	const char *v1 = "blktune-snapshot 1\nhost h\nkernel k\ntime 1\nwindow 30\n"
+			 "device loop0 7:0\nspan 0 1 1\nend-device\nend 1\n";
+	struct snapshot s;
+	char msg[256], *t;
+
+	ck_assert_int_eq(snapshot_parse(v1, strlen(v1), "v1.snap", &s, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(s.dev[0].diskseq, 0);
+	snapshot_free(&s);
+	t = strdup(v1);
+	t[17] = '2';
+	ck_assert_int_eq(snapshot_parse(t, strlen(t), "v2.snap", &s, msg, sizeof(msg)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "v2.snap:6: expected 'device NAME MAJOR:MINOR DISKSEQ'"));
+	free(t);
 }
 END_TEST
 
@@ -372,8 +395,8 @@ START_TEST(test_parser_errors)
 	snapshot_free(&s);
 	expect_error("", 0, "x.snap:0: empty file");
 	expect_error("hello\n", 6, "x.snap:1: not a blktune snapshot");
-	t = edit(text, "blktune-snapshot 1", "blktune-snapshot 2");
-	expect_error(t, strlen(t), "x.snap:1: unknown version '2'");
+	t = edit(text, "blktune-snapshot 2", "blktune-snapshot 3");
+	expect_error(t, strlen(t), "x.snap:1: unknown version '3'");
 	free(t);
 	/* truncated anywhere: in the middle of a line, or at a line end */
 	expect_error(text, len / 2, "truncated");
@@ -394,7 +417,7 @@ START_TEST(test_parser_errors)
 	t = edit(text, "stat r/s", "stat r/s 2 1 0 1 1\nstat r/s");
 	expect_error(t, strlen(t), "metric r/s twice");
 	free(t);
-	t = edit(text, "end 1\n", "device loop7 7:7\nend 1\n");
+	t = edit(text, "end 1\n", "device loop7 7:7 0\nend 1\n");
 	expect_error(t, strlen(t), "device loop7 appears twice");
 	free(t);
 	/* garbage and malformed lines */
@@ -404,7 +427,7 @@ START_TEST(test_parser_errors)
 	t = edit(text, "time ", "time x");
 	expect_error(t, strlen(t), "x.snap:4: time 'x");
 	free(t);
-	t = edit(text, "device loop7 7:7", "device loop7 7-7");
+	t = edit(text, "device loop7 7:7 0", "device loop7 7-7 0");
 	expect_error(t, strlen(t), "x.snap:6: '7-7' is not MAJOR:MINOR");
 	free(t);
 	t = edit(text, "stat r/s 10", "stat r/s 11");
@@ -561,6 +584,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_different_devices_warn);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_busy_capture_records);
+	tcase_add_test(tc, test_version1_and_diskseq);
 	tcase_add_test(tc, test_parser_errors);
 	tcase_add_test(tc, test_kill9_never_leaves_half_file);
 	tcase_add_test(tc, test_save_and_default_dir);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Every rate is one device's: a loop device detached and attached again under
+# the same name and number (a new diskseq, counters that carry on) must get no
+# rate across the change while `blktune -b --json` runs.
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+command -v python3 >/dev/null || t_skip "needs python3 to read JSON"
+
+t_loop_create 64 || t_skip "cannot create a loop device"
+dev=$T_LOOP
+name=${dev#/dev/}
+file=$(losetup -n -O BACK-FILE "$dev")
+[ -r "/sys/block/$name/diskseq" ] || t_skip "kernel has no diskseq"
+command -v udevadm >/dev/null && udevadm settle
+seq0=$(cat "/sys/block/$name/diskseq")
+out=$T_TMP/reattach.json
+
+"$BLKTUNE" -b -d 0.5 -n 12 --json -p "$name" >"$out" 2>"$T_TMP/err" &
+bt=$!
+sleep 1.2
+# Reads on the old device right before it goes, on the new one right after:
+# the interval that holds the change holds I/O of both.
+dd if="$dev" of=/dev/null bs=4k count=2000 iflag=direct status=none
+losetup -d "$dev"
+if ! losetup "$dev" "$file"; then
+	t_fail "could not attach $dev again (taken by another process?)"
+	wait $bt
+	t_done
+	exit 1
+fi
+dd if="$dev" of=/dev/null bs=4k count=2000 iflag=direct status=none
+seq1=$(cat "/sys/block/$name/diskseq")
+sleep 1.2
+dd if="$dev" of=/dev/null bs=4k count=1000 iflag=direct status=none
+wait $bt
+t_eq "batch exits 0" "$?" 0
+t_check "sysfs: the re-attached device has another diskseq ($seq0 -> $seq1)" test "$seq1" -gt "$seq0"
+
+# One line per report: diskseq state r/s reads-in-interval
+python3 - "$out" "$name" >"$T_TMP/rows" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    for d in o["disk"]:
+        if d["disk_device"] != sys.argv[2]:
+            continue
+        r = d["r/s"]
+        print(d["diskseq"], d["state"], "null" if r is None else r,
+              "null" if r is None else round(r * o["interval_s"]))
+PY
+t_eq "12 reports" "$(wc -l <"$T_TMP/rows")" 12
+t_eq "the first reports are of the old device" "$(head -n 1 "$T_TMP/rows" | cut -d' ' -f1,2)" "$seq0 ok"
+t_eq "the last report is of the new device, with a rate" "$(tail -n 1 "$T_TMP/rows" | cut -d' ' -f1,2)" "$seq1 ok"
+# The report where diskseq changes is a new device: no rate at all.
+read -r changes spanning <<<"$(awk -v s0="$seq0" -v s1="$seq1" '
+	NR > 1 && $1 != prev { n++; if ($2 != "new" || $3 != "null") bad++ }
+	{ prev = $1 }
+	END { print n + 0, bad + 0 }' "$T_TMP/rows")"
+t_eq "diskseq changes once in the reports" "$changes" 1
+t_eq "no rate spans the re-attach (state new, r/s null)" "$spanning" 0
+t_eq "exactly one report is not ok: the re-attach" "$(awk '$2 != "ok"' "$T_TMP/rows" | wc -l)" 1
+t_check "only the two diskseqs appear" awk -v a="$seq0" -v b="$seq1" '$1 != a && $1 != b { exit 1 }' "$T_TMP/rows"
+# Reads counted on the new device after its first interval: at most what we
+# issued on it (2000 + 1000) plus udev's probe reads, never the old device's.
+new_reads=$(awk -v s1="$seq1" '$1 == s1 && $2 == "ok" { n += $4 } END { print n + 0 }' "$T_TMP/rows")
+t_check "reads of the new device ($new_reads) are its own" test "$new_reads" -le 3200
+t_done
