@@ -16,8 +16,21 @@ void format_uptime(double secs, char *out, size_t len);
 /* ascii: nine ASCII levels (" .,:-=+*#") for a terminal whose locale is
  * not UTF-8, where the block characters would print as junk. */
 void format_sparkline(const float *v, int n, int width, bool ascii, char *out, size_t len);
-/* JSON string escaping of s into out. */
+/* Local time of t (seconds since the epoch) with strftime's fmt, or "n/a"
+ * and -ERANGE when t is no date (NaN, 1e300, a failed localtime_r). */
+int format_time(double t, const char *fmt, char *out, size_t len);
+/* JSON string escaping of s into out, quotes included: controls as \u00XX,
+ * bytes that are not UTF-8 as \ufffd, so the output is always valid JSON. */
 void format_json_string(const char *s, char *out, size_t len);
+/* Every string from a file that reaches a terminal goes through this: valid
+ * UTF-8 without C0/C1 controls or DEL is copied, anything else becomes '?'
+ * (an ESC or CSI from a doctored tree never moves the terminal). Returns
+ * the number of replaced characters. */
+size_t format_sanitize(const char *s, char *out, size_t len);
+/* True when s would pass format_sanitize unchanged; word: also non-empty and
+ * without spaces. The one definition of text that files blktune writes and
+ * reads back (snapshots) may hold. */
+bool format_text_ok(const char *s, bool word);
 
 /* v with sig significant digits in plain decimal notation (never 1e+06,
  * trailing zeros dropped); "" for NAN. For CSV and text outputs. */

@@ -55,6 +55,7 @@ bool root_exists(const struct root *r, const char *rel);
 ssize_t root_pread(int fd, char *buf, size_t size);
 /* The same, parsed as one unsigned number. Returns 0 or -errno. */
 int root_pread_u64(int fd, unsigned long long *out);
+int root_pread_s64(int fd, long long *out);
 
 /* Make or remove a directory below the root (cgroups). Return 0 or -errno. */
 int root_mkdir(const struct root *r, const char *rel, mode_t mode);

@@ -38,6 +38,12 @@ enum disk_kind {
 	DISK_KIND_UNKNOWN,
 };
 
+/* disk_info numbers that are no number: the device has no such file ("-"),
+ * or the file is unreadable or holds garbage ("n/a" in tables and text, null
+ * in JSON; never 0, which is a value). */
+#define SAMPLE_ABSENT (-1)
+#define SAMPLE_UNREADABLE (-2)
+
 /* What sysfs says about a device; values are copied into each sample so the
  * views never read files. Filled by source-queue, possibly from a cache. */
 struct disk_info {

@@ -515,7 +515,7 @@ static inline void num_cell(const struct column *c, const struct disk_metrics *m
 	}
 	if (c->flags & COLUMN_GAUGE) {
 		if (v < 0) {
-			snprintf(out, len, "%*s", c->width, "-");
+			snprintf(out, len, "%*s", c->width, v == SAMPLE_UNREADABLE ? "n/a" : "-");
 			return;
 		}
 	} else if (m->state != DISK_OK) {

@@ -1,9 +1,11 @@
 #include "format.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* "%*.*f" without printf's arbitrary-precision float path, which dominated
  * a batch refresh of a thousand devices. Rounds half away from zero (printf
@@ -87,8 +89,14 @@ void format_kb(double kb, char *out, size_t len)
 
 void format_uptime(double secs, char *out, size_t len)
 {
-	long s = (long)secs, d = s / 86400;
+	long s, d;
 
+	if (!(secs >= 0 && secs < 1e11)) {
+		snprintf(out, len, "n/a");
+		return;
+	}
+	s = (long)secs;
+	d = s / 86400;
 	s %= 86400;
 	if (d)
 		snprintf(out, len, "%ldd %02ld:%02ld", d, s / 3600, (s / 60) % 60);
@@ -123,9 +131,86 @@ void format_sparkline(const float *v, int n, int width, bool ascii, char *out, s
 	out[used] = '\0';
 }
 
+/* The valid UTF-8 sequence at s: its length (1-4) and code point, or 0 for
+ * a byte that starts none (stray continuation, overlong form, surrogate,
+ * beyond U+10FFFF, truncated). */
+static int utf8_seq(const unsigned char *s, unsigned *cp)
+{
+	static const unsigned min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		: s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	unsigned c;
+
+	if (n <= 1) {
+		*cp = s[0];
+		return n;
+	}
+	c = s[0] & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* C0 and C1 controls and DEL move terminals (ESC, CSI 0x9b, ...). */
+static bool printable(unsigned cp)
+{
+	return cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0);
+}
+
+bool format_text_ok(const char *s, bool word)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
+	int n;
+
+	if (word && !*p)
+		return false;
+	for (; *p; p += n) {
+		if (!(n = utf8_seq(p, &cp)) || !printable(cp) || (word && cp == ' '))
+			return false;
+	}
+	return true;
+}
+
+size_t format_sanitize(const char *s, char *out, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, bad = 0;
+	unsigned cp;
+	int n;
+
+	if (!len)
+		return 0;
+	for (; *p; p += n ? n : 1) {
+		n = utf8_seq(p, &cp);
+		if (n && printable(cp)) {
+			if (o + (size_t)n >= len)
+				break;
+			memcpy(out + o, p, (size_t)n);
+			o += (size_t)n;
+		} else {
+			if (o + 1 >= len)
+				break;
+			out[o++] = '?';
+			bad++;
+		}
+	}
+	out[o] = '\0';
+	return bad;
+}
+
 void format_json_string(const char *s, char *out, size_t len)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	size_t o = 0;
+	unsigned cp;
+	int n;
 
 	if (len < 3) {
 		if (len)
@@ -133,15 +218,21 @@ void format_json_string(const char *s, char *out, size_t len)
 		return;
 	}
 	out[o++] = '"';
-	for (; *s && o + 8 < len; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\') {
+	/* Room for the longest piece (a 6-byte escape) and the closing quote. */
+	for (; *p && o + 8 < len; p += n ? n : 1) {
+		n = utf8_seq(p, &cp);
+		if (!n) {
+			/* Not UTF-8: JSON cannot carry the byte; say so with U+FFFD. */
+			memcpy(out + o, "\\ufffd", 6);
+			o += 6;
+		} else if (cp == '"' || cp == '\\') {
 			out[o++] = '\\';
-			out[o++] = (char)ch;
-		} else if (ch < 0x20) {
-			o += (size_t)snprintf(out + o, len - o, "\\u%04x", ch);
+			out[o++] = (char)cp;
+		} else if (!printable(cp)) {
+			o += (size_t)snprintf(out + o, len - o, "\\u%04x", cp);
 		} else {
-			out[o++] = (char)ch;
+			memcpy(out + o, p, (size_t)n);
+			o += (size_t)n;
 		}
 	}
 	out[o++] = '"';
@@ -175,3 +266,22 @@ void format_plain(double v, int sig, char *out, size_t len)
 	if (!strcmp(out, "-0"))
 		snprintf(out, len, "0");
 }
+
+/* fmt comes from the callers, literals all; strftime needs no checking. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+int format_time(double t, const char *fmt, char *out, size_t len)
+{
+	struct tm tm;
+	time_t s;
+
+	/* Year 0 to 9999: a time_t cast of anything else (1e300 from a file)
+	 * is undefined, and localtime_r fails on some of the rest. */
+	if (!(t >= -62167219200.0 && t < 253402300800.0) || (s = (time_t)t, !localtime_r(&s, &tm)) ||
+	    !strftime(out, len, fmt, &tm)) {
+		snprintf(out, len, "n/a");
+		return -ERANGE;
+	}
+	return 0;
+}
+#pragma GCC diagnostic pop

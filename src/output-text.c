@@ -4,13 +4,11 @@
 #include <time.h>
 
 #include "columns.h"
+#include "format.h"
 
 void output_timestamp(const struct timespec *ts, char *out, size_t len)
 {
-	struct tm tm;
-
-	localtime_r(&ts->tv_sec, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%S%z", &tm);
+	format_time((double)ts->tv_sec, "%Y-%m-%dT%H:%M:%S%z", out, len);
 }
 
 void output_header(FILE *f, const struct output_report *r)

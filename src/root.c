@@ -211,6 +211,16 @@ int root_pread_u64(int fd, unsigned long long *out)
 	return parse_number(buf, false, out);
 }
 
+int root_pread_s64(int fd, long long *out)
+{
+	char buf[64];
+	ssize_t n = root_pread(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return parse_number(buf, true, out);
+}
+
 int root_read_u64(const struct root *r, const char *rel, unsigned long long *out)
 {
 	char buf[64];

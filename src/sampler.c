@@ -1,6 +1,7 @@
 #include "sampler.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "format.h"
 #include "source-bpf.h"
 #include "source-cpu.h"
 #include "source-cpus.h"
@@ -83,11 +85,15 @@ static void adopt_tracer(struct sampler *sp, bool wait)
 	snprintf(sp->trace_why, sizeof(sp->trace_why), "%s", sp->loaded_why);
 }
 
+/* Host and kernel names reach every view and output: sanitised here. */
 static void read_line(const struct root *r, const char *path, char *out, size_t len)
 {
-	if (root_read(r, path, out, len) < 0)
-		snprintf(out, len, "?");
-	out[strcspn(out, "\n")] = '\0';
+	char raw[256];
+
+	if (root_read(r, path, raw, sizeof(raw)) < 0)
+		snprintf(raw, sizeof(raw), "?");
+	raw[strcspn(raw, "\n")] = '\0';
+	format_sanitize(raw, out, len);
 }
 
 int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
@@ -240,7 +246,12 @@ int sampler_take(struct sampler *sp, struct sample *s)
 	s->ntemps = sp->ntemps;
 	/* Uptime advances with the monotonic clock: read it once, not per refresh. */
 	if (sp->uptime0 < 0) {
-		sp->uptime0 = root_read(sp->root, "proc/uptime", buf, sizeof(buf)) > 0 ? strtod(buf, NULL) : 0;
+		char *end = buf;
+		/* "369.11 712.40": garbage is no uptime (n/a), not 0. */
+		if (root_read(sp->root, "proc/uptime", buf, sizeof(buf)) > 0)
+			sp->uptime0 = strtod(buf, &end);
+		if (end == buf || (*end != ' ' && *end != '\n') || !(sp->uptime0 >= 0))
+			sp->uptime0 = NAN;
 		sp->t0 = s->t;
 	}
 	s->uptime = sp->uptime0 + (s->t - sp->t0);

@@ -9,11 +9,7 @@
 
 static void when(double t, char *out, size_t len)
 {
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	localtime_r(&s, &tm);
-	strftime(out, len, "%Y-%m-%d %H:%M:%S", &tm);
+	format_time(t, "%Y-%m-%d %H:%M:%S", out, len);
 }
 
 /* Bucket bounds in the unit's natural steps: 512 -> "512", 4096 -> "4K". */

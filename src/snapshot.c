@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "safe-file.h"
 
 static const char *const pct_names[] = { "p50", "p90", "p99" };
@@ -166,8 +167,9 @@ static int capture_tunables(struct snapshot_dev *d, struct tunable_session *ts, 
 		struct snapshot_tunable *t = add_tunable(d);
 		if (!t)
 			return -ENOMEM;
-		snprintf(t->name, sizeof(t->name), "%s", info[i].name);
-		snprintf(t->value, sizeof(t->value), "%s", info[i].value);
+		/* Values come from sysfs files: keep them to text a reader accepts. */
+		format_sanitize(info[i].name, t->name, sizeof(t->name));
+		format_sanitize(info[i].value, t->value, sizeof(t->value));
 	}
 	return 0;
 }
@@ -223,8 +225,8 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 	if (src->ts && !info)
 		return -ENOMEM;
 	uname(&u);
-	snprintf(s->host, sizeof(s->host), "%s", src->host ? src->host : u.nodename);
-	snprintf(s->kernel, sizeof(s->kernel), "%s", src->kernel ? src->kernel : u.release);
+	format_sanitize(src->host ? src->host : u.nodename, s->host, sizeof(s->host));
+	format_sanitize(src->kernel ? src->kernel : u.release, s->kernel, sizeof(s->kernel));
 	s->time = wall;
 	s->window = series_window(src->series);
 	series_window_init(&w);
@@ -297,23 +299,16 @@ static void put_num(FILE *f, double v)
 		fprintf(f, " %.17g", v);
 }
 
-/* Names are single words; values run to the end of the line. */
+/* Names are single words; values run to the end of the line. Reader and
+ * writer accept exactly the same text: format_text_ok. */
 static bool word_ok(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if ((unsigned char)*s <= ' ' || *s == 0x7f)
-			return false;
-	return true;
+	return format_text_ok(s, true);
 }
 
 static bool rest_ok(const char *s)
 {
-	for (; *s; s++)
-		if (*s == '\n' || *s == '\r' || *s == '\0')
-			return false;
-	return true;
+	return format_text_ok(s, false);
 }
 
 int snapshot_write(const struct snapshot *s, FILE *f)
@@ -398,10 +393,8 @@ static int write_fd(const struct snapshot *s, int fd)
 int snapshot_save(const struct snapshot *s, const char *dir, const char *label, char *path, size_t plen,
 		  char *msg, size_t len)
 {
-	char def[PATH_MAX], tmp[64], name[NAME_MAX + 1], stamp[32] = "00000000-000000", why[SNAPSHOT_MSG_MAX];
-	time_t when = (time_t)s->time;
+	char def[PATH_MAX], tmp[64], name[NAME_MAX + 1], stamp[32], why[SNAPSHOT_MSG_MAX];
 	struct safe_dir d;
-	struct tm tm;
 	int fd, err;
 
 	if (!dir) {
@@ -430,8 +423,9 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 		safe_dir_close(&d);
 		return err;
 	}
-	if (localtime_r(&when, &tm))
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	/* No date, no "n/a" in a file name: zeros. */
+	if (format_time(s->time, "%Y%m%d-%H%M%S", stamp, sizeof(stamp)) < 0)
+		snprintf(stamp, sizeof(stamp), "00000000-000000");
 	/* A link is a rename that never replaces an existing snapshot: another
 	 * take in the same second gets the next number. */
 	for (int k = 1;; k++) {
@@ -487,13 +481,15 @@ struct parser {
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int perr(struct parser *p, const char *fmt, ...)
 {
-	char why[256];
+	char why[256], full[600];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	snprintf(p->msg, p->len, "%s:%zu: %s", p->name, p->line, why);
+	/* The reason may quote the file: never let it move the terminal. */
+	snprintf(full, sizeof(full), "%s:%zu: %s", p->name, p->line, why);
+	format_sanitize(full, p->msg, p->len);
 	return -EINVAL;
 }
 
@@ -564,7 +560,9 @@ static int rec_device(struct parser *p, char **pos)
 		return perr(p, p->version == 1 ? "expected 'device NAME MAJOR:MINOR'"
 					       : "expected 'device NAME MAJOR:MINOR DISKSEQ'");
 	if (strlen(name) >= sizeof(d->name))
-		return perr(p, "device name '%.40s' too long", name);
+		return perr(p, "device name too long");
+	if (!word_ok(name))
+		return perr(p, "device name with control characters or bytes that are not UTF-8");
 	if (snapshot_find(p->s, name))
 		return perr(p, "device %s appears twice", name);
 	if (p->s->ndev >= SNAPSHOT_DEVS_MAX)
@@ -646,7 +644,9 @@ static int rec_tunable(struct parser *p, char **pos)
 	if (!name || !*name)
 		return perr(p, "expected 'tunable NAME VALUE'");
 	if (strlen(name) >= sizeof(t->name) || strlen(*pos) >= sizeof(t->value))
-		return perr(p, "tunable '%.40s' or its value too long", name);
+		return perr(p, "tunable name or value too long");
+	if (!word_ok(name) || !rest_ok(*pos))
+		return perr(p, "tunable name or value with control characters or bytes that are not UTF-8");
 	if (snapshot_tunable(d, name))
 		return perr(p, "tunable %s twice", name);
 	if (!(t = add_tunable(d)))
@@ -699,6 +699,8 @@ static int rec_text(struct parser *p, char **pos, char *out, size_t size, const 
 		return perr(p, "expected '%s VALUE'", what);
 	if (strlen(w) >= size)
 		return perr(p, "%s too long", what);
+	if (!word_ok(w))
+		return perr(p, "%s with control characters or bytes that are not UTF-8", what);
 	snprintf(out, size, "%s", w);
 	return no_more(p, pos);
 }
@@ -759,8 +761,8 @@ static int record(struct parser *p, char *line, bool first)
 	case REC_TIME:
 		if ((err = num(p, &pos, "time", &p->s->time)))
 			return err;
-		if (isnan(p->s->time))
-			return perr(p, "time is not a number");
+		if (!(p->s->time >= 0 && p->s->time < 253402300800.0))
+			return perr(p, "time is not a date between 1970 and 9999");
 		return no_more(p, &pos);
 	case REC_WINDOW:
 		if ((err = num(p, &pos, "window", &p->s->window)))

@@ -8,6 +8,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "format.h"
+
 struct source_diskstats {
 	int fd;
 	char *buf;
@@ -79,6 +81,14 @@ int source_diskstats_parse_line(const char *line, struct disk_stat *out, char *e
 		snprintf(err, errlen, "device name longer than %d bytes", SAMPLE_NAME_MAX - 1);
 		return -EINVAL;
 	}
+	memcpy(out->name, name, namelen);
+	out->name[namelen] = '\0';
+	/* The kernel never names a disk with control bytes or non-UTF-8: such
+	 * a line comes from a doctored tree and would reach the terminal. */
+	if (!format_text_ok(out->name, true)) {
+		snprintf(err, errlen, "device name with control characters or bytes that are not UTF-8");
+		return -EINVAL;
+	}
 	p = name + namelen;
 	for (;;) {
 		p = skip_blank(p);
@@ -100,8 +110,6 @@ int source_diskstats_parse_line(const char *line, struct disk_stat *out, char *e
 		return -EINVAL;
 	}
 	out->dev = makedev((unsigned)maj, (unsigned)min);
-	memcpy(out->name, name, namelen);
-	out->name[namelen] = '\0';
 	out->nfields = (int)n + 3;
 	return 0;
 }

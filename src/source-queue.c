@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "diskseq.h"
+#include "format.h"
 
 /* The tunables shown in every row, kept open and pread. */
 enum { TF_RA, TF_MAXSECT, TF_NRREQ, TF_SCHED, TF_COUNT };
@@ -102,13 +103,21 @@ size_t source_queue_open_fds(const struct source_queue *sq)
 	return sq->nfds;
 }
 
+/* A number, SAMPLE_ABSENT or SAMPLE_UNREADABLE (garbage is not 0). */
+static long long number_or(int err, long long v)
+{
+	return !err ? v : err == -ENOENT ? SAMPLE_ABSENT : SAMPLE_UNREADABLE;
+}
+
 static long long read_ll(const struct root *r, const char *dir, const char *file)
 {
 	char path[PATH_MAX];
-	long long v;
+	long long v = 0;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return root_read_s64(r, path, &v) == 0 ? v : -1;
+	err = root_read_s64(r, path, &v);
+	return number_or(err, v);
 }
 
 /* "a b c" directory listing of slaves/ or holders/ into a comma list. */
@@ -126,7 +135,9 @@ static void read_links(const struct root *r, const char *dir, const char *sub, c
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		int n = snprintf(out + used, len - used, "%s%s", used ? "," : "", de->d_name);
+		char name[SAMPLE_NAME_MAX];
+		format_sanitize(de->d_name, name, sizeof(name));
+		int n = snprintf(out + used, len - used, "%s%s", used ? "," : "", name);
 		if (n < 0 || (size_t)n >= len - used) {
 			out[used] = '\0';
 			break;
@@ -229,8 +240,10 @@ static void discover(struct source_queue *sq, struct entry *e)
 		partition_parent(r, dir, in->parent, sizeof(in->parent));
 	} else {
 		snprintf(path, sizeof(path), "%s/dm/name", dir);
-		if (root_read(r, path, in->dm_name, sizeof(in->dm_name)) >= 0) {
-			in->dm_name[strcspn(in->dm_name, "\n")] = '\0';
+		char dm[SAMPLE_NAME_MAX];
+		if (root_read(r, path, dm, sizeof(dm)) >= 0) {
+			dm[strcspn(dm, "\n")] = '\0';
+			format_sanitize(dm, in->dm_name, sizeof(in->dm_name));
 			in->kind = DISK_KIND_DM;
 		} else {
 			snprintf(path, sizeof(path), "%s/md", dir);
@@ -266,11 +279,13 @@ static void discover(struct source_queue *sq, struct entry *e)
 static void active_scheduler(const char *text, char *out, size_t len)
 {
 	const char *a = strchr(text, '['), *b = a ? strchr(a, ']') : NULL;
+	char name[SAMPLE_SCHED_MAX];
 
 	if (a && b)
-		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
+		snprintf(name, sizeof(name), "%.*s", (int)(b - a - 1), a + 1);
 	else
-		snprintf(out, len, "%.*s", (int)strcspn(text, " \n"), text);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(text, " \n"), text);
+	format_sanitize(name, out, len);
 }
 
 static void read_tunables(struct source_queue *sq, struct entry *e)
@@ -283,14 +298,21 @@ static void read_tunables(struct source_queue *sq, struct entry *e)
 		return;
 	device_dir(e, dir, sizeof(dir));
 	for (int i = 0; i < TF_COUNT; i++) {
-		ssize_t n;
-		if (e->fd[i] >= 0) {
-			n = root_pread(e->fd[i], buf, sizeof(buf));
+		long long v = 0;
+		int err;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
+		if (i == TF_SCHED) {
+			ssize_t n = e->fd[i] >= 0 ? root_pread(e->fd[i], buf, sizeof(buf))
+						  : root_read(sq->root, path, buf, sizeof(buf));
+			err = n < 0 ? (int)n : 0;
+			if (!err)
+				active_scheduler(buf, e->info.scheduler, sizeof(e->info.scheduler));
 		} else {
-			snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
-			n = root_read(sq->root, path, buf, sizeof(buf));
+			err = e->fd[i] >= 0 ? root_pread_s64(e->fd[i], &v) : root_read_s64(sq->root, path, &v);
+			*dst[i] = number_or(err, v);
 		}
-		if (n == -ENODEV && e->fd[i] >= 0) {
+		if (err == -ENODEV && e->fd[i] >= 0) {
 			/* The device was removed and re-created under the same
 			 * name and number: our fds point at the old one. */
 			entry_close(sq, e);
@@ -298,12 +320,6 @@ static void read_tunables(struct source_queue *sq, struct entry *e)
 			read_tunables(sq, e);
 			return;
 		}
-		if (i == TF_SCHED) {
-			if (n >= 0)
-				active_scheduler(buf, e->info.scheduler, sizeof(e->info.scheduler));
-			continue;
-		}
-		*dst[i] = n >= 0 ? strtoll(buf, NULL, 10) : -1;
 	}
 }
 

@@ -27,7 +27,7 @@ static void figures(const struct disk_metrics *m, int y, const char *label, cons
 static void ll(char *out, size_t len, long long v)
 {
 	if (v < 0)
-		snprintf(out, len, "-");
+		snprintf(out, len, "%s", v == SAMPLE_UNREADABLE ? "n/a" : "-");
 	else
 		snprintf(out, len, "%lld", v);
 }
@@ -66,7 +66,7 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 	ll(b[3], sizeof(b[3]), in->nr_requests);
 	ll(b[4], sizeof(b[4]), in->nr_hw_queues);
 	mvprintw(line++, 0, "limits   max_hw_sectors_kb %s  logical %s  physical %s  rotational %s  hw queues %s  nr_requests %s",
-		 b[0], b[1], b[2], in->rotational < 0 ? "-" : in->rotational ? "yes" : "no", b[4], b[3]);
+		 b[0], b[1], b[2], in->rotational == SAMPLE_UNREADABLE ? "n/a" : in->rotational < 0 ? "-" : in->rotational ? "yes" : "no", b[4], b[3]);
 	ll(b[0], sizeof(b[0]), in->read_ahead_kb);
 	ll(b[1], sizeof(b[1]), in->max_sectors_kb);
 	mvprintw(line++, 0, "tunables read_ahead_kb %s  max_sectors_kb %s  scheduler %s", b[0], b[1],

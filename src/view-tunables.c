@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "view.h"
 
 /* The tunables panel: every tunable of the selected device with its value
@@ -47,12 +48,17 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 		const struct tunable_info *t = &u->tun[u->tun_top + r];
 		bool sel = u->tun_top + r == u->tun_sel;
 		bool diff = strcmp(t->value, t->start) != 0;
+		char value[TUNABLE_VALUE_MAX], start[TUNABLE_VALUE_MAX], range[sizeof(t->range)];
 
+		/* Values and choices are sysfs text: never terminal controls. */
+		format_sanitize(t->value, value, sizeof(value));
+		format_sanitize(t->start, start, sizeof(start));
+		format_sanitize(t->range, range, sizeof(range));
 		attrset(sel ? view_attr(u, VC_SELECTED) : (diff ? view_attr(u, VC_TITLE) : (int)A_NORMAL));
 		if (sel)
 			mvhline(y + 2 + r, 0, ' ', width);
-		mvprintw(y + 2 + r, 0, "%-26.26s %-14.14s %-14.14s %.*s%s", t->name, t->value, t->start,
-			 width > 62 ? width - 62 : 0, t->range,
+		mvprintw(y + 2 + r, 0, "%-26.26s %-14.14s %-14.14s %.*s%s", t->name, value, start,
+			 width > 62 ? width - 62 : 0, range,
 			 t->writable || (t->def && t->def->type == TUNABLE_TEXT) ? "" : "  (read-only)");
 	}
 	attrset(A_NORMAL);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "keymap.h"
 #include "persist.h"
 #include "view-ab.h"
@@ -115,8 +116,12 @@ static void draw_status(struct ui *u, int y, int width)
 	else if (u->prompt == UI_PROMPT_JOURNAL)
 		mvprintw(y, 0, "an earlier blktune left %d changed tunable(s) in the journal: r restore now, l leave them",
 			 u->journal_pending);
-	else if (u->status[0])
-		mvprintw(y, 0, "%.*s", width, u->status);
+	else if (u->status[0]) {
+		/* Messages quote values read back from sysfs. */
+		char msg[sizeof(u->status)];
+		format_sanitize(u->status, msg, sizeof(msg));
+		mvprintw(y, 0, "%.*s", width, msg);
+	}
 	else
 		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  i idle");
 	attrset(A_NORMAL);

@@ -203,6 +203,7 @@ static Suite *identity_suite(void)
 	tcase_add_test(tc, same_name_other_diskseq_gets_no_rate);
 	tcase_add_test(tc, running_sampler_sees_the_reattach);
 	tcase_add_test(tc, series_and_history_restart_on_new_diskseq);
+	tcase_set_timeout(tc, 60); /* fixture copies on a busy machine */
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -162,7 +162,7 @@ START_TEST(fifo_is_refused_not_waited_for)
 		if (strcmp(s.disks[i].st.name, "loop1"))
 			continue;
 		ck_assert_uint_eq(s.disks[i].info.diskseq, 0);
-		ck_assert_int_eq(s.disks[i].info.read_ahead_kb, -1);
+		ck_assert_int_eq(s.disks[i].info.read_ahead_kb, SAMPLE_UNREADABLE);
 	}
 	sample_free(&s);
 	sampler_close(sp);
