@@ -186,7 +186,7 @@ void compare_headline(const struct compare_dev *cd, enum compare_primary p, char
 
 /* Two single-device snapshots: compared whatever their names, with a
  * warning when they are not the same device; likewise a name whose
- * major:minor changed (re-created in between), or another host. */
+ * major:minor or diskseq changed (re-created in between), or another host. */
 static void warn(struct compare_result *r)
 {
 	const struct snapshot *a = r->a, *b = r->b;
@@ -202,6 +202,14 @@ static void warn(struct compare_result *r)
 			n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n,
 					      "%s%s is %u:%u in A but %u:%u in B: not the same device", n ? "; " : "",
 					      x->name, x->major, x->minor, y->major, y->minor);
+			break;
+		}
+		/* Same name and number, another diskseq: re-created in between
+		 * (a loop device attached again, maybe to another file). */
+		if (y && x->diskseq && y->diskseq && x->diskseq != y->diskseq) {
+			n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n,
+					      "%s%s has diskseq %llu in A but %llu in B: re-created in between, "
+					      "maybe not the same device", n ? "; " : "", x->name, x->diskseq, y->diskseq);
 			break;
 		}
 	}

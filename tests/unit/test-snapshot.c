@@ -205,6 +205,19 @@ START_TEST(test_different_devices_warn)
 	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
 	ck_assert_str_eq(r.warning, "loop7 is 7:7 in A but 7:9 in B: not the same device; A was taken on testhost, B on otherhost");
 	compare_free(&r);
+	/* the same name and number with another diskseq: re-created */
+	b.dev[0].minor = 7;
+	a.dev[0].diskseq = 1636;
+	b.dev[0].diskseq = 1639;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 has diskseq 1636 in A but 1639 in B: re-created in between, maybe not the same "
+				    "device; A was taken on testhost, B on otherhost");
+	compare_free(&r);
+	b.dev[0].diskseq = 1636;
+	snprintf(b.host, sizeof(b.host), "testhost");
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "");
+	compare_free(&r);
 	/* the same device: no warning */
 	ck_assert_int_eq(compare_snapshots(&a, &a, &r), 0);
 	ck_assert_str_eq(r.warning, "");

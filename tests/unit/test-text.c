@@ -76,7 +76,7 @@ END_TEST
 
 static const char *const good_snap =
 	"blktune-snapshot 2\nhost vm\nkernel 6.18\ntime 1767225600.000000\nwindow 30\n"
-	"device loop0 7:0 5\nspan 0.000000 1.000000 1\ntunable scheduler none\nend-device\nend 1\n";
+	"device loop0 7:0 5\nspan 0.000000 1.000000 1 0 0\ntunable scheduler none\nend-device\nend 1\n";
 
 static char *with(const char *from, const char *to)
 {
