@@ -19,6 +19,9 @@ const char *root_path(const struct root *r);
 /* True when the root is the live system's "/". */
 bool root_is_live(const struct root *r);
 
+/* sysfs spells '/' in device names as '!' (cciss/c0d0 -> cciss!c0d0). */
+void root_sysfs_name(const char *name, char *out, size_t outlen);
+
 /* Refuse relative paths that are absolute or contain a ".." component. */
 int root_check_path(const char *rel);
 

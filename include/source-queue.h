@@ -26,7 +26,4 @@ void source_queue_invalidate(struct source_queue *sq, dev_t dev);
 /* How many sysfs fds are kept open (for tests and the benchmark). */
 size_t source_queue_open_fds(const struct source_queue *sq);
 
-/* sysfs spells '/' in device names as '!' (cciss/c0d0 -> cciss!c0d0). */
-void source_queue_sysfs_name(const char *name, char *out, size_t outlen);
-
 #endif

@@ -5,8 +5,6 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "source-queue.h"
-
 /* sys/block/NAME/diskseq, with sysfs's '!' for a '/' in the name. */
 static int path_of(const char *disk, char *out, size_t len)
 {
@@ -14,7 +12,7 @@ static int path_of(const char *disk, char *out, size_t len)
 
 	if (!disk || !*disk)
 		return -EINVAL;
-	source_queue_sysfs_name(disk, sysname, sizeof(sysname));
+	root_sysfs_name(disk, sysname, sizeof(sysname));
 	if (snprintf(out, len, "sys/block/%s/diskseq", sysname) >= (int)len)
 		return -ENAMETOOLONG;
 	return 0;

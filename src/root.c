@@ -59,6 +59,14 @@ bool root_is_live(const struct root *r)
 	return r->live;
 }
 
+void root_sysfs_name(const char *name, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == '/')
+			*p = '!';
+}
+
 int root_check_path(const char *rel)
 {
 	const char *p = rel;

@@ -37,14 +37,6 @@ struct source_queue {
 	bool fd_budget_spent; /* past RLIMIT_NOFILE: open/read/close instead */
 };
 
-void source_queue_sysfs_name(const char *name, char *out, size_t outlen)
-{
-	snprintf(out, outlen, "%s", name);
-	for (char *p = out; *p; p++)
-		if (*p == '/')
-			*p = '!';
-}
-
 int source_queue_open(const struct root *r, struct source_queue **out)
 {
 	struct source_queue *sq = calloc(1, sizeof(*sq));
@@ -231,7 +223,7 @@ static void discover(struct source_queue *sq, struct entry *e)
 	device_dir(e, dir, sizeof(dir));
 	if (!root_exists(r, dir)) {
 		char sysname[SAMPLE_NAME_MAX];
-		source_queue_sysfs_name(e->name, sysname, sizeof(sysname));
+		root_sysfs_name(e->name, sysname, sizeof(sysname));
 		snprintf(dir, sizeof(dir), "sys/class/block/%s", sysname);
 	}
 	snprintf(path, sizeof(path), "%s/partition", dir);

@@ -1,11 +1,12 @@
 /* libFuzzer target for the /proc parsers (make fuzz): /proc/diskstats lines
  * and files, and the per-CPU rows of /proc/interrupts and /proc/softirqs.
  * Any input must parse or be refused, never crash or overrun; what parses
- * must be a device blktune can name. */
+ * must be a device blktune can name and print. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "source-cpus.h"
 #include "source-diskstats.h"
 
@@ -23,8 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
+	/* A parsed name reaches the terminal and sysfs paths: printable text. */
 	if (source_diskstats_parse_line(text, &st, err, sizeof(err)) == 0 &&
-	    (!st.name[0] || strlen(st.name) >= SAMPLE_NAME_MAX))
+	    (!st.name[0] || strlen(st.name) >= SAMPLE_NAME_MAX || !format_text_ok(st.name, true)))
 		abort();
 	sample_init(&s);
 	if (source_diskstats_parse(text, &s, err, sizeof(err)) < 0)

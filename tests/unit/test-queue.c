@@ -136,7 +136,7 @@ START_TEST(sysfs_names)
 {
 	char out[32];
 
-	source_queue_sysfs_name("cciss/c0d0", out, sizeof(out));
+	root_sysfs_name("cciss/c0d0", out, sizeof(out));
 	ck_assert_str_eq(out, "cciss!c0d0");
 }
 END_TEST
