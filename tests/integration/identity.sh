@@ -23,6 +23,9 @@ dd if="$dev" of=/dev/null bs=4k count=2000 iflag=direct status=none
 seq_a=$(cat "/sys/block/$name/diskseq")
 losetup -d "$dev"
 if ! losetup "$dev" "$file"; then
+	# Another process took the free device in between: it is not ours to
+	# detach at cleanup any more.
+	T_LOOPS=()
 	t_fail "could not attach $dev again (taken by another process?)"
 	wait $bt
 	t_done
