@@ -4,9 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "journal.h"
 #include "root.h"
 #include "tunable.h"
+
+/* Messages quote values read back from sysfs: never terminal controls. */
+static void put_msg(FILE *f, const char *prefix, const char *msg)
+{
+	char clean[TUNABLE_MSG_MAX];
+
+	format_sanitize(msg, clean, sizeof(clean));
+	fprintf(f, "%s%s\n", prefix, clean);
+}
 
 struct spec {
 	char dev[TUNABLE_DEV_MAX];
@@ -63,9 +73,9 @@ static void report(void *arg, const struct tunable_result *res)
 	c->n++;
 	/* A vanished device is news, not a failure of the restore. */
 	if (res->err && res->err != -ENODEV)
-		fprintf(c->err, "blktune: %s\n", res->msg);
+		put_msg(c->err, "blktune: ", res->msg);
 	else
-		fprintf(c->out, "%s\n", res->msg);
+		put_msg(c->out, "", res->msg);
 }
 
 /* Open the journal before anything changes: an unsafe journal directory is
@@ -79,7 +89,7 @@ static int open_journal(struct tunable_session *s, struct report_ctx *ctx)
 		return 0;
 	e = tunable_session_journal(s, report, ctx, msg, sizeof(msg));
 	if (e)
-		fprintf(ctx->err, "blktune: %s\n", msg);
+		put_msg(ctx->err, "blktune: ", msg);
 	return e == -EPERM ? 2 : e ? 1 : 0;
 }
 
@@ -117,10 +127,10 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 		struct tunable_result res;
 
 		if (tunable_set(s, parsed[i].dev, parsed[i].name, parsed[i].value, &res)) {
-			fprintf(err, "blktune: %s\n", res.msg);
+			put_msg(err, "blktune: ", res.msg);
 			status = 1;
 		} else {
-			fprintf(out, "%s\n", res.msg);
+			put_msg(out, "", res.msg);
 		}
 	}
 	if (tunable_session_changes(s))
@@ -145,7 +155,7 @@ int cli_tunable_restore(const char *root_dir, const char *jdir, FILE *out, FILE 
 		return 0;
 	}
 	if (pending < 0) {
-		fprintf(err, "blktune: %s\n", msg);
+		put_msg(err, "blktune: ", msg);
 		return pending == -EPERM ? 2 : 1;
 	}
 	if (open_session(root_dir, jdir, &r, &s, err))
