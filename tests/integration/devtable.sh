@@ -73,9 +73,12 @@ dev2=$T_LOOP
 name2=${dev2#/dev/}
 # Attaching gives the loop device a new diskseq: a new device, whose first
 # interval has no rate. Read once blktune reports it with one.
+# (The name was listed before, unattached, with the old diskseq.)
 attached() { tail -n 1 "$T_TMP/churn.json" | python3 -c 'import json, sys
 o = json.loads(sys.stdin.read())
-sys.exit(not any(d["disk_device"] == sys.argv[1] and d["state"] == "ok" for d in o["disk"]))' "$name2" 2>/dev/null; }
+seq = int(open("/sys/block/%s/diskseq" % sys.argv[1]).read())
+sys.exit(not any(d["disk_device"] == sys.argv[1] and d["state"] == "ok" and d["diskseq"] == seq for d in o["disk"]))' \
+	"$name2" 2>/dev/null; }
 t_check "the attached device is reported as a device with a rate" t_until 10 attached
 dd if="$dev2" of=/dev/null bs=4k count=100 iflag=direct status=none
 shows_reads() { grep -q "\"disk_device\": \"$name2\", \"mapper_name\": null, \"r/s\": [1-9]" "$T_TMP/churn.json"; }
