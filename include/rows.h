@@ -13,13 +13,16 @@ struct rows_filter {
 	bool partitions;   /* show partitions */
 	bool hide_idle;    /* the TUI's i: nothing moved, nothing in flight */
 	bool omit_zero;    /* -z: no I/O completed in the interval (iostat -z) */
-	char name[32];     /* substring filter on the name (or dm name); "" = all */
+	char name[32];     /* name filter (or dm name): a glob if it has * ? [, else a substring; "" = all */
 	size_t ndevs;      /* -p DEV list (kernel, mapper or -j names); 0 = all */
 	const char *const *devs;
 };
 
 /* Fill idx with the indices of m[] to show, in order; returns how many. */
 size_t rows_build(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx);
+/* The name filter's test: fnmatch(3) when pattern holds a glob character
+ * (* ? [), else a substring. An empty name never matches. */
+bool rows_name_match(const char *pattern, const char *name);
 bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f);
 
 #endif

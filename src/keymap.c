@@ -569,7 +569,7 @@ const struct keymap_entry keymap[] = {
 	{ TAB, { 'i', 0 }, "i", "hide or show idle devices", act_idle },
 	{ TAB, { 'P', 0 }, "P", "show or hide partitions", act_partitions },
 	{ TAB, { 'm', 0 }, "m", "throughput columns in kB/s, MB/s or GB/s (cycles)", act_unit },
-	{ TAB, { '/', 0 }, "/", "filter devices by name (Enter applies, Esc cancels)", act_filter },
+	{ TAB, { '/', 0 }, "/", "filter devices by name: a glob (loop[12]*) or text found in it (Enter applies, Esc cancels)", act_filter },
 	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
 	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, where the time goes, per-CPU, readahead",
 	  act_detail_page },

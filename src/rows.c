@@ -1,5 +1,6 @@
 #include "rows.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,15 @@
 static bool no_io(const struct disk_metrics *m)
 {
 	return m->d_rd_ios == 0 && m->d_wr_ios == 0 && m->d_s == 0 && m->f_s == 0;
+}
+
+bool rows_name_match(const char *pattern, const char *name)
+{
+	if (!name[0])
+		return false;
+	if (strpbrk(pattern, "*?["))
+		return fnmatch(pattern, name, 0) == 0;
+	return strstr(name, pattern) != NULL;
 }
 
 bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
@@ -28,8 +38,8 @@ bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 		return false;
 	if (f->omit_zero && no_io(m))
 		return false;
-	if (f->name[0] && !strstr(m->name, f->name) && !strstr(m->info.dm_name, f->name) &&
-	    !strstr(m->info.persistent, f->name))
+	if (f->name[0] && !rows_name_match(f->name, m->name) && !rows_name_match(f->name, m->info.dm_name) &&
+	    !rows_name_match(f->name, m->info.persistent))
 		return false;
 	return true;
 }

@@ -17,8 +17,20 @@ int view_header_draw(struct ui *u, int y, int width)
 	attrset(view_attr(u, VC_TITLE));
 	mvprintw(y, 0, "blktune");
 	attrset(A_NORMAL);
-	printw("  %s  %s  up %s  interval %.1f s%s  %zu devices", h->hostname, h->kernel, up,
-	       a->opt.interval, u->paused ? "  [paused]" : "", a->nm);
+	printw("  %s  %s  up %s  interval %.1f s%s  ", h->hostname, h->kernel, up, a->opt.interval,
+	       u->paused ? "  [paused]" : "");
+	/* What the table leaves out, where one looks for the count. */
+	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero) {
+		printw("%zu of %zu devices", a->nrows, a->nm);
+		attrset(view_attr(u, VC_TITLE));
+		if (a->filter.name[0])
+			printw("  filter %s", a->filter.name);
+		if (a->filter.hide_idle || a->filter.omit_zero)
+			printw("  idle hidden");
+		attrset(A_NORMAL);
+	} else {
+		printw("%zu devices", a->nm);
+	}
 	if (a->since_boot) {
 		attrset(view_attr(u, VC_TITLE));
 		printw("  [averages since boot]");

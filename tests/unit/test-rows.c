@@ -164,6 +164,31 @@ START_TEST(history_one_point_per_second)
 }
 END_TEST
 
+/* The name filter: a glob when it has * ? [ (whole name), else a substring. */
+START_TEST(glob_filter)
+{
+	struct disk_metrics m[5];
+	struct rows_filter f = { .sort_column = COLUMN_DEVICE };
+	size_t idx[5];
+
+	setup(m);
+	snprintf(f.name, sizeof(f.name), "sd[ab]");
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 2);
+	snprintf(f.name, sizeof(f.name), "s*");
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 2); /* the partition stays hidden */
+	snprintf(f.name, sizeof(f.name), "d*"); /* a glob matches the whole name: not sda's "da" */
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 1);
+	ck_assert_str_eq(m[idx[0]].name, "dm-0");
+	snprintf(f.name, sizeof(f.name), "vg-*"); /* the dm name */
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 1);
+	snprintf(f.name, sizeof(f.name), "oop"); /* no glob character: a substring */
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 1);
+	snprintf(f.name, sizeof(f.name), "oop*"); /* a glob: anchored at the start */
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 0);
+	ck_assert(!rows_name_match("*", "")); /* an empty name (no dm name) never matches */
+}
+END_TEST
+
 UNIT_SUITE(rows_suite)
 static Suite *rows_suite(void)
 {
@@ -171,6 +196,7 @@ static Suite *rows_suite(void)
 	TCase *tc = tcase_create("rows");
 
 	tcase_add_test(tc, sort_and_filter);
+	tcase_add_test(tc, glob_filter);
 	tcase_add_test(tc, device_list_overrides);
 	tcase_add_test(tc, names_in_natural_order);
 	tcase_add_test(tc, ties_keep_kernel_order_both_ways);
