@@ -4,6 +4,8 @@
 #ifndef BLKTUNE_KEYMAP_H
 #define BLKTUNE_KEYMAP_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "ui.h"
@@ -34,6 +36,16 @@ extern const int keymap_count;
 /* Run the action bound to key; returns ACT_* flags, or 0 with a status
  * message for an unbound key. */
 unsigned keymap_dispatch(struct ui *u, int key);
+/* Whether key does something in the current mode. */
+bool keymap_bound(const struct ui *u, int key);
+/* The status for a key bound to nothing in this mode (alt: it came after
+ * Esc, as Alt-x does): "no action for Ctrl-X here". */
+unsigned keymap_unbound(struct ui *u, int key, bool alt);
+/* A key as a person types it: "Ctrl-X", "F5", "Alt-x", "PgUp", "z". */
+void keymap_key_name(int key, bool alt, char *buf, size_t len);
+/* Enter in the interval prompt (s): set u->input as seconds, 0.1 to 60, or
+ * say why not and keep the interval. */
+unsigned keymap_interval_input(struct ui *u);
 /* Print the key list: "text" for --keys, "man" as roff .TP entries. */
 void keymap_print(FILE *f, const char *style);
 

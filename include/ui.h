@@ -42,6 +42,7 @@ enum ui_prompt {
 	UI_PROMPT_QUIT,    /* tunables changed: restore, keep or cancel */
 	UI_PROMPT_JOURNAL, /* an earlier session left originals: restore or leave */
 	UI_PROMPT_PERSIST, /* write the udev rule in persist_rule: y or not */
+	UI_PROMPT_INTERVAL, /* an exact interval in seconds (s) */
 };
 
 /* What restores and keeps did during the session, printed after endwin so

@@ -4,7 +4,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <stdbool.h>
-#include <string.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "action.h"
@@ -223,6 +223,34 @@ static unsigned change_interval(struct ui *u, int dir)
 	return ACT_REDRAW;
 }
 
+/* s: top's exact interval, typed (Enter sets, Esc cancels). */
+static unsigned act_interval_ask(struct ui *u)
+{
+	u->prompt = UI_PROMPT_INTERVAL;
+	snprintf(u->input, sizeof(u->input), "%g", u->app->opt.interval);
+	u->input_fresh = true;
+	return ACT_REDRAW;
+}
+
+unsigned keymap_interval_input(struct ui *u)
+{
+	char *end;
+	double v = strtod(u->input, &end);
+
+	while (*end == ' ')
+		end++;
+	if (end == u->input || *end || !(v >= APP_INTERVAL_MIN - 1e-9 && v <= APP_INTERVAL_MAX + 1e-9)) {
+		ui_status(u, "interval \"%s\": seconds from %.1f to %.0f; still %.1f s", u->input, APP_INTERVAL_MIN,
+			  APP_INTERVAL_MAX, u->app->opt.interval);
+		return ACT_REDRAW;
+	}
+	u->app->opt.interval = v;
+	if (!u->paused)
+		loop_set_interval(u->loop, v);
+	ui_status(u, "interval %g s", v);
+	return ACT_REDRAW;
+}
+
 static unsigned act_slower(struct ui *u)
 {
 	return change_interval(u, +1);
@@ -280,6 +308,10 @@ static unsigned act_home(struct ui *u)
 
 static unsigned act_end(struct ui *u)
 {
+	if (u->mode == UI_HELP) {
+		u->help_top = 1 << 20; /* the help view clamps it to its last page */
+		return ACT_REDRAW;
+	}
 	return move_sel(u, (int)u->app->nrows);
 }
 
@@ -518,11 +550,12 @@ const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_secti
 
 /* First match wins: mode-specific rows come before the general ones. */
 const struct keymap_entry keymap[] = {
-	{ ALL, { 'q', 0 }, "q", "quit (asks to restore or keep changed tunables)", act_quit_ask },
+	{ ALL, { 'q', KEY_F(10), 0 }, "q, F10", "quit (asks to restore or keep changed tunables)", act_quit_ask },
 	{ ALL, { '?', 'h', KEY_F(1), 0 }, "?, h, F1", "this help (again to close)", act_help },
 	{ ALL, { ' ', 0 }, "space", "pause or resume sampling", act_pause },
 	{ ALL, { '+', '=', 0 }, "+", "longer interval (0.1 0.2 0.5 1 2 5 10 30 60 s)", act_slower },
 	{ ALL, { '-', 0 }, "-", "shorter interval", act_faster },
+	{ ALL, { 's', 0 }, "s", "type the interval in seconds, 0.1 to 60 (Enter sets, Esc cancels)", act_interval_ask },
 	{ ALL, { 'c', 0 }, "c", "CPU view of the selected device on or off", act_cpus },
 	{ ALL, { 'a', 0 }, "a", "take snapshot A of the selected device (since its last tunable change, at most the A/B window)",
 	  act_take_a },
@@ -531,7 +564,7 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { 'A', 0 }, "A", "set the selected device's tunables back to snapshot A's", act_apply_a },
 	{ ALL, { 'B', 0 }, "B", "set them to snapshot B's", act_apply_b },
 	{ ALL, { 'w', 0 }, "w", "save snapshots A and B as files ($XDG_STATE_HOME/blktune/)", action_ab_save },
-	{ ALL, { 't', 0 }, "t", "tunables panel of the selected device on or off", act_tunables },
+	{ ALL, { 't', KEY_F(2), 0 }, "t, F2", "tunables panel of the selected device on or off", act_tunables },
 	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo },
 	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all },
 	{ ALL, { 'K', 0 }, "K", "keep the changes: no restore at quit or hang-up", action_keep },
@@ -561,9 +594,9 @@ const struct keymap_entry keymap[] = {
 	{ LIST, { 'k', KEY_UP, 0 }, "k, Up", "select the previous device", act_up },
 	{ LIST, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_pgdown },
 	{ LIST, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_pgup },
-	{ TAB, { KEY_HOME, 'g', 0 }, "Home, g", "first device", act_home },
-	{ TAB, { KEY_END, 'G', 0 }, "End, G", "last device", act_end },
-	{ TAB, { '>', '.', 0 }, ">", "sort by the next column", act_sort_next },
+	{ LIST, { KEY_HOME, 'g', 0 }, "Home, g", "first device (in help: its top)", act_home },
+	{ LIST, { KEY_END, 'G', 0 }, "End, G", "last device (in help: its end)", act_end },
+	{ TAB, { '>', '.', KEY_F(6), 0 }, ">, F6", "sort by the next column", act_sort_next },
 	{ TAB, { '<', ',', 0 }, "<", "sort by the previous column", act_sort_prev },
 	{ TAB, { 'r', 0 }, "r", "reverse the sort order", act_sort_reverse },
 	{ TAB, { 'i', 0 }, "i", "hide or show idle devices", act_idle },
@@ -587,17 +620,74 @@ const struct keymap_entry keymap[] = {
 };
 const int keymap_count = (int)(sizeof(keymap) / sizeof(keymap[0]));
 
+bool keymap_bound(const struct ui *u, int key)
+{
+	for (int i = 0; i < keymap_count; i++)
+		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & u->mode); k++)
+			if (keymap[i].keys[k] == key)
+				return true;
+	return false;
+}
+
 unsigned keymap_dispatch(struct ui *u, int key)
 {
 	for (int i = 0; i < keymap_count; i++)
 		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & u->mode); k++)
 			if (keymap[i].keys[k] == key)
 				return keymap[i].action(u);
-	if (key >= 32 && key < 127)
-		ui_status(u, "key '%c' does nothing here: ? lists the keys", key);
-	else
-		ui_status(u, "key %s does nothing here: ? lists the keys", keyname(key) ? keyname(key) : "?");
+	return keymap_unbound(u, key, false);
+}
+
+unsigned keymap_unbound(struct ui *u, int key, bool alt)
+{
+	char name[32];
+
+	keymap_key_name(key, alt, name, sizeof(name));
+	ui_status(u, "no action for %s here: ? lists the keys", name);
 	return ACT_REDRAW;
+}
+
+/* Named keys as a person types them, never ncurses' KEY_F(5) or ^X. */
+static const struct {
+	int key;
+	const char *name;
+} key_names[] = {
+	{ KEY_UP, "Up" },	  { KEY_DOWN, "Down" },	  { KEY_LEFT, "Left" },
+	{ KEY_RIGHT, "Right" },	  { KEY_HOME, "Home" },	  { KEY_END, "End" },
+	{ KEY_PPAGE, "PgUp" },	  { KEY_NPAGE, "PgDn" },  { KEY_IC, "Insert" },
+	{ KEY_DC, "Delete" },	  { KEY_BACKSPACE, "Backspace" }, { 127, "Backspace" },
+	{ KEY_ENTER, "Enter" },	  { '\n', "Enter" },	  { '\r', "Enter" },
+	{ '\t', "Tab" },	  { KEY_BTAB, "Shift-Tab" }, { 27, "Esc" },
+	{ ' ', "space" },	  { KEY_SR, "Shift-Up" }, { KEY_SF, "Shift-Down" },
+	{ KEY_SLEFT, "Shift-Left" }, { KEY_SRIGHT, "Shift-Right" }, { KEY_SHOME, "Shift-Home" },
+	{ KEY_SEND, "Shift-End" }, { KEY_SDC, "Shift-Delete" }, { KEY_MOUSE, "a mouse event" },
+};
+
+void keymap_key_name(int key, bool alt, char *buf, size_t len)
+{
+	const char *pre = alt ? "Alt-" : "";
+
+	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (key_names[i].key == key) {
+			snprintf(buf, len, "%s%s", pre, key_names[i].name);
+			return;
+		}
+	if (key >= KEY_F(1) && key <= KEY_F(12))
+		snprintf(buf, len, "%sF%d", pre, key - KEY_F(0));
+	else if (key > KEY_F(12) && key <= KEY_F(24))
+		snprintf(buf, len, "%sShift-F%d", pre, key - KEY_F(12));
+	else if (key > KEY_F(24) && key <= KEY_F(36))
+		snprintf(buf, len, "%sCtrl-F%d", pre, key - KEY_F(24));
+	else if (key == 0)
+		snprintf(buf, len, "%sCtrl-Space", pre);
+	else if (key > 0 && key < 32)
+		snprintf(buf, len, "%sCtrl-%c", pre, 'A' + key - 1);
+	else if (key > 32 && key < 127)
+		snprintf(buf, len, "%s%c", pre, key);
+	else if (key >= 128 && key < 256)
+		snprintf(buf, len, "%sthe byte 0x%02x", pre, key);
+	else
+		snprintf(buf, len, "%sa key without a name (code %d)", pre, key);
 }
 
 int keymap_section_of(const struct keymap_entry *e)

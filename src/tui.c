@@ -82,6 +82,8 @@ static unsigned prompt_key(struct ui *u, int key)
 		u->prompt = UI_PROMPT_NONE;
 		if (p == UI_PROMPT_VALUE)
 			return action_tunable_set_input(u);
+		if (p == UI_PROMPT_INTERVAL)
+			return keymap_interval_input(u);
 		snprintf(u->app->filter.name, sizeof(u->app->filter.name), "%s", u->input);
 		ui_status(u, u->input[0] ? "showing devices matching \"%s\"" : "filter cleared", u->input);
 		return ACT_ROWS;
@@ -126,6 +128,18 @@ static unsigned handle_keys(struct ui *u)
 			continue;
 		}
 		u->status[0] = '\0';
+		/* Esc with a key right behind it is how a terminal sends Alt-key.
+		 * No Alt binding exists: an unbound key there is named Alt-x;
+		 * a bound one is Esc then that key, typed quickly. */
+		if (key == 27) {
+			int next = getch();
+			if (next != ERR && next != 27 && !keymap_bound(u, next)) {
+				flags |= keymap_unbound(u, next, true);
+				continue;
+			}
+			if (next != ERR)
+				ungetch(next);
+		}
 		flags |= keymap_dispatch(u, key);
 		if (u->quit)
 			break;

@@ -108,6 +108,8 @@ static void draw_status(struct ui *u, int y, int width)
 	else if (u->prompt == UI_PROMPT_VALUE)
 		mvprintw(y, 0, "%s %s = %s_  (Enter sets, Esc cancels)", u->tun_dev,
 			 u->tun_sel < u->ntun ? u->tun[u->tun_sel].name : "?", u->input);
+	else if (u->prompt == UI_PROMPT_INTERVAL)
+		mvprintw(y, 0, "interval in seconds, 0.1 to 60: %s_  (Enter sets, Esc cancels)", u->input);
 	else if (u->prompt == UI_PROMPT_QUIT)
 		mvprintw(y, 0, "%zu tunable change(s): r restore and quit, k keep and quit, Esc stay",
 			 tunable_session_changes(u->ts));
