@@ -63,7 +63,7 @@ static void usage(FILE *f)
 		"       blktune diff A.snap B.snap [--json]   |   blktune show FILE\n"
 		"  -b, --batch            print reports on stdout instead of the full-screen view\n"
 		"  -d, --delay SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
-		"  -n, --iterations N     batch: stop after N reports (default: until interrupted)\n"
+		"  -n, --iterations N     stop after N reports (full screen: refreshes, restoring changed tunables)\n"
 		"  -p, --device DEV       only this device (repeatable): a kernel name (sda, dm-3), a mapper\n"
 		"                         name (vg0-data), a /dev/ path (/dev/mapper/X, /dev/disk/by-id/X)\n"
 		"                         or, with -j, a persistent name\n"
@@ -234,8 +234,6 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("unexpected argument '%s'", argv[optind]);
 	if (o->json && !o->batch)
 		return bad("%s only applies with -b", "--json");
-	if (o->count && !o->batch)
-		return bad("%s only applies with -b", "-n");
 	if (o->human && !o->batch)
 		return bad("%s only applies with -b (the full-screen view's m key picks kB, MB or GB)", "-h");
 	if (o->human && o->json)

@@ -163,10 +163,22 @@ static unsigned on_signal(struct ui *u, int signo)
 	return 0;
 }
 
+/* The -n count is reached: leave, restoring changed tunables unless the
+ * person chose to keep them (the exit report lists what was restored). */
+static void tui_count_done(struct ui *u)
+{
+	if (tunable_session_changes(u->ts) > 0 && !u->keep_on_exit) {
+		u->exit_restored = action_exit_restore(u) == 0 && tunable_session_changes(u->ts) == 0;
+		ui_status(u, "-n %ld refreshes done: changed tunables restored", u->app->opt.count);
+	}
+	u->quit = true;
+}
+
 int tui_run(struct app *a)
 {
 	struct ui u;
 	int err, signo;
+	long refreshes = 0;
 	bool report;
 
 	memset(&u, 0, sizeof(u));
@@ -219,6 +231,11 @@ int tui_run(struct app *a)
 		case LOOP_TICK:
 			if ((err = app_refresh(a)) < 0) {
 				u.quit = true;
+				break;
+			}
+			/* -n: top's count of refreshes, then out as q with restore would. */
+			if (a->opt.count && ++refreshes >= a->opt.count) {
+				tui_count_done(&u);
 				break;
 			}
 			if (*sampler_error(a->sampler))
