@@ -184,7 +184,6 @@ int tui_run(struct app *a)
 	memset(&u, 0, sizeof(u));
 	u.app = a;
 	u.mode = UI_TABLE;
-	u.detail = true;
 	u.unit = COLUMN_UNIT_MB;
 	u.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	ab_init(&u.ab);
@@ -201,6 +200,9 @@ int tui_run(struct app *a)
 		tunable_session_close(u.ts);
 		return -ENOTTY;
 	}
+	/* The detail pane starts open only where the table keeps room beside
+	 * it (30 lines under the header): at 80x24 the devices come first. */
+	u.detail = LINES - 4 >= 30;
 	/* Something to read at once: averages since boot (iostat -x's first
 	 * report) until the first interval has passed. */
 	if (app_since_boot(a) == 0)

@@ -129,6 +129,18 @@ static void draw_status(struct ui *u, int y, int width)
 	attrset(A_NORMAL);
 }
 
+/* How many of the max lines just above line y are blank. */
+static int blank_lines_above(int y, int max, int width)
+{
+	int n = 0;
+
+	for (; n < max; n++)
+		for (int x = 0; x < width; x++)
+			if ((mvinch(y - 1 - n, x) & A_CHARTEXT) != ' ')
+				return n;
+	return n;
+}
+
 void view_draw(struct ui *u)
 {
 	int h = LINES, w = COLS, y;
@@ -158,10 +170,9 @@ void view_draw(struct ui *u)
 		view_table_draw(u, y, table_h, w);
 		view_tunables_draw(u, y + table_h, h - 1 - y - table_h, w);
 	} else {
-		int avail = h - y - 1, detail_h = 0;
+		int avail = h - y - 1, detail_h = 0, spare = 0;
 		if (u->detail && avail >= 14)
 			detail_h = avail >= 30 ? 15 : avail / 2;
-		view_table_draw(u, y, avail - detail_h, w);
 		if (detail_h) {
 			static void (*const page[UI_DETAIL_PAGES])(struct ui *, int, int, int) = {
 				[UI_DETAIL_FIGURES] = view_detail_draw,
@@ -171,7 +182,15 @@ void view_draw(struct ui *u)
 				[UI_DETAIL_RA] = view_readahead_draw,
 			};
 			page[u->detail_page](u, h - 1 - detail_h, detail_h, w);
+			/* Pinned to the bottom: the page's unused lines go to the
+			 * table, above it, not below it. */
+			spare = blank_lines_above(h - 1, detail_h - 1, w);
+			if (spare) {
+				move(h - 1 - detail_h, 0);
+				insdelln(spare);
+			}
 		}
+		view_table_draw(u, y, avail - detail_h + spare, w);
 	}
 	draw_status(u, h - 1, w);
 	refresh();
