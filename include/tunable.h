@@ -105,6 +105,11 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg);
 /* Changes made by this session that are not restored yet. */
 size_t tunable_session_changes(const struct tunable_session *s);
+/* Whether a tunable of dev differs from its journaled original (the table's
+ * "*"): kept with the count after every change, undo and restore, so asking
+ * costs no file read. At most TUNABLE_DIFFER_MAX devices are tracked. */
+#define TUNABLE_DIFFER_MAX 64
+bool tunable_session_differs(const struct tunable_session *s, const char *dev);
 
 /* Tests only: replace the write (root_write) to simulate the kernel's
  * rounding and refusals on a fixture tree. NULL puts root_write back. */

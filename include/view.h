@@ -14,6 +14,7 @@ enum view_color {
 	VC_GOOD,
 	VC_BAD,
 	VC_DIM,
+	VC_CHANGED,  /* a device with a tunable off its original */
 	VC_COUNT
 };
 

@@ -46,6 +46,9 @@ struct tunable_session {
 	const char *why;
 	struct undo undo[UNDO_MAX];
 	size_t nundo, changes;
+	/* devices with a tunable off its original, kept by recount */
+	char differ[TUNABLE_DIFFER_MAX][JOURNAL_DEV_MAX];
+	size_t ndiffer;
 	struct start_value *start;
 	size_t nstart, capstart;
 };
@@ -750,17 +753,28 @@ static void recount(struct tunable_session *s)
 {
 	size_t n = 0;
 
+	s->ndiffer = 0;
 	for (size_t i = 0; s->journal && i < journal_count(s->journal); i++) {
 		const struct journal_entry *e = journal_at(s->journal, i);
 		char msg[TUNABLE_MSG_MAX], now[TUNABLE_VALUE_MAX];
 		struct target t;
 
 		if (resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) ||
-		    read_value(s->root, &t, now, sizeof(now)))
+		    read_value(s->root, &t, now, sizeof(now)) || same_value(t.def, now, e->value))
 			continue;
-		n += !same_value(t.def, now, e->value);
+		n++;
+		if (!tunable_session_differs(s, e->dev) && s->ndiffer < TUNABLE_DIFFER_MAX)
+			snprintf(s->differ[s->ndiffer++], JOURNAL_DEV_MAX, "%s", e->dev);
 	}
 	s->changes = n;
+}
+
+bool tunable_session_differs(const struct tunable_session *s, const char *dev)
+{
+	for (size_t i = 0; i < s->ndiffer; i++)
+		if (!strcmp(s->differ[i], dev))
+			return true;
+	return false;
 }
 
 static int apply(struct tunable_session *s, const char *dev, const struct target *t, const char *norm,
@@ -1160,6 +1174,7 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 		s->journal = NULL;
 		s->rejects_reported = false;
 		s->changes = 0;
+		s->ndiffer = 0;
 	}
 	return err < 0 ? err : failures;
 }
@@ -1189,5 +1204,6 @@ int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg)
 	s->journal = NULL;
 	s->nundo = 0;
 	s->changes = 0;
+	s->ndiffer = 0;
 	return err;
 }

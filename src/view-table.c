@@ -26,10 +26,20 @@ static int visible_columns(const struct ui *u, int width, int name_width, int *o
 	return n;
 }
 
+/* A device with a tunable off its original is marked "name*": one more
+ * column for the name when any row has it. */
+static int any_differs(const struct ui *u)
+{
+	for (size_t r = 0; r < u->app->nrows; r++)
+		if (tunable_session_differs(u->ts, u->app->m[u->app->rows[r]].name))
+			return 1;
+	return 0;
+}
+
 int view_table_draw(struct ui *u, int y, int height, int width)
 {
 	const struct app *a = u->app;
-	int name_width = column_name_width(a->m, a->rows, a->nrows, NAME_WIDTH_MAX);
+	int name_width = column_name_width(a->m, a->rows, a->nrows, NAME_WIDTH_MAX) + any_differs(u);
 	int cols[COLUMN_COUNT], ncols = visible_columns(u, width, name_width, cols);
 	char cell[256];
 
@@ -66,7 +76,18 @@ int view_table_draw(struct ui *u, int y, int height, int width)
 			mvhline(y + 1 + r, 0, ' ', width);
 		move(y + 1 + r, 0);
 		for (int i = 0; i < ncols; i++) {
-			if (cols[i] == COLUMN_DEVICE)
+			if (cols[i] == COLUMN_DEVICE && tunable_session_differs(u->ts, m->name)) {
+				size_t l;
+				column_name_cell(m, name_width - 1, cell, sizeof(cell));
+				l = strcspn(cell, " ");
+				memmove(cell + l + 1, cell + l, strlen(cell + l) + 1);
+				cell[l] = '*';
+				if (!sel)
+					attrset(view_attr(u, VC_CHANGED));
+				addstr(cell);
+				attrset(sel ? view_attr(u, VC_SELECTED) : (int)A_NORMAL);
+				continue;
+			} else if (cols[i] == COLUMN_DEVICE)
 				column_name_cell(m, name_width, cell, sizeof(cell));
 			else
 				column_cell_unit(&columns[cols[i]], m, u->unit, cell, sizeof(cell));

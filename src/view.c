@@ -59,6 +59,7 @@ int view_init(bool no_color, bool *color)
 		init_pair(VC_GOOD, COLOR_GREEN, -1);
 		init_pair(VC_BAD, COLOR_RED, -1);
 		init_pair(VC_DIM, COLOR_BLUE, -1);
+		init_pair(VC_CHANGED, COLOR_MAGENTA, -1);
 		*color = true;
 	}
 	return 0;
@@ -74,12 +75,12 @@ int view_attr(const struct ui *u, enum view_color c)
 	static const int mono[VC_COUNT] = {
 		[VC_NORMAL] = A_NORMAL, [VC_HEADER] = A_REVERSE, [VC_SELECTED] = A_REVERSE | A_BOLD,
 		[VC_STATUS] = A_REVERSE, [VC_TITLE] = A_BOLD, [VC_GOOD] = A_BOLD,
-		[VC_BAD] = A_BOLD | A_UNDERLINE, [VC_DIM] = A_DIM,
+		[VC_BAD] = A_BOLD | A_UNDERLINE, [VC_DIM] = A_DIM, [VC_CHANGED] = A_BOLD,
 	};
 
 	if (!u->color || c == VC_NORMAL)
 		return mono[c];
-	return COLOR_PAIR(c) | (c == VC_TITLE ? A_BOLD : 0);
+	return COLOR_PAIR(c) | (c == VC_TITLE || c == VC_CHANGED ? A_BOLD : 0);
 }
 
 /* The rule about to be written, wrapped over the lines above the status
