@@ -17,9 +17,10 @@ int view_header_draw(struct ui *u, int y, int width)
 	attrset(view_attr(u, VC_TITLE));
 	mvprintw(y, 0, "blktune");
 	attrset(A_NORMAL);
-	printw("  %s  %s  up %s  interval %.1f s%s  ", h->hostname, h->kernel, up, a->opt.interval,
-	       u->paused ? "  [paused]" : "");
-	/* What the table leaves out, where one looks for the count. */
+	/* What the table shows first, where one looks for the count: the
+	 * interval, then what the filter and i leave out; the host, kernel and
+	 * uptime last, cut at the screen's edge (never wrapped onto the next). */
+	printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
 	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero) {
 		printw("%zu of %zu devices", a->nrows, a->nm);
 		attrset(view_attr(u, VC_TITLE));
@@ -35,6 +36,14 @@ int view_header_draw(struct ui *u, int y, int width)
 		attrset(view_attr(u, VC_TITLE));
 		printw("  [averages since boot]");
 		attrset(A_NORMAL);
+	}
+	{
+		char host[256];
+		int room = width - getcurx(stdscr) - 1;
+
+		snprintf(host, sizeof(host), "  %s  %s  up %s", h->hostname, h->kernel, up);
+		if (room > 0 && getcury(stdscr) == y)
+			printw("%.*s", room, host);
 	}
 	if (c->valid)
 		mvprintw(y + 1, 0, "cpu  us %5.1f  sy %5.1f  wa %5.1f  hi %5.1f  si %5.1f  st %5.1f  id %5.1f", c->user + c->nice,

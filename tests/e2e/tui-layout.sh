@@ -33,6 +33,14 @@ tm_keys d
 t_check "d opens the pane" t_until 2 pane_open
 t_check "pinned to the bottom: its last line is right above the status line" t_until 2 pinned
 t_eq "the table gets the lines the pane does not use: no gap between" "$(gap)" 0
+# the header at 80 columns: the count, filter and idle hidden come before
+# the host part, which is cut at the edge rather than wrapped onto line 2
+tm_keys / && tm_text 'loop1*' && tm_keys Enter
+tm_keys i
+t_check "80 columns: the header keeps the count, filter and idle hidden" \
+	tm_wait "^blktune  interval 0.2 s  1 of 12 devices  filter loop1\*  idle hidden" 3
+t_check "and the line under it is the CPU line, nothing wrapped onto it" \
+	test "$(tm_screen | sed -n 2p | sed 's/ *$//')" = "cpu  n/a"
 tm_stop
 
 TM_W=120 TM_H=40 run
