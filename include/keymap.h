@@ -36,7 +36,7 @@ extern const int keymap_count;
 /* Run the action bound to key; returns ACT_* flags, or 0 with a status
  * message for an unbound key. */
 unsigned keymap_dispatch(struct ui *u, int key);
-/* Whether key does something in the current mode. */
+/* Whether key does something in the current mode or the device table. */
 bool keymap_bound(const struct ui *u, int key);
 /* The status for a key bound to nothing in this mode (alt: it came after
  * Esc, as Alt-x does): "no action for Ctrl-X here". */

@@ -622,8 +622,9 @@ const int keymap_count = (int)(sizeof(keymap) / sizeof(keymap[0]));
 
 bool keymap_bound(const struct ui *u, int key)
 {
+	/* in this mode, or in the table Esc goes back to */
 	for (int i = 0; i < keymap_count; i++)
-		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & u->mode); k++)
+		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & (u->mode | UI_TABLE)); k++)
 			if (keymap[i].keys[k] == key)
 				return true;
 	return false;
