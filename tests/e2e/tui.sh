@@ -72,7 +72,7 @@ t_check "+ lengthens the interval" tm_wait "interval 1.0 s" 2
 
 # An unknown key is reported, not fatal.
 tm_keys 'Z'
-t_check "an unbound key gets a one-line message" tm_wait "key 'Z' does nothing" 2
+t_check "an unbound key gets a one-line message" tm_wait "no action for Z here" 2
 
 width() { tm_screen | awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }'; }
 redrawn_80() { tm_screen | grep -q "^DEVICE" && [ "$(width)" -le 80 ]; }
