@@ -40,9 +40,10 @@ first_is() { [ "$(first_row)" = "$1" ]; }
 t_until 5 first_is "$name"
 t_eq "sorted by r/s, the loaded loop device is first" "$(first_row)" "$name"
 # by name: the rows in order, and more than one of them (the loop devices
-# and the root disk at least), or the order proves nothing
+# and the root disk at least), or the order proves nothing; the table ends
+# at a line whose second field is no figure (a full table meets the pane)
 names_sorted() {
-	tm_screen | sed -n '5,$p' | awk 'NF == 0 { exit } { print $1 }' | grep -E '^[a-z]' >"$T_TMP/names"
+	tm_screen | sed -n '5,$p' | awk 'NF == 0 || $2 !~ /^[0-9.-]+$/ { exit } { print $1 }' | grep -E '^[a-z]' >"$T_TMP/names"
 	[ "$(wc -l <"$T_TMP/names")" -ge 2 ] && sort -c -V "$T_TMP/names" 2>/dev/null
 }
 tm_keys '<'
