@@ -52,9 +52,12 @@ r_await=$(awk -v t=$((t1 - t0)) -v n="$reads" 'BEGIN { printf "%.1f", t * 1000 /
 echo "# $reads reads; r_await $r_await us; traced: queue avg ${TP[q_avg_read_us]} p99 ${TP[q_p99_read_us]}, device avg ${TP[d_avg_read_us]} p50 ${TP[d_p50_read_us]} p90 ${TP[d_p90_read_us]} p99 ${TP[d_p99_read_us]}"
 
 t_check "enough reads ($reads)" test "$reads" -gt 10000
-# a completion is lost now and then on this VM, more under load with bpftrace
-# attached too (ARCHITECTURE.md 1: 0.02-0.4%): allow 0.4%
-t_near "traced reads = diskstats reads (exact: ${TP[completed_read]:-})" "${TP[completed_read]:-0}" "$reads" $((reads / 250 + 1))
+# Completions the tracepoint did not report: under heavy load both blktune and
+# bpftrace saw about 2% fewer than diskstats counted, equally (68187 and 68173
+# of 69643), so blktune is held to bpftrace's count (checked below) and to
+# diskstats within 3%; the gap is printed.
+echo "# diskstats - traced: $(( reads - ${TP[completed_read]:-0} ))"
+t_near "traced reads = diskstats reads within 3% (exact: ${TP[completed_read]:-})" "${TP[completed_read]:-0}" "$reads" $((reads * 3 / 100 + 1))
 t_eq "every traced read has a queue and a device time" "${TP[d_n_read]:-}" "${TP[completed_read]:-}"
 t_check "the queue filled: queue p99 ${TP[q_p99_read_us]} us > 0" awk -v v="${TP[q_p99_read_us]}" 'BEGIN { exit !(v > 0) }'
 t_check "queue + device avg (${TP[q_avg_read_us]} + ${TP[d_avg_read_us]}) = r_await ($r_await us) within 3%" \
@@ -66,7 +69,7 @@ t_check "alloc->completion avg (${TP[lat_avg_read_us]}) = r_await ($r_await us) 
 # bpftrace's percentiles from its 4 us linear histogram: the log2 bucket
 # holding each must hold blktune's figure, or its neighbour (the two tools
 # stamp issue and completion a few hundred ns apart).
-python3 - "$T_TMP/bt.out" "${TP[d_p50_read_us]}" "${TP[d_p90_read_us]}" "${TP[d_p99_read_us]}" "$reads" <<'PY' >"$T_TMP/cmp"
+python3 - "$T_TMP/bt.out" "${TP[d_p50_read_us]}" "${TP[d_p90_read_us]}" "${TP[d_p99_read_us]}" "${TP[completed_read]:-0}" <<'PY' >"$T_TMP/cmp"
 import math, re, sys
 h = {}
 cur = None
@@ -91,8 +94,8 @@ def exact(hist, rank):
     return None
 tot = sum(c for _, _, c in h.get("c", []))
 print("# bpftrace: %d issue->complete pairs" % tot)
-reads = int(sys.argv[5])
-print("count", "ok" if tot > 0 and abs(tot - reads) <= 0.01 * reads else "bad", tot)
+traced = int(sys.argv[5])
+print("count", "ok" if tot > 0 and abs(tot - traced) <= 0.005 * traced + 1 else "bad", tot, "blktune", traced)
 for p, ours in zip((0.50, 0.90, 0.99), sys.argv[2:5]):
     ours = float(ours)
     rank = p * tot
@@ -107,7 +110,7 @@ for p, ours in zip((0.50, 0.90, 0.99), sys.argv[2:5]):
     print("p%d %s bpftrace %.1f blktune %.1f us; log2 bucket (%d, %d]" % (p * 100, "ok" if good else "bad", x, ours, 2 ** (k - 1), 2 ** k))
 PY
 cat "$T_TMP/cmp" | grep '^#'
-t_check "bpftrace timed about as many requests: $(grep ^count "$T_TMP/cmp")" grep -q '^count ok' "$T_TMP/cmp"
+t_check "bpftrace timed as many requests as blktune counted (0.5%): $(grep ^count "$T_TMP/cmp")" grep -q '^count ok' "$T_TMP/cmp"
 for p in p50 p90 p99; do
 	t_check "device time $p within bucket resolution of bpftrace: $(grep "^$p " "$T_TMP/cmp")" grep -q "^$p ok" "$T_TMP/cmp"
 done
