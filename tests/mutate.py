@@ -30,6 +30,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -300,7 +301,7 @@ def run(cmd, cwd, timeout, env=None):
 class Scratch:
     """A copy of the tree to build mutants in."""
 
-    def __init__(self, build_src, jobs):
+    def __init__(self, build_src, jobs, cflags):
         self.dir = tempfile.mkdtemp(prefix="blktune-mutate-")
         for d in ("src", "include", "tests", "bpf", "mk", "contrib", "man"):
             if os.path.isdir(os.path.join(TOP, d)):
@@ -311,10 +312,22 @@ class Scratch:
             shutil.copytree(build_src, os.path.join(self.dir, "build"), symlinks=True,
                             ignore=shutil.ignore_patterns("mutate", "clang", "fuzz", "*.log"))
         self.jobs = jobs
+        self.cflags = cflags
+        # objects built with other flags must be rebuilt once
+        stamp = os.path.join(self.dir, "build", ".mutate-cflags")
+        if not os.path.exists(stamp) or open(stamp).read() != cflags:
+            shutil.rmtree(os.path.join(self.dir, "build", "asan"), ignore_errors=True)
+            for f in ("blktune", "test-unit"):
+                if os.path.exists(os.path.join(self.dir, "build", f)):
+                    os.unlink(os.path.join(self.dir, "build", f))
+            shutil.rmtree(os.path.join(self.dir, "build", "obj"), ignore_errors=True)
+            os.makedirs(os.path.join(self.dir, "build"), exist_ok=True)
+            with open(stamp, "w") as f:
+                f.write(cflags)
 
     def make(self, targets, timeout=600):
-        return run(["make", "--no-print-directory", "-j%d" % self.jobs, "BUILD=build"] + targets,
-                   self.dir, timeout)
+        return run(["make", "--no-print-directory", "-j%d" % self.jobs, "BUILD=build",
+                    "CFLAGS=" + self.cflags] + targets, self.dir, timeout)
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -359,7 +372,12 @@ def main():
     ap.add_argument("--only", default="", help="run only these mutant ids (space separated)")
     ap.add_argument("--report", default=os.path.join(TOP, "build", "mutate", "report.txt"))
     ap.add_argument("--integration", type=int, default=1 if os.geteuid() == 0 else 0)
+    ap.add_argument("--cflags", default="-O0 -g0",
+                    help="CFLAGS of the scratch build (default -O0 -g0: mutants compile fast)")
     a = ap.parse_args()
+    # SIGTERM, SIGHUP: leave through the finally clause (scratch copy removed)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signo, frame: sys.exit(128 + signo))
 
     modules = a.modules.split()
     for mod in modules:
@@ -387,10 +405,10 @@ def main():
 
     os.makedirs(os.path.dirname(a.report), exist_ok=True)
     print("mutate: preparing a scratch copy of the tree and its ASan unit-test build ...", flush=True)
-    sc = Scratch(os.path.join(TOP, "build"), a.jobs)
+    sc = Scratch(os.path.join(TOP, "build"), a.jobs, a.cflags)
     rep = open(a.report, "w")
     try:
-        st, out = sc.make(["build/asan/test-unit", "build/blktune"], timeout=1800)
+        st, out = sc.make(["build/asan/test-unit"] + (["build/blktune"] if a.integration else []), timeout=1800)
         if st != "pass":
             print(out[-2000:])
             sys.exit("mutate: the unmutated tree does not build")
