@@ -466,6 +466,65 @@ START_TEST(test_parser_errors)
 }
 END_TEST
 
+/* The text with the line that starts with prefix replaced by line. */
+static char *edit_line(const char *text, const char *prefix, const char *line)
+{
+	const char *at = strstr(text, prefix), *end;
+	char *out;
+
+	ck_assert_ptr_nonnull(at);
+	end = strchr(at, '\n');
+	ck_assert_ptr_nonnull(end);
+	ck_assert_int_ne(asprintf(&out, "%.*s%s%s", (int)(at - text), text, line, end), -1);
+	return out;
+}
+
+/* Summary lines that cannot come from any data: a negative or missing
+ * standard deviation, one with a single value, min above max, no values. */
+START_TEST(test_stat_line_bounds)
+{
+	static const struct {
+		const char *line, *why;
+	} bad[] = {
+		{ "stat r/s 10 5 -0.5 1 9", "metric r/s: inconsistent" },  /* negative sd */
+		{ "stat r/s 10 5 -1e-300 1 9", "metric r/s: inconsistent" },
+		{ "stat r/s 10 5 -inf 1 9", "sd '-inf' is not a number" },
+		{ "stat r/s 10 5 nan 1 9", "metric r/s: inconsistent" },   /* n >= 2 has an sd */
+		{ "stat r/s 1 5 0 5 5", "metric r/s: inconsistent" },      /* n = 1 has none */
+		{ "stat r/s 10 5 1 9 1", "metric r/s: inconsistent" },     /* min > max */
+		{ "stat r/s 0 5 nan 5 5", "metric r/s: inconsistent" },    /* no values */
+		{ "stat r/s 10 nan 1 1 9", "metric r/s: inconsistent" },
+		{ "stat r/s 10 5 1 nan 9", "metric r/s: inconsistent" },
+		{ "stat r/s 10 5 1 1 nan", "metric r/s: inconsistent" },
+	};
+	static const char *const good[] = {
+		"stat r/s 10 5 0 5 5",     /* sd 0: every value the same */
+		"stat r/s 1 5 nan 5 5",
+		"stat r/s 2 5 1e-300 5 5",
+	};
+	struct snapshot s;
+	size_t len;
+	char *text, *t, msg[256];
+
+	sample_snapshot(&s);
+	text = to_text(&s, &len);
+	snapshot_free(&s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = edit_line(text, "stat r/s ", bad[i].line);
+		expect_error(t, strlen(t), bad[i].why);
+		free(t);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		t = edit_line(text, "stat r/s ", good[i]);
+		ck_assert_msg(snapshot_parse(t, strlen(t), "x.snap", &s, msg, sizeof(msg)) == 0, "%s: %s", good[i],
+			      msg);
+		snapshot_free(&s);
+		free(t);
+	}
+	free(text);
+}
+END_TEST
+
 static size_t count_files(const char *dir, const char *suffix, bool check)
 {
 	struct dirent *e;
@@ -599,6 +658,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_busy_capture_records);
 	tcase_add_test(tc, test_version1_and_diskseq);
 	tcase_add_test(tc, test_parser_errors);
+	tcase_add_test(tc, test_stat_line_bounds);
 	tcase_add_test(tc, test_kill9_never_leaves_half_file);
 	tcase_add_test(tc, test_save_and_default_dir);
 	tcase_add_test(tc, test_output);
