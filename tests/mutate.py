@@ -33,7 +33,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -298,30 +297,61 @@ def run(cmd, cwd, timeout, env=None):
     return ("pass" if p.returncode == 0 else "fail"), p.stdout.decode(errors="replace")
 
 
-class Scratch:
-    """A copy of the tree to build mutants in."""
+def sync_tree(src, dst):
+    """Copy src over dst, writing only files whose content differs (so make
+    rebuilds only what changed) and removing files src no longer has."""
+    for root, dirs, files in os.walk(src):
+        rel = os.path.relpath(root, src)
+        droot = os.path.join(dst, rel)
+        os.makedirs(droot, exist_ok=True)
+        for f in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            a, b = os.path.join(root, f), os.path.join(droot, f)
+            if os.path.islink(a):
+                if not os.path.islink(b) or os.readlink(b) != os.readlink(a):
+                    if os.path.lexists(b):
+                        shutil.rmtree(b) if os.path.isdir(b) and not os.path.islink(b) else os.unlink(b)
+                    os.symlink(os.readlink(a), b)
+                continue
+            if not os.path.exists(b) or open(a, "rb").read() != open(b, "rb").read():
+                shutil.copy2(a, b)
+        for name in set(os.listdir(droot)) - set(files) - set(dirs):
+            path = os.path.join(droot, name)
+            if os.path.islink(path) or os.path.isfile(path):
+                os.unlink(path)
 
-    def __init__(self, build_src, jobs, cflags):
-        self.dir = tempfile.mkdtemp(prefix="blktune-mutate-")
+
+class Scratch:
+    """A copy of the tree to build mutants in: build/mutate/tree, kept between
+    runs so only what changed is rebuilt (its own -O0 ASan objects)."""
+
+    def __init__(self, where, jobs, cflags):
+        self.dir = where
+        os.makedirs(self.dir, exist_ok=True)
         for d in ("src", "include", "tests", "bpf", "mk", "contrib", "man"):
             if os.path.isdir(os.path.join(TOP, d)):
-                shutil.copytree(os.path.join(TOP, d), os.path.join(self.dir, d), symlinks=True)
-        shutil.copy2(os.path.join(TOP, "GNUmakefile"), self.dir)
-        # Reuse the working tree's objects (same mtimes, so make keeps them).
-        if build_src and os.path.isdir(build_src):
-            shutil.copytree(build_src, os.path.join(self.dir, "build"), symlinks=True,
-                            ignore=shutil.ignore_patterns("mutate", "clang", "fuzz", "*.log"))
+                sync_tree(os.path.join(TOP, d), os.path.join(self.dir, d))
+        sync_tree_file = os.path.join(self.dir, "GNUmakefile")
+        if not os.path.exists(sync_tree_file) or \
+                open(os.path.join(TOP, "GNUmakefile")).read() != open(sync_tree_file).read():
+            shutil.copy2(os.path.join(TOP, "GNUmakefile"), self.dir)
+        # The BPF skeletons from the working tree's build (no clang -target bpf here).
+        os.makedirs(os.path.join(self.dir, "build", "obj"), exist_ok=True)
+        for f in os.listdir(os.path.join(TOP, "build")) if os.path.isdir(os.path.join(TOP, "build")) else []:
+            if f.endswith(".skel.h") or f.endswith(".bpf.o"):
+                a, b = os.path.join(TOP, "build", f), os.path.join(self.dir, "build", f)
+                if not os.path.exists(b) or open(a, "rb").read() != open(b, "rb").read():
+                    shutil.copy2(a, b)
         self.jobs = jobs
         self.cflags = cflags
         # objects built with other flags must be rebuilt once
         stamp = os.path.join(self.dir, "build", ".mutate-cflags")
         if not os.path.exists(stamp) or open(stamp).read() != cflags:
             shutil.rmtree(os.path.join(self.dir, "build", "asan"), ignore_errors=True)
+            shutil.rmtree(os.path.join(self.dir, "build", "obj"), ignore_errors=True)
             for f in ("blktune", "test-unit"):
                 if os.path.exists(os.path.join(self.dir, "build", f)):
                     os.unlink(os.path.join(self.dir, "build", f))
-            shutil.rmtree(os.path.join(self.dir, "build", "obj"), ignore_errors=True)
-            os.makedirs(os.path.join(self.dir, "build"), exist_ok=True)
+            os.makedirs(os.path.join(self.dir, "build", "obj"), exist_ok=True)
             with open(stamp, "w") as f:
                 f.write(cflags)
 
@@ -329,8 +359,9 @@ class Scratch:
         return run(["make", "--no-print-directory", "-j%d" % self.jobs, "BUILD=build",
                     "CFLAGS=" + self.cflags] + targets, self.dir, timeout)
 
-    def cleanup(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
+    def restore(self, path, text):
+        with open(os.path.join(self.dir, path), "w") as f:
+            f.write(text)
 
 
 def test_mutant(sc, mu, suites, others, scripts, timeout, integration):
@@ -405,7 +436,7 @@ def main():
 
     os.makedirs(os.path.dirname(a.report), exist_ok=True)
     print("mutate: preparing a scratch copy of the tree and its ASan unit-test build ...", flush=True)
-    sc = Scratch(os.path.join(TOP, "build"), a.jobs, a.cflags)
+    sc = Scratch(os.path.join(os.path.dirname(a.report), "tree"), a.jobs, a.cflags)
     rep = open(a.report, "w")
     try:
         st, out = sc.make(["build/asan/test-unit"] + (["build/blktune"] if a.integration else []), timeout=1800)
@@ -413,6 +444,16 @@ def main():
             print(out[-2000:])
             sys.exit("mutate: the unmutated tree does not build")
         everything = all_suites()
+        # Every suite must pass on the unmutated tree, or a failure would
+        # count as a kill.
+        env = dict(os.environ, BLKTUNE_FIXTURES=os.path.join(sc.dir, "tests", "fixtures"),
+                   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1",
+                   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", CK_DEFAULT_TIMEOUT=str(a.timeout))
+        for s in everything:
+            st, out = run(["build/asan/test-unit", s], sc.dir, a.timeout * 4, env)
+            if st != "pass":
+                print(out[-3000:])
+                sys.exit("mutate: unit suite %s fails on the unmutated tree: fix it first" % s)
         summary = []
         for mod, path, text, ms in plan:
             suites = unit_suites(mod)
@@ -460,7 +501,9 @@ def main():
         if a.max:
             print("(a sample of at most %d mutants per module, seed %d)" % (a.max, a.seed))
     finally:
-        sc.cleanup()
+        # put every mutated file back (the tree is kept for the next run)
+        for mod, path, text, ms in plan:
+            sc.restore(path, text)
     return 0
 
 
