@@ -325,7 +325,7 @@ class Scratch:
     runs so only what changed is rebuilt (its own -O0 ASan objects)."""
 
     def __init__(self, where, jobs, cflags):
-        self.dir = where
+        self.dir = os.path.abspath(where)
         os.makedirs(self.dir, exist_ok=True)
         for d in ("src", "include", "tests", "bpf", "mk", "contrib", "man"):
             if os.path.isdir(os.path.join(TOP, d)):
