@@ -89,6 +89,7 @@ START_TEST(iostat_formulas_on_capture)
 	ck_assert_ptr_nonnull(d);
 	NEAR(d->r_s, 379 / iv);
 	NEAR(d->rrqm_pct, 28.0 / (28 + 379) * 100.0);
+	NEAR(d->rrqm_s, 28 / iv);
 	NEAR(d->wrqm_s, 720 / iv);
 	NEAR(d->wrqm_pct, 720.0 / (720 + 14) * 100.0);
 	NEAR(d->rareq_sz, 5368.0 / 379 / 2);
@@ -369,9 +370,153 @@ START_TEST(interval_with_discard_merges)
 	NEAR(m.wrqm_pct, 0.0);
 	NEAR(m.w_s, 3.0);
 	NEAR(m.wkb_s, 48 / 2.0 / 2.0);
+	NEAR(m.wmb_s, 48 / 2.0 / 2.0 / 1024.0);
 	NEAR(m.wareq_sz, 4.0);
 	NEAR(m.r_s, 0.0);
 	ck_assert(!model_disk_idle(&m));
+}
+END_TEST
+
+/* A device's first sample: the gauges and sysfs values are shown, every
+ * rate is exactly 0 (no interval yet), never left over from a previous
+ * device in the same slot. */
+START_TEST(first_sample_fields)
+{
+	struct disk_sample b;
+	struct disk_metrics m;
+
+	memset(&b, 0, sizeof(b));
+	b.st.dev = makedev(8, 16);
+	strcpy(b.st.name, "sdb");
+	b.st.nfields = 20;
+	b.st.rd_ios = 100;
+	b.st.rd_sectors = 800;
+	b.st.in_flight = 3;
+	b.info.read_ahead_kb = 4096;
+	b.info.max_sectors_kb = 1280;
+	memset(&m, 0x5a, sizeof(m));
+	model_disk(NULL, &b, 1.0, &m);
+	ck_assert_int_eq(m.state, DISK_NEW);
+	ck_assert_str_eq(m.name, "sdb");
+	ck_assert_uint_eq(m.dev, makedev(8, 16));
+	ck_assert_int_eq(m.nfields, 20);
+	ck_assert(m.in_flight == 3.0);
+	ck_assert(m.read_ahead_kb == 4096.0);
+	ck_assert(m.max_sectors_kb == 1280.0);
+	ck_assert(m.interval == 1.0);
+	ck_assert(m.r_s == 0.0 && m.w_s == 0.0 && m.rkb_s == 0.0 && m.util == 0.0 && m.aqu_sz == 0.0);
+	ck_assert_uint_eq(m.d_rd_ios, 0);
+	ck_assert_uint_eq(m.d_rd_sectors, 0);
+	ck_assert(!m.traced && !m.t_metrics && !m.ra_metrics);
+	ck_assert(isnan(m.t_lat_avg_us) && isnan(m.t_lat_p99_us) && isnan(m.ra_hit_pct));
+	ck_assert(model_disk_idle(&m));
+}
+END_TEST
+
+/* Traced figures joined to the diskstats rows: each whole disk gets its own
+ * device's deltas (6 us mean latency, 22 of 64 completions on the submitting
+ * CPU), an untraced disk shows 0 completions, a partition, a device without
+ * an interval and samples without tracing get nothing, and the traced count
+ * is reconciled with diskstats. */
+#define KDEV(ma, mi) ((uint32_t)(ma) << 20 | (uint32_t)(mi))
+static void traced_sample(struct sample *s, uint64_t scale, uint64_t rd_ios)
+{
+	static const struct {
+		const char *name;
+		unsigned ma, mi;
+		enum disk_kind kind;
+	} disks[] = { { "loop3", 7, 3, DISK_KIND_DISK }, { "sdb1", 8, 17, DISK_KIND_PARTITION },
+		      { "loop5", 7, 5, DISK_KIND_DISK }, { "loop6", 7, 6, DISK_KIND_DISK } };
+	struct blktune_key keys[] = { { KDEV(7, 3), BLKTUNE_PATH_RQ }, { KDEV(7, 6), BLKTUNE_PATH_RQ },
+				      { KDEV(8, 17), BLKTUNE_PATH_RQ } };
+	struct blktune_dev_cpu v[2];
+
+	sample_init(s);
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+		struct disk_sample *d = sample_add_disk(s);
+		ck_assert_ptr_nonnull(d);
+		d->st.dev = makedev(disks[i].ma, disks[i].mi);
+		strcpy(d->st.name, disks[i].name);
+		d->info.kind = disks[i].kind;
+		d->st.rd_ios = rd_ios;
+		d->st.wr_ios = 2 * scale;
+	}
+	memset(v, 0, sizeof(v));
+	for (unsigned c = 0; c < 2; c++) {
+		v[c].completed[BLKTUNE_OP_READ] = 10 * scale * (c + 1);
+		v[c].completed[BLKTUNE_OP_WRITE] = scale;
+		v[c].issued[BLKTUNE_OP_READ] = 10 * scale * (c + 1);
+		v[c].issued[BLKTUNE_OP_WRITE] = scale;
+		v[c].lat[3] = 10 * scale * (c + 1) + scale;
+		v[c].lat_sum_ns[BLKTUNE_OP_READ] = 6000 * 10 * scale * (c + 1);
+		v[c].lat_sum_ns[BLKTUNE_OP_WRITE] = 6000 * scale;
+		v[c].cls[c == 0 ? BLKTUNE_CLASS_SAME_CPU : BLKTUNE_CLASS_SAME_LLC] = 10 * scale * (c + 1) + scale;
+		v[c].from_cpu[0] = 10 * scale * (c + 1) + scale;
+	}
+	trace_sample_reset(&s->trace, 2);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		ck_assert_int_eq(trace_sample_add(&s->trace, &keys[i], v), 0);
+	s->traced = true;
+}
+
+START_TEST(traced_figures_join_the_rows)
+{
+	struct sample p, c;
+	struct disk_metrics m[4];
+	struct trace_metrics tm[4];
+
+	for (int i = 0; i < 4; i++)
+		trace_metrics_init(&tm[i]);
+	traced_sample(&p, 1, 0);
+	traced_sample(&c, 3, 60);
+	p.t = 10;
+	c.t = 11;
+	model_disks(&p, &c, m);
+	model_trace(&p, &c, m, tm);
+	/* loop3 (index 0) and loop6 (index 3): 60 reads + 4 writes completed */
+	for (int i = 0; i < 4; i += 3) {
+		ck_assert_msg(m[i].traced && m[i].t_metrics, "%s traced", m[i].name);
+		NEAR(m[i].t_completed, 64.0);
+		NEAR(m[i].t_lat_avg_us, 6.0);
+		NEAR(m[i].t_same_cpu_pct, 22.0 / 64 * 100);
+		NEAR(m[i].t_gap_pct, 0.0); /* diskstats: 60 reads + 4 writes */
+		ck_assert(!isnan(m[i].t_lat_p99_us));
+	}
+	/* a partition is traced as its disk: no figures of its own */
+	ck_assert(!m[1].traced && !m[1].t_metrics && isnan(m[1].t_lat_avg_us));
+	/* a disk with no traced I/O: idle, 0 completions, no latency */
+	ck_assert(m[2].traced && !m[2].t_metrics);
+	ck_assert(m[2].t_completed == 0.0);
+	ck_assert(isnan(m[2].t_lat_avg_us));
+	sample_free(&c);
+	/* diskstats counted 80 reads where tracing saw 60: the gap is shown */
+	traced_sample(&c, 3, 80);
+	c.t = 11;
+	model_disks(&p, &c, m);
+	model_trace(&p, &c, m, tm);
+	NEAR(m[0].t_gap_pct, 20.0 / 84 * 100);
+	/* no interval for the device: nothing traced */
+	c.disks[0].st.rd_ios = 0;
+	c.disks[0].st.wr_ios = 0; /* went back: a reset */
+	model_disks(&p, &c, m);
+	model_trace(&p, &c, m, tm);
+	ck_assert_int_eq(m[0].state, DISK_RESTARTED);
+	ck_assert(!m[0].traced && !m[0].t_metrics);
+	ck_assert(m[3].traced && m[3].t_metrics);
+	/* either sample untraced, or no previous one: nothing */
+	c.traced = false;
+	model_trace(&p, &c, m, tm);
+	ck_assert(!m[3].traced && !m[3].t_metrics && isnan(m[3].t_completed));
+	c.traced = true;
+	p.traced = false;
+	model_trace(&p, &c, m, tm);
+	ck_assert(!m[3].traced);
+	model_trace(NULL, &c, m, tm);
+	ck_assert(!m[3].traced);
+	for (int i = 0; i < 4; i++)
+		trace_metrics_free(&tm[i]);
+	sample_free(&p);
+	sample_free(&c);
 }
 END_TEST
 
@@ -389,6 +534,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, util_is_capped);
 	tcase_add_test(tc, one_counter_back_is_a_reset);
 	tcase_add_test(tc, interval_with_discard_merges);
+	tcase_add_test(tc, first_sample_fields);
+	tcase_add_test(tc, traced_figures_join_the_rows);
 	tcase_add_test(tc, cpu_percentages);
 	suite_add_tcase(s, tc);
 	return s;

@@ -18,6 +18,18 @@ START_TEST(test_summary)
 	ck_assert_double_eq(s.max, 9);
 	stats_summarize(x, 1, &s);
 	ck_assert(isnan(s.sd));
+	ck_assert_double_eq(s.mean, 2);
+	ck_assert_double_eq(s.min, 2);
+	ck_assert_double_eq(s.max, 2);
+	{
+		/* all negative (min and max start at +-inf, not 0), n = 2 */
+		const double y[] = { -3, -7 };
+		stats_summarize(y, 2, &s);
+		ck_assert_double_eq(s.min, -7);
+		ck_assert_double_eq(s.max, -3);
+		ck_assert_double_eq_tol(s.mean, -5, 1e-15);
+		ck_assert_double_eq_tol(s.sd, sqrt(8.0), 1e-12);
+	}
 	stats_summarize(x, 0, &s);
 	ck_assert(isnan(s.mean));
 }
@@ -83,8 +95,22 @@ START_TEST(test_welch_edges)
 	/* No variance: different means are a real difference, equal are not. */
 	stats_welch(&a, &b, &w);
 	ck_assert(w.valid && w.significant && isinf(w.t) && w.t > 0);
+	ck_assert_double_eq(w.p, 0);
+	ck_assert_double_eq(w.df, 8);
+	ck_assert_double_eq_tol(w.tcrit, 2.306004135204166, 1e-9); /* qt(0.975, 8) */
+	stats_welch(&b, &a, &w);
+	ck_assert(w.valid && w.significant && isinf(w.t) && w.t < 0 && w.p == 0);
 	stats_welch(&a, &a, &w);
 	ck_assert(w.valid && !w.significant);
+	ck_assert_double_eq(w.t, 0);
+	ck_assert_double_eq(w.p, 1);
+	/* n >= 2 with no sd (a malformed summary) is no test either */
+	one = (struct stats_summary){ 3, 3, NAN, 3, 3 };
+	stats_welch(&a, &one, &w);
+	ck_assert(!w.valid && !w.significant && isnan(w.t) && isnan(w.p));
+	stats_welch(&one, &a, &w);
+	ck_assert(!w.valid);
+	one = (struct stats_summary){ 1, 3, NAN, 3, 3 };
 	stats_welch(&a, &one, &w);
 	ck_assert(!w.valid);
 	/* Large separation relative to noise. */
