@@ -185,6 +185,39 @@ static const struct scase scases[] = {
 	{ "iosched/writes_starved", 0, NULL, "2", 1, "3" },
 	{ "irq", 0, "0 1 0-1", "0-1", 1, "0" },
 	{ "irq", 0, "0 1 0-1", "0", 1, "1" },
+	/* doubling next to the maximum: exact below max / 2, the maximum above */
+	{ "read_ahead_kb", 0, NULL, "2147483647", 1, "4294967294" },
+	{ "read_ahead_kb", 0, NULL, "2147483648", 1, "4294967295" },
+	{ "read_ahead_kb", 0, NULL, "4294967295", 1, NULL },
+	{ "wbt_lat_usec", 0, NULL, "1800000000", 1, "3600000000" },
+	{ "wbt_lat_usec", 0, NULL, "1800000001", 1, "3600000000" },
+	{ "wbt_lat_usec", 0, NULL, "3600000000", 1, NULL },
+	{ "max_sectors_kb", 1280, NULL, "640", 1, "1280" },
+	{ "max_sectors_kb", 1280, NULL, "641", 1, "1280" },
+	/* halving next to the smallest step */
+	{ "read_ahead_kb", 0, NULL, "10", -1, "5" },
+	{ "read_ahead_kb", 0, NULL, "9", -1, "4" },
+	{ "read_ahead_kb", 0, NULL, "8", -1, "4" },
+	{ "read_ahead_kb", 0, NULL, "5", -1, "4" },
+	{ "max_sectors_kb", 1280, NULL, "6", -1, "4" },
+	{ "max_sectors_kb", 1280, NULL, "8", -1, "4" },
+	{ "wbt_lat_usec", 0, NULL, "0", 1, "1000" },
+	{ "wbt_lat_usec", 0, NULL, "0", -1, NULL }, /* off stays off: -1 is no step below it */
+	{ "wbt_lat_usec", 0, NULL, "-1", -1, NULL },
+	/* cycling and single steps at both ends */
+	{ "rq_affinity", 0, NULL, "1", 1, "2" },
+	{ "rq_affinity", 0, NULL, "1", -1, "0" },
+	{ "nomerges", 0, NULL, "2", 1, "0" },
+	{ "iosched/writes_starved", 0, NULL, "2", -1, "1" },
+	{ "iosched/writes_starved", 0, NULL, "0", -1, NULL },
+	{ "iosched/writes_starved", 0, NULL, "2147483647", 1, NULL },
+	{ "iosched/back_seek_penalty", 0, NULL, "1", -1, NULL },
+	{ "iosched/back_seek_penalty", 0, NULL, "1", 1, "2" },
+	/* an unknown current choice starts at an end of the list */
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "foo", 1, "none" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "foo", -1, "bfq" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "kyber", -1, "mq-deadline" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "  kyber\n", 1, "bfq" },
 };
 
 START_TEST(test_step)
@@ -208,6 +241,71 @@ START_TEST(test_step)
 		ck_assert_int_eq(err, -ERANGE);
 		ck_assert_msg(strstr(msg, "already at its"), "%s", msg);
 	}
+}
+END_TEST
+
+/* What a step cannot do: no step for a read-only row, no choices known, a
+ * current value that is not a number. */
+START_TEST(test_step_refusals)
+{
+	struct tunable_limits lim;
+	char out[64], msg[128];
+	const struct tunable_def *d;
+
+	d = tunable_table_find("write_cache");
+	tunable_table_limits(d, &lim);
+	ck_assert_int_eq(tunable_table_step(d, &lim, "write back", 1, out, sizeof(out), msg, sizeof(msg)), -EPERM);
+	ck_assert_str_eq(msg, "no step for write_cache");
+	d = tunable_table_find("scheduler");
+	tunable_table_limits(d, &lim);
+	ck_assert_int_eq(tunable_table_step(d, &lim, "none", 1, out, sizeof(out), msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(msg, "no choices known");
+	d = tunable_table_find("read_ahead_kb");
+	tunable_table_limits(d, &lim);
+	ck_assert_int_eq(tunable_table_step(d, &lim, "12k", 1, out, sizeof(out), msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, "current value \"12k\" is not a number");
+	ck_assert_int_eq(tunable_table_step(d, &lim, "0", -1, out, sizeof(out), msg, sizeof(msg)), -ERANGE);
+	ck_assert_str_eq(msg, "read_ahead_kb already at its minimum (0)");
+}
+END_TEST
+
+/* The range line of the tunables panel, per type. */
+START_TEST(test_range_text)
+{
+	static const struct {
+		const char *name, *choices, *want;
+	} cases[] = {
+		{ "read_ahead_kb", NULL, "0..4294967295 KiB" },
+		{ "wbt_lat_usec", NULL, "-1..3600000000 us" },
+		{ "iosched/writes_starved", NULL, "0..2147483647" },
+		{ "add_random", NULL, "0 or 1" },
+		{ "scheduler", "none bfq", "none bfq" },
+		{ "irq", "0 1 0-1", "CPUs of 0 1 0-1" },
+		{ "write_cache", NULL, "read-only" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct tunable_def *d = tunable_table_find(cases[i].name);
+		struct tunable_limits lim;
+
+		tunable_table_limits(d, &lim);
+		if (cases[i].choices)
+			snprintf(lim.choices, sizeof(lim.choices), "%s", cases[i].choices);
+		tunable_table_range_text(d, &lim, buf, sizeof(buf));
+		ck_assert_str_eq(buf, cases[i].want);
+	}
+	ck_assert_str_eq(tunable_table_type_name(TUNABLE_CPULIST), "CPU list");
+	ck_assert_str_eq(tunable_table_type_name(TUNABLE_BOOL), "0 or 1");
+	ck_assert_str_eq(tunable_table_layer_name(TUNABLE_LAYER_IRQ), "interrupt");
+	/* lookups: exact names, the generic iosched row for one level only */
+	ck_assert_str_eq(tunable_table_find("iosched/fifo_batch")->name, "iosched/fifo_batch");
+	ck_assert(!tunable_table_is_generic(tunable_table_find("iosched/fifo_batch")));
+	ck_assert_str_eq(tunable_table_find("iosched/fifo_batch")->sched, "mq-deadline");
+	ck_assert_ptr_null(tunable_table_at(tunable_table_count()));
+	ck_assert_ptr_null(tunable_table_find("iosched/"));
+	ck_assert_ptr_null(tunable_table_find("queue/read_ahead_kb"));
+	ck_assert_ptr_null(tunable_table_find("read_ahead_k"));
 }
 END_TEST
 
@@ -266,6 +364,8 @@ static Suite *tunable_table_suite(void)
 	tcase_add_loop_test(tc, test_step, 0, (int)(sizeof(scases) / sizeof(scases[0])));
 	tcase_add_test(tc, test_rows);
 	tcase_add_test(tc, test_cpulist_bound);
+	tcase_add_test(tc, test_step_refusals);
+	tcase_add_test(tc, test_range_text);
 	suite_add_tcase(s, tc);
 	return s;
 }
