@@ -130,6 +130,96 @@ START_TEST(parse_line_reasons)
 }
 END_TEST
 
+/* Every limit of a line, at and one past: major 4095 (12 bits), minor
+ * 1048575 (20 bits), a 31-byte name, 14/18/20 fields and the counts between,
+ * tabs as separators, no newline at the end. */
+START_TEST(parse_line_bounds)
+{
+	static const struct {
+		const char *line, *why; /* why NULL: parses */
+	} cases[] = {
+		{ "4095 0 sda 1 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "4096 0 sda 1 0 0 0 0 0 0 0 0 0 0", "bad major number" },
+		{ "8 1048575 sda 1 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 1048576 sda 1 0 0 0 0 0 0 0 0 0 0", "bad minor number" },
+		{ "8 x sda 1 0 0 0 0 0 0 0 0 0 0", "bad minor number" },
+		{ "8 0 0123456789012345678901234567890 1 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 13" },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 15" },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 17" },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 19" },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", NULL },
+		{ "8\t0\tsda\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t9", NULL },
+		{ "8 0 sda 1 0 0 0 0 0 0 0 0 0 0x", "field 14 is not an unsigned number" },
+		{ "8 0 sda 1844674407370955161 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 18446744073709551610 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 18446744073709551620 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		{ "8 0 sda 99999999999999999999 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+	};
+	struct disk_stat st;
+	char why[96];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err = source_diskstats_parse_line(cases[i].line, &st, why, sizeof(why));
+		if (!cases[i].why) {
+			ck_assert_msg(err == 0, "\"%s\": %s", cases[i].line, why);
+		} else {
+			ck_assert_msg(err == -EINVAL, "\"%s\" parsed", cases[i].line);
+			ck_assert_str_eq(why, cases[i].why);
+		}
+	}
+	/* the tab-separated line: every field where it belongs */
+	ck_assert_int_eq(source_diskstats_parse_line("8\t0\tsda\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t9", &st, why,
+						     sizeof(why)), 0);
+	ck_assert_uint_eq(st.rd_ios, 5);
+	ck_assert_uint_eq(st.time_in_queue, 9);
+	ck_assert_int_eq(st.nfields, 14);
+	/* 20 fields: the last one is the flush time, the name exactly 31 bytes */
+	ck_assert_int_eq(source_diskstats_parse_line(
+				 "259 1048575 0123456789012345678901234567890 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17",
+				 &st, why, sizeof(why)), 0);
+	ck_assert_str_eq(st.name, "0123456789012345678901234567890");
+	ck_assert_uint_eq(st.dev, makedev(259, 1048575));
+	ck_assert_uint_eq(st.rd_merges, 2);
+	ck_assert_uint_eq(st.wr_ticks, 8);
+	ck_assert_uint_eq(st.in_flight, 9);
+	ck_assert_uint_eq(st.io_ticks, 10);
+	ck_assert_uint_eq(st.dc_ios, 12);
+	ck_assert_uint_eq(st.dc_ticks, 15);
+	ck_assert_uint_eq(st.fl_ios, 16);
+	ck_assert_uint_eq(st.fl_ticks, 17);
+	ck_assert_int_eq(st.nfields, 20);
+	ck_assert_uint_eq(source_diskstats_parse_line("8 0 sda 18446744073709551610 0 0 0 0 0 0 0 0 0 0", &st, why,
+						      sizeof(why)), 0);
+	ck_assert_uint_eq(st.rd_ios, 18446744073709551610ULL);
+}
+END_TEST
+
+/* Blank lines carry nothing; the first bad line is named, later ones only
+ * counted; a text without a final newline still gives its last device. */
+START_TEST(parse_text_edges)
+{
+	struct sample s;
+	char err[160];
+
+	sample_init(&s);
+	ck_assert_int_eq(source_diskstats_parse("\n   \n8 0 sda 1 0 0 0 0 0 0 0 0 0 0\nbad\n\t\n"
+						"8 16 sdb 2 0 0 0 0 0 0 0 0 0 0\n8 1 x\n8 32 sdc 3 0 0 0 0 0 0 0 0 0 0",
+						&s, err, sizeof(err)), 2);
+	ck_assert_uint_eq(s.ndisks, 3);
+	ck_assert_str_eq(s.disks[2].st.name, "sdc");
+	ck_assert_uint_eq(s.disks[2].st.rd_ios, 3);
+	ck_assert_str_eq(err, "diskstats line 4: bad major number");
+	sample_clear(&s);
+	ck_assert_int_eq(source_diskstats_parse("", &s, err, sizeof(err)), 0);
+	ck_assert_uint_eq(s.ndisks, 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(source_diskstats_parse("x\n", &s, NULL, 0), 1);
+	sample_free(&s);
+}
+END_TEST
+
 /* The source reads through the root module, from a fixture tree. */
 START_TEST(source_reads_fixture_root)
 {
@@ -281,6 +371,8 @@ static Suite *diskstats_suite(void)
 	tcase_add_test(tc, source_reads_fixture_root);
 	tcase_add_test(tc, missing_diskstats_is_an_error);
 	tcase_add_test(tc, diskstats_past_one_buffer);
+	tcase_add_test(tc, parse_line_bounds);
+	tcase_add_test(tc, parse_text_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }
