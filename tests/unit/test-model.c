@@ -520,6 +520,76 @@ START_TEST(traced_figures_join_the_rows)
 }
 END_TEST
 
+/* Readahead figures joined to the rows: hit% of the interval (80 of 100
+ * decided pages) for each device with counters in both samples; none on the
+ * first sample of the mode, for a device without an interval or without
+ * counters; the total since the mode started beside it. */
+static void ra_sample_of(struct sample *s, uint64_t scale, bool valid)
+{
+	static const unsigned minors[] = { 0, 16, 32 };
+
+	sample_init(s);
+	for (size_t i = 0; i < 3; i++) {
+		struct disk_sample *d = sample_add_disk(s);
+		ck_assert_ptr_nonnull(d);
+		d->st.dev = makedev(8, minors[i]);
+		snprintf(d->st.name, sizeof(d->st.name), "sd%c", 'a' + (int)i);
+		d->st.rd_ios = 10 * scale;
+	}
+	ra_sample_reset(&s->ra);
+	s->ra.page_size = 4096;
+	for (size_t i = 0; i < 3; i += 2) { /* sda and sdc have counters */
+		struct ra_counts c;
+		memset(&c, 0, sizeof(c));
+		c.async_pages = 100 * scale;
+		c.hit = 80 * scale;
+		c.waste = 20 * scale;
+		ck_assert_int_eq(ra_sample_add(&s->ra, makedev(8, minors[i]), makedev(8, minors[i]), &c), 0);
+	}
+	s->ra_valid = valid;
+}
+
+START_TEST(readahead_figures_join_the_rows)
+{
+	struct sample p, c;
+	struct disk_metrics m[3];
+	struct ra_metrics ram[3], tot[3];
+
+	ra_sample_of(&p, 1, true);
+	ra_sample_of(&c, 3, true);
+	p.t = 1;
+	c.t = 2;
+	model_disks(&p, &c, m);
+	model_readahead(&p, &c, m, ram, tot);
+	for (int i = 0; i < 3; i += 2) {
+		ck_assert_msg(m[i].ra_metrics, "%s", m[i].name);
+		NEAR(m[i].ra_hit_pct, 80.0);
+		ck_assert_uint_eq(ram[i].pages, 200);
+		ck_assert_uint_eq(tot[i].pages, 300); /* since the mode started */
+	}
+	ck_assert(!m[1].ra_metrics && isnan(m[1].ra_hit_pct));
+	/* first sample of the mode, or the mode off now: nothing */
+	p.ra_valid = false;
+	model_readahead(&p, &c, m, ram, tot);
+	ck_assert(!m[0].ra_metrics && !m[2].ra_metrics && isnan(m[0].ra_hit_pct));
+	p.ra_valid = true;
+	c.ra_valid = false;
+	model_readahead(&p, &c, m, ram, tot);
+	ck_assert(!m[2].ra_metrics);
+	c.ra_valid = true;
+	model_readahead(NULL, &c, m, ram, tot);
+	ck_assert(!m[2].ra_metrics);
+	/* a device that went back (reset): no interval, no figures */
+	c.disks[0].st.rd_ios = 0;
+	model_disks(&p, &c, m);
+	model_readahead(&p, &c, m, ram, tot);
+	ck_assert(!m[0].ra_metrics);
+	ck_assert(m[2].ra_metrics);
+	sample_free(&p);
+	sample_free(&c);
+}
+END_TEST
+
 UNIT_SUITE(model_suite)
 static Suite *model_suite(void)
 {
@@ -536,6 +606,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, interval_with_discard_merges);
 	tcase_add_test(tc, first_sample_fields);
 	tcase_add_test(tc, traced_figures_join_the_rows);
+	tcase_add_test(tc, readahead_figures_join_the_rows);
 	tcase_add_test(tc, cpu_percentages);
 	suite_add_tcase(s, tc);
 	return s;
