@@ -22,8 +22,8 @@ static const struct {
 #define F(f) offsetof(struct disk_metrics, f)
 	{ COLUMN_R_S, F(r_s), 7, 1, +1, 0, 0 },
 	{ COLUMN_W_S, F(w_s), 7, 1, +1, 0, 0 },
-	{ COLUMN_RMB_S, F(rmb_s), 7, 2, +1, 0, 0 },
-	{ COLUMN_WMB_S, F(wmb_s), 7, 2, +1, 0, 0 },
+	{ COLUMN_RMB_S, F(rmb_s), 7, 2, +1, 0, COLUMN_THROUGHPUT },
+	{ COLUMN_WMB_S, F(wmb_s), 7, 2, +1, 0, COLUMN_THROUGHPUT },
 	{ COLUMN_RAREQ_SZ, F(rareq_sz), 8, 1, 0, COLUMN_R_S, 0 },
 	{ COLUMN_WAREQ_SZ, F(wareq_sz), 8, 1, 0, COLUMN_W_S, 0 },
 	{ COLUMN_R_AWAIT, F(r_await), 7, 2, -1, COLUMN_R_S, 0 },
