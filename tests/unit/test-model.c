@@ -440,11 +440,15 @@ static void traced_sample(struct sample *s, uint64_t scale, uint64_t rd_ios)
 		d->info.kind = disks[i].kind;
 		d->st.rd_ios = rd_ios;
 		d->st.wr_ios = 2 * scale;
+		d->st.dc_ios = scale;     /* 2 discards and 8 flushes in the interval */
+		d->st.fl_ios = 4 * scale;
 	}
 	memset(v, 0, sizeof(v));
 	for (unsigned c = 0; c < 2; c++) {
 		v[c].completed[BLKTUNE_OP_READ] = 10 * scale * (c + 1);
 		v[c].completed[BLKTUNE_OP_WRITE] = scale;
+		v[c].completed[BLKTUNE_OP_FLUSH] = 2 * scale;
+		v[c].completed[BLKTUNE_OP_DISCARD] = c == 0 ? scale : 0;
 		v[c].issued[BLKTUNE_OP_READ] = 10 * scale * (c + 1);
 		v[c].issued[BLKTUNE_OP_WRITE] = scale;
 		v[c].lat[3] = 10 * scale * (c + 1) + scale;
@@ -473,13 +477,14 @@ START_TEST(traced_figures_join_the_rows)
 	c.t = 11;
 	model_disks(&p, &c, m);
 	model_trace(&p, &c, m, tm);
-	/* loop3 (index 0) and loop6 (index 3): 60 reads + 4 writes completed */
+	/* loop3 (index 0) and loop6 (index 3): 60 reads, 4 writes, 2 discards
+	 * and 8 flushes completed */
 	for (int i = 0; i < 4; i += 3) {
 		ck_assert_msg(m[i].traced && m[i].t_metrics, "%s traced", m[i].name);
-		NEAR(m[i].t_completed, 64.0);
+		NEAR(m[i].t_completed, 74.0);
 		NEAR(m[i].t_lat_avg_us, 6.0);
 		NEAR(m[i].t_same_cpu_pct, 22.0 / 64 * 100);
-		NEAR(m[i].t_gap_pct, 0.0); /* diskstats: 60 reads + 4 writes */
+		NEAR(m[i].t_gap_pct, 0.0); /* diskstats: the same 74 */
 		ck_assert(!isnan(m[i].t_lat_p99_us));
 	}
 	/* a partition is traced as its disk: no figures of its own */
@@ -494,7 +499,7 @@ START_TEST(traced_figures_join_the_rows)
 	c.t = 11;
 	model_disks(&p, &c, m);
 	model_trace(&p, &c, m, tm);
-	NEAR(m[0].t_gap_pct, 20.0 / 84 * 100);
+	NEAR(m[0].t_gap_pct, 20.0 / 94 * 100);
 	/* no interval for the device: nothing traced */
 	c.disks[0].st.rd_ios = 0;
 	c.disks[0].st.wr_ios = 0; /* went back: a reset */

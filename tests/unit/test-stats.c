@@ -30,6 +30,12 @@ START_TEST(test_summary)
 		ck_assert_double_eq_tol(s.mean, -5, 1e-15);
 		ck_assert_double_eq_tol(s.sd, sqrt(8.0), 1e-12);
 	}
+	{
+		/* a spread well below 1 (sum of squares 0.005) */
+		const double z[] = { 1.0, 1.1 };
+		stats_summarize(z, 2, &s);
+		ck_assert_double_eq_tol(s.sd, sqrt(0.005), 1e-12);
+	}
 	stats_summarize(x, 0, &s);
 	ck_assert(isnan(s.mean));
 }
