@@ -71,6 +71,43 @@ START_TEST(test_t_cdf)
 }
 END_TEST
 
+/* Against mpmath 1.3.0 at 30 digits (betainc, regularized): large and
+ * fractional df, t near 0 (x near 1: the symmetric branch of the incomplete
+ * beta), a far tail; quantiles below 1 and far out; the ends and bad input. */
+START_TEST(test_t_mpmath)
+{
+	static const struct { double t, df, p; } ref[] = {
+		{ 0.5, 1000, 0.69140745958305714062 }, { 0.05, 200, 0.5199138565633692929 },
+		{ -0.01, 5000, 0.49601084315586768009 }, { 3, 3, 0.97116555718878134571 },
+		{ 0.2, 0.5, 0.55289961773275602588 }, { 40, 2, 0.99968779266390762968 },
+	};
+
+	for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++)
+		ck_assert_double_eq_tol(stats_t_cdf(ref[i].t, ref[i].df), ref[i].p, 1e-12);
+	ck_assert_double_eq_tol(stats_betai(300, 0.5, 0.9995), 0.58399210243308942155, 1e-11);
+	ck_assert_double_eq_tol(stats_t_quantile(0.6, 7), 0.26316686135202281214, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.4, 7), -0.26316686135202281214, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.999999, 3), 103.29946778041934274, 1e-6);
+	/* ends */
+	ck_assert_double_eq(stats_betai(2, 3, 0), 0);
+	ck_assert_double_eq(stats_betai(2, 3, -0.5), 0);
+	ck_assert_double_eq(stats_betai(2, 3, 1), 1);
+	ck_assert_double_eq(stats_betai(2, 3, 1.5), 1);
+	ck_assert_double_eq(stats_t_cdf(INFINITY, 5), 1);
+	ck_assert_double_eq(stats_t_cdf(-INFINITY, 5), 0);
+	ck_assert_double_eq(stats_t_cdf(0, 5), 0.5);
+	ck_assert_double_eq(stats_t_quantile(0.5, 5), 0);
+	/* bad input: no number */
+	ck_assert(isnan(stats_t_cdf(1, 0)));
+	ck_assert(isnan(stats_t_cdf(1, -2)));
+	ck_assert(isnan(stats_t_cdf(NAN, 3)));
+	ck_assert(isnan(stats_t_quantile(0.975, 0)));
+	ck_assert(isnan(stats_t_quantile(0.975, NAN)));
+	ck_assert(isnan(stats_t_quantile(0, 5)));
+	ck_assert(isnan(stats_t_quantile(1, 5)));
+}
+END_TEST
+
 START_TEST(test_welch_sleep)
 {
 	/* R: t.test(extra ~ group, data = sleep): Welch Two Sample t-test,
@@ -139,6 +176,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_t_quantile);
 	tcase_add_test(tc, test_t_cdf);
 	tcase_add_test(tc, test_welch_sleep);
+	tcase_add_test(tc, test_t_mpmath);
 	tcase_add_test(tc, test_welch_edges);
 	suite_add_tcase(s, tc);
 	return s;
