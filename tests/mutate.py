@@ -6,7 +6,8 @@ the tree (never the working tree). The mutant is built and tested, narrowest
 suite first:
   1. the Check suites of the unit tests that include the module's header,
      run in the ASan/UBSan test binary (an off-by-one write must crash);
-  2. every other unit suite;
+  2. every other unit suite that can run the module's code (its test file
+     names a function of the module, or of a module calling into it);
   3. the integration/e2e scripts mapped to the module (root only, INTEGRATION=0
      turns this stage off).
 A mutant that any stage fails (or that runs past the time limit) is killed; a
@@ -266,6 +267,45 @@ def unit_suites(module):
     return suites
 
 
+def header_functions(module):
+    """Names of the functions a module's header declares."""
+    path = os.path.join(TOP, "include", module + ".h")
+    if not os.path.exists(path):
+        return set()
+    text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+    names = set(re.findall(r"\b([a-z_][a-z0-9_]*)\s*\([^;{]*\)\s*;", text))
+    # function names have an underscore (module_verb); types do not count
+    return {n for n in names if "_" in n.strip("_") and not n.endswith("_t")}
+
+
+def reach_suites(module):
+    """Suites that can run the module's code: those of test files naming a
+    function of the module, or of a module that calls into it (to any
+    depth). A mutant no such suite runs cannot be killed by the others."""
+    srcdir = os.path.join(TOP, "src")
+    texts = {f[:-2]: open(os.path.join(srcdir, f)).read() for f in os.listdir(srcdir) if f.endswith(".c")}
+    funcs = set(header_functions(module))
+    seen, todo = {module}, [module]
+    while todo:
+        m = todo.pop()
+        names = header_functions(m)
+        for other, t in texts.items():
+            if other not in seen and any(re.search(r"\b%s\b" % re.escape(n), t) for n in names):
+                seen.add(other)
+                todo.append(other)
+    for m in seen:
+        funcs |= header_functions(m)
+    suites = []
+    udir = os.path.join(TOP, "tests", "unit")
+    for f in sorted(os.listdir(udir)):
+        if not f.endswith(".c"):
+            continue
+        t = open(os.path.join(udir, f)).read()
+        if any(re.search(r"\b%s\b" % re.escape(n), t) for n in funcs):
+            suites += re.findall(r'suite_create\("([^"]+)"\)', t)
+    return suites
+
+
 def all_suites():
     out = []
     udir = os.path.join(TOP, "tests", "unit")
@@ -457,7 +497,8 @@ def main():
         summary = []
         for mod, path, text, ms in plan:
             suites = unit_suites(mod)
-            others = [s for s in everything if s not in suites]
+            reach = reach_suites(mod)
+            others = [s for s in everything if s not in suites and s in reach]
             scripts = [s for s in SCRIPTS.get(mod, []) if os.path.exists(os.path.join(TOP, "tests", s))]
             print("== %s: %d mutants; unit suites %s; scripts %s" % (
                 mod, len(ms), " ".join(suites) or "(none)",
