@@ -156,6 +156,14 @@ START_TEST(test_welch_edges)
 	one = (struct stats_summary){ 1, 3, NAN, 3, 3 };
 	stats_welch(&a, &one, &w);
 	ck_assert(!w.valid);
+	/* the smallest samples that have an sd: n = 2 on either side */
+	{
+		struct stats_summary two = { 2, 11, 1, 10, 12 }, five = { 5, 10, 1, 9, 11 };
+		stats_welch(&five, &two, &w);
+		ck_assert(w.valid && !isnan(w.p));
+		stats_welch(&two, &five, &w);
+		ck_assert(w.valid && !isnan(w.p));
+	}
 	/* Large separation relative to noise. */
 	a = (struct stats_summary){ 30, 100, 5, 90, 110 };
 	b = (struct stats_summary){ 30, 110, 5, 100, 120 };
