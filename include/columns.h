@@ -61,7 +61,7 @@ struct column {
 
 /* A throughput column (MB/s in the table) that the TUI's unit key shows in
  * kB/s, MB/s or GB/s. */
-#define COLUMN_THROUGHPUT 8u
+#define COLUMN_THROUGHPUT 16u
 
 enum column_unit { COLUMN_UNIT_KB, COLUMN_UNIT_MB, COLUMN_UNIT_GB, COLUMN_UNITS };
 extern const char *const column_unit_names[COLUMN_UNITS]; /* "kB", "MB", "GB" */

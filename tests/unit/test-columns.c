@@ -11,7 +11,8 @@
 /* The specification of every numeric column: the figure it shows, its cell
  * (width, decimals: the iostat -x layout the README shows), the better
  * direction for A/B verdicts, the rate that must be non-zero for a
- * per-request figure, and whether it is a gauge, traced or readahead-only. */
+ * per-request figure, and whether it is a gauge, traced or readahead-only.
+ * A new column is added here too: the count below checks that. */
 static const struct {
 	enum column_id id;
 	size_t offset;
@@ -34,6 +35,8 @@ static const struct {
 	{ COLUMN_RA_HIT, F(ra_hit_pct), 7, 1, +1, 0, COLUMN_RAMODE },
 	{ COLUMN_T_AVG, F(t_lat_avg_us), 8, 0, -1, 0, COLUMN_TRACED },
 	{ COLUMN_T_P99, F(t_lat_p99_us), 8, 0, -1, 0, COLUMN_TRACED },
+	{ COLUMN_T_QP99, F(t_q_p99_us), 8, 0, -1, 0, COLUMN_TRACED | COLUMN_SPLIT },
+	{ COLUMN_T_DP99, F(t_d_p99_us), 8, 0, -1, 0, COLUMN_TRACED | COLUMN_SPLIT },
 	{ COLUMN_T_SAME, F(t_same_cpu_pct), 7, 1, 0, 0, COLUMN_TRACED },
 	{ COLUMN_RRQM_PCT, F(rrqm_pct), 6, 1, 0, COLUMN_R_S, 0 },
 	{ COLUMN_WRQM_PCT, F(wrqm_pct), 6, 1, 0, COLUMN_W_S, 0 },
@@ -56,8 +59,17 @@ static const struct {
 
 START_TEST(every_numeric_column_as_specified)
 {
+	static const unsigned flags[] = { COLUMN_GAUGE, COLUMN_TRACED, COLUMN_RAMODE, COLUMN_SPLIT, COLUMN_THROUGHPUT };
 	struct disk_metrics m;
 	int numeric = 0;
+	unsigned all = 0;
+
+	/* each flag its own bit (two branches once both took 8) */
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		ck_assert_msg(flags[i] && !(flags[i] & (flags[i] - 1)), "flag %u is one bit", flags[i]);
+		ck_assert_msg(!(all & flags[i]), "flag %u used twice", flags[i]);
+		all |= flags[i];
+	}
 
 	for (int i = 0; i < COLUMN_COUNT; i++)
 		numeric += columns[i].type == COL_NUM;
@@ -129,6 +141,13 @@ START_TEST(cells_in_every_state)
 	ck_assert_str_eq(cell(COLUMN_DEVICE, &m), "dm-10-long");
 	snprintf(m.name, sizeof(m.name), "sda");
 	ck_assert_str_eq(cell(COLUMN_DEVICE, &m), "sda       ");
+	/* a traced bio-based device (no queue/device split): the split columns
+	 * are n/a, throughput is shown */
+	m.t_metrics = true;
+	m.t_split = false;
+	m.rmb_s = 12.5;
+	ck_assert_str_eq(cell(COLUMN_RMB_S, &m), "  12.50");
+	ck_assert_str_eq(cell(COLUMN_T_QP99, &m), "     n/a");
 	/* untraced: n/a; readahead mode off: -; a gauge without the attribute: - */
 	m.traced = false;
 	ck_assert_str_eq(cell(COLUMN_T_AVG, &m), "     n/a");
