@@ -1,9 +1,12 @@
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+
+#include <unistd.h>
 
 #include "model.h"
 #include "root.h"
@@ -144,6 +147,7 @@ START_TEST(parse_line_bounds)
 		{ "8 1048576 sda 1 0 0 0 0 0 0 0 0 0 0", "bad minor number" },
 		{ "8 x sda 1 0 0 0 0 0 0 0 0 0 0", "bad minor number" },
 		{ "8 0 0123456789012345678901234567890 1 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 01234567890123456789012345678901 1 0 0 0 0 0 0 0 0 0 0", "device name longer than 31 bytes" },
 		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 13" },
 		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 15" },
 		{ "8 0 sda 0 0 0 0 0 0 0 0 0 0 0 0 0 0", "expected 14, 18 or 20 fields, got 17" },
@@ -347,6 +351,73 @@ START_TEST(diskstats_past_one_buffer)
 }
 END_TEST
 
+/* A file of exactly the buffer's size less one (the NUL's byte), the size,
+ * and one more: the read that finds the end returns 0 bytes. And the source
+ * gives its descriptor back when closed. */
+START_TEST(diskstats_exact_buffer_sizes)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX";
+	char *dir = mkdtemp(tmpl), path[4200], fdpath[64];
+	struct root *r;
+	struct source_diskstats *src;
+	struct sample s;
+	DIR *d;
+	int before = 0, after = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/diskstats", dir);
+	ck_assert_int_eq(root_open(dir, &r), 0);
+	sample_init(&s);
+	for (long size = 16382; size <= 16385; size++) {
+		/* lines of about 80 bytes, then one whose last field is padded
+		 * with blanks (the kernel's %u never is, the parser allows it)
+		 * to end exactly at size */
+		FILE *f = fopen(path, "w");
+		long used = 0;
+		int i;
+
+		ck_assert_ptr_nonnull(f);
+		for (i = 0; used + 200 < size; i++)
+			used += fprintf(f, "   7 %7d loop%-8d 1 0 8 0 0 0 0 0 0 0 0 0 0 0 0 0 %21d\n", i, i, i);
+		{
+			int head = snprintf(NULL, 0, "   7 %7d x 5 0 0 0 0 0 0 0 0 0 ", i);
+			int w = (int)(size - used) - head - 1;
+			ck_assert_int_ge(w, 1);
+			fprintf(f, "   7 %7d x 5 0 0 0 0 0 0 0 0 0 %*d\n", i, w, 0);
+		}
+		ck_assert_int_eq(ftell(f), size);
+		fclose(f);
+		ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+		sample_clear(&s);
+		ck_assert_int_eq(source_diskstats_read(src, &s), 0);
+		ck_assert_uint_eq(s.ndisks, (size_t)i + 1);
+		ck_assert_uint_eq(s.disks[i].st.rd_ios, 5);
+		ck_assert_int_eq(s.disks[i].st.nfields, 14);
+		source_diskstats_close(src);
+	}
+	/* no descriptor left behind by open + close */
+	snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd", (int)getpid());
+	ck_assert_ptr_nonnull(d = opendir(fdpath));
+	while (readdir(d))
+		before++;
+	closedir(d);
+	for (int k = 0; k < 5; k++) {
+		ck_assert_int_eq(source_diskstats_open(r, &src), 0);
+		source_diskstats_close(src);
+	}
+	ck_assert_ptr_nonnull(d = opendir(fdpath));
+	while (readdir(d))
+		after++;
+	closedir(d);
+	ck_assert_int_eq(after, before);
+	sample_free(&s);
+	root_close(r);
+	unit_rmtree(dir);
+}
+END_TEST
+
 START_TEST(missing_diskstats_is_an_error)
 {
 	struct root *r;
@@ -373,6 +444,7 @@ static Suite *diskstats_suite(void)
 	tcase_add_test(tc, diskstats_past_one_buffer);
 	tcase_add_test(tc, parse_line_bounds);
 	tcase_add_test(tc, parse_text_edges);
+	tcase_add_test(tc, diskstats_exact_buffer_sizes);
 	suite_add_tcase(s, tc);
 	return s;
 }
