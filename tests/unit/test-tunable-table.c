@@ -309,6 +309,35 @@ START_TEST(test_range_text)
 }
 END_TEST
 
+/* Restore order: what the kernel changes as a side effect of writing
+ * another value is restored after it: the scheduler first (it replaces
+ * iosched/ and resets nr_requests), then nr_requests (it moves
+ * iosched/async_depth), then the scheduler's parameters; max_sectors_kb
+ * (it can raise read_ahead_kb) before read_ahead_kb; the interrupt and the
+ * read-only write_cache last. */
+START_TEST(test_restore_ranks)
+{
+#define RANK(n) (tunable_table_find(n)->restore_rank)
+	ck_assert_int_lt(RANK("scheduler"), RANK("nr_requests"));
+	for (size_t i = 0; i < tunable_table_count(); i++) {
+		const struct tunable_def *d = tunable_table_at(i);
+		if (strncmp(d->name, "iosched/", 8) == 0)
+			ck_assert_msg(d->restore_rank > RANK("nr_requests"), "%s after nr_requests", d->name);
+		if (d->side_effects)
+			ck_assert_msg(d->restore_rank < 9, "%s restored before what it changes", d->name);
+	}
+	ck_assert_int_gt(RANK("iosched/new_knob"), RANK("nr_requests"));
+	ck_assert_int_lt(RANK("max_sectors_kb"), RANK("read_ahead_kb"));
+	ck_assert_int_lt(RANK("read_ahead_kb"), RANK("irq"));
+	ck_assert_int_gt(RANK("write_cache"), RANK("irq"));
+	ck_assert_str_eq(tunable_table_find("scheduler")->side_effects, "nr_requests iosched/*");
+	ck_assert_str_eq(tunable_table_find("max_sectors_kb")->side_effects, "read_ahead_kb");
+	ck_assert_str_eq(tunable_table_find("nr_requests")->side_effects, "iosched/async_depth");
+	ck_assert_str_eq(tunable_table_find("wbt_lat_usec")->special, "-1");
+#undef RANK
+}
+END_TEST
+
 START_TEST(test_rows)
 {
 	const struct tunable_def *wc = tunable_table_find("write_cache");
@@ -366,6 +395,7 @@ static Suite *tunable_table_suite(void)
 	tcase_add_test(tc, test_cpulist_bound);
 	tcase_add_test(tc, test_step_refusals);
 	tcase_add_test(tc, test_range_text);
+	tcase_add_test(tc, test_restore_ranks);
 	suite_add_tcase(s, tc);
 	return s;
 }
