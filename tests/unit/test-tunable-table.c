@@ -338,6 +338,79 @@ START_TEST(test_restore_ranks)
 }
 END_TEST
 
+/* Every numeric row's accepted range, at and one past each end, as the
+ * kernel defines it (block/blk-sysfs.c, mq-deadline.c, kyber-iosched.c,
+ * bfq-iosched.c; millisecond values capped at an hour, see MS_MAX), and the
+ * first step up from its minimum. */
+START_TEST(test_every_range)
+{
+	static const struct {
+		const char *name;
+		long long min, max, up_from_min;
+	} rows[] = {
+		{ "read_ahead_kb", 0, 4294967295LL, 4 },
+		{ "max_sectors_kb", 4, 4294967295LL, 8 },
+		{ "nr_requests", 1, 1LL << 20, 2 },
+		{ "rq_affinity", 0, 2, 1 },
+		{ "nomerges", 0, 2, 1 },
+		{ "wbt_lat_usec", -1, 3600000000LL, 1000 },
+		{ "add_random", 0, 1, 1 },
+		{ "iostats", 0, 1, 1 },
+		{ "iosched/read_expire", 0, 3600000, 1 },
+		{ "iosched/write_expire", 0, 3600000, 1 },
+		{ "iosched/writes_starved", 0, 2147483647, 1 },
+		{ "iosched/front_merges", 0, 1, 1 },
+		{ "iosched/fifo_batch", 0, 2147483647, 1 },
+		{ "iosched/prio_aging_expire", 0, 3600000, 1 },
+		{ "iosched/async_depth", 1, 2147483647, 2 },
+		{ "iosched/read_lat_nsec", 1, 4611686018427387903LL, 2 },
+		{ "iosched/write_lat_nsec", 1, 4611686018427387903LL, 2 },
+		{ "iosched/back_seek_max", 0, 2147483647, 1 },
+		{ "iosched/back_seek_penalty", 1, 2147483647, 2 },
+		{ "iosched/fifo_expire_async", 1, 3600000, 2 },
+		{ "iosched/fifo_expire_sync", 1, 3600000, 2 },
+		{ "iosched/low_latency", 0, 1, 1 },
+		{ "iosched/max_budget", 0, 2147483647, 1 },
+		{ "iosched/slice_idle", 0, 4293, 1 },
+		{ "iosched/slice_idle_us", 0, 4294966, 1 },
+		{ "iosched/strict_guarantees", 0, 1, 1 },
+		{ "iosched/timeout_sync", 1, 3600000, 2 },
+	};
+	size_t numeric = 0;
+
+	for (size_t i = 0; i < tunable_table_count(); i++) {
+		enum tunable_type t = tunable_table_at(i)->type;
+		numeric += t == TUNABLE_UINT || t == TUNABLE_INT || t == TUNABLE_BOOL;
+	}
+	ck_assert_uint_eq(numeric, sizeof(rows) / sizeof(rows[0]));
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct tunable_def *d = tunable_table_find(rows[i].name);
+		struct tunable_limits lim;
+		char v[32], norm[64], msg[128], out[64];
+
+		ck_assert_msg(d && !tunable_table_is_generic(d), "%s is a row", rows[i].name);
+		tunable_table_limits(d, &lim);
+		snprintf(v, sizeof(v), "%lld", rows[i].min);
+		ck_assert_msg(tunable_table_validate(d, &lim, v, norm, sizeof(norm), msg, sizeof(msg)) == 0,
+			      "%s=%s: %s", rows[i].name, v, msg);
+		snprintf(v, sizeof(v), "%lld", rows[i].max);
+		ck_assert_msg(tunable_table_validate(d, &lim, v, norm, sizeof(norm), msg, sizeof(msg)) == 0,
+			      "%s=%s: %s", rows[i].name, v, msg);
+		snprintf(v, sizeof(v), "%lld", rows[i].min - 1);
+		ck_assert_msg(tunable_table_validate(d, &lim, v, norm, sizeof(norm), msg, sizeof(msg)) != 0,
+			      "%s=%s accepted", rows[i].name, v);
+		snprintf(v, sizeof(v), "%lld", rows[i].max + 1);
+		ck_assert_msg(tunable_table_validate(d, &lim, v, norm, sizeof(norm), msg, sizeof(msg)) != 0,
+			      "%s=%s accepted", rows[i].name, v);
+		snprintf(v, sizeof(v), "%lld", rows[i].min);
+		ck_assert_msg(tunable_table_step(d, &lim, v, 1, out, sizeof(out), msg, sizeof(msg)) == 0, "%s up: %s",
+			      rows[i].name, msg);
+		snprintf(v, sizeof(v), "%lld", rows[i].up_from_min);
+		ck_assert_msg(!strcmp(out, v), "%s up from %lld: %s, want %s", rows[i].name, rows[i].min, out, v);
+	}
+}
+END_TEST
+
 START_TEST(test_rows)
 {
 	const struct tunable_def *wc = tunable_table_find("write_cache");
@@ -396,6 +469,7 @@ static Suite *tunable_table_suite(void)
 	tcase_add_test(tc, test_step_refusals);
 	tcase_add_test(tc, test_range_text);
 	tcase_add_test(tc, test_restore_ranks);
+	tcase_add_test(tc, test_every_range);
 	suite_add_tcase(s, tc);
 	return s;
 }
