@@ -186,7 +186,8 @@ void tunable_table_range_text(const struct tunable_def *def, const struct tunabl
 	}
 }
 
-/* Strict decimal: optional '-', digits, trailing newline or blanks. */
+/* Strict decimal: optional '-', digits, trailing newline or blanks.
+ * -EDOM: a minus where none is allowed; -ERANGE: too large for long long. */
 static int parse_decimal(const char *s, bool allow_neg, long long *out)
 {
 	const char *p = s;
@@ -195,7 +196,7 @@ static int parse_decimal(const char *s, bool allow_neg, long long *out)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p == '-' && !allow_neg)
-		return -ERANGE;
+		return -EDOM;
 	if (!(*p == '-' ? p[1] >= '0' && p[1] <= '9' : *p >= '0' && *p <= '9'))
 		return -EINVAL;
 	errno = 0;
@@ -334,7 +335,7 @@ int tunable_table_validate(const struct tunable_def *def, const struct tunable_l
 		break;
 	}
 	err = parse_decimal(value, def->type == TUNABLE_INT, &v);
-	if (err == -ERANGE && def->type != TUNABLE_INT) {
+	if (err == -EDOM) {
 		snprintf(msg, msg_size, "negative values are not allowed");
 		return -EINVAL;
 	}
