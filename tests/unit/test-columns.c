@@ -180,16 +180,22 @@ START_TEST(cells_in_every_state)
 }
 END_TEST
 
-START_TEST(compare_orders_by_figure_then_name)
+START_TEST(compare_orders_by_figure_or_name)
 {
 	struct disk_metrics a = row("sdb", 10), b = row("sda", 20), c = row("sdc", 10);
 
 	ck_assert_int_lt(column_compare(&columns[COLUMN_R_S], &a, &b), 0);
 	ck_assert_int_gt(column_compare(&columns[COLUMN_R_S], &b, &a), 0);
-	ck_assert_int_lt(column_compare(&columns[COLUMN_R_S], &a, &c), 0); /* tie: by name */
-	ck_assert_int_gt(column_compare(&columns[COLUMN_R_S], &c, &a), 0);
+	ck_assert_int_eq(column_compare(&columns[COLUMN_R_S], &a, &c), 0); /* ties: the caller's */
 	ck_assert_int_eq(column_compare(&columns[COLUMN_R_S], &a, &a), 0);
 	ck_assert_int_gt(column_compare(&columns[COLUMN_DEVICE], &a, &b), 0);
+	ck_assert_int_lt(column_compare(&columns[COLUMN_DEVICE], &a, &c), 0);
+	{
+		/* names in natural order: loop9 before loop10 */
+		struct disk_metrics x = row("loop9", 1), y = row("loop10", 1);
+		ck_assert_int_lt(column_compare(&columns[COLUMN_DEVICE], &x, &y), 0);
+		ck_assert_int_gt(column_compare(&columns[COLUMN_DEVICE], &y, &x), 0);
+	}
 	snprintf(a.info.scheduler, sizeof(a.info.scheduler), "bfq");
 	snprintf(b.info.scheduler, sizeof(b.info.scheduler), "none");
 	ck_assert_int_lt(column_compare(&columns[COLUMN_SCHED], &a, &b), 0);
@@ -231,7 +237,7 @@ static Suite *columns_suite(void)
 
 	tcase_add_test(tc, every_numeric_column_as_specified);
 	tcase_add_test(tc, cells_in_every_state);
-	tcase_add_test(tc, compare_orders_by_figure_then_name);
+	tcase_add_test(tc, compare_orders_by_figure_or_name);
 	tcase_add_test(tc, batch_order_is_iostat_order);
 	suite_add_tcase(s, tc);
 	return s;
