@@ -52,7 +52,15 @@ t_loop_create() {
 }
 
 t_cleanup() {
-	local d
+	local d m
+	# A filesystem a test mounted below its own directory and could not
+	# unmount (a process still inside) would survive its loop device and
+	# the rm below: take it down first, lazily if it is busy.
+	if [ -n "${T_TMP:-}" ]; then
+		while read -r _ m _; do
+			case $m in "$T_TMP"/*) umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ;; esac
+		done < /proc/mounts
+	fi
 	for d in "${T_LOOPS[@]:-}"; do
 		[ -n "$d" ] && losetup -d "$d" 2>/dev/null
 	done
