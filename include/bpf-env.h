@@ -18,9 +18,6 @@ int bpf_env_check(const struct root *r, char *why, size_t whylen);
 void bpf_env_capture_begin(void);
 void bpf_env_capture_end(void);
 const char *bpf_env_message(void);
-/* After a load: libbpf parsed the kernel's BTF (several MB) to relocate and
- * has freed it, but the C library keeps the heap; hand it back. */
-void bpf_env_loaded(void);
 /* Every key of a BPF hash map whose entries are never deleted, into a
  * growing array (*keys, *cap in keys) of key_size bytes each; *n gets the
  * count. Returns 0, -EOVERFLOW past max keys, -ENOMEM or -errno. */

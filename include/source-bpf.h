@@ -17,13 +17,20 @@
 
 struct source_bpf;
 
-/* Open, configure (CPU topology), load and attach. Returns 0 or -errno; on
+/* Open, configure (CPU topology), load and attach, in a helper process
+ * (bpf-loader): this process never holds libbpf's copy of the kernel BTF.
+ * Returns 0 or -errno; on
  * failure `why` holds one line for the header, e.g. "not root and no
  * CAP_BPF/CAP_PERFMON", "kernel has no BTF", "kernel lockdown forbids BPF",
- * "kernel refused the BPF program: ...". Nothing is printed (libbpf's
- * messages are captured while opening). */
+ * "kernel refused the BPF program: ...", "tracer helper killed by signal 9
+ * (Killed)". Nothing is printed (libbpf's messages are captured by the
+ * helper). */
 int source_bpf_open(struct source_bpf **out, char *why, size_t whylen);
 void source_bpf_close(struct source_bpf *src);
+/* The helper's part (bpf-helper's table): open, configure, load. */
+struct bpf_object;
+int source_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen);
+void source_bpf_helper_free(void *handle);
 
 /* Fill `out` with the cumulative counters of every device that did I/O since
  * the programs were attached (sorted by dev_t; trace_dev.path tells whether

@@ -19,10 +19,15 @@ struct source_ra;
  * or -errno; on failure `why` holds one line for the status line, e.g.
  * "kernel lacks the readahead tracepoints", "not root and no
  * CAP_BPF/CAP_PERFMON", "kernel refused the BPF program: ...". Nothing is
- * printed (libbpf's messages are captured while opening). */
+ * printed (libbpf's messages are captured by the helper). */
 int source_ra_open(struct source_ra **out, char *why, size_t whylen);
 /* Detach and unload: the mode costs nothing after this. NULL is fine. */
 void source_ra_close(struct source_ra *src);
+/* The helper's part (bpf-helper's table): probe, open, configure, load; the
+ * load happens in a helper process (bpf-loader), as for source-bpf. */
+struct bpf_object;
+int source_ra_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen);
+void source_ra_helper_free(void *handle);
 
 /* Fill `out` with the counters of every filesystem that had page-cache
  * events since the programs were attached, keyed by its s_dev, and rolled up

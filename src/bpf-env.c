@@ -3,7 +3,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <malloc.h>
 #include <linux/capability.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -85,11 +84,6 @@ void bpf_env_load_error(int err, char *why, size_t whylen)
 	else
 		snprintf(why, whylen, "kernel refused the BPF program: %s",
 			 libbpf_msg[0] ? libbpf_msg : strerror(-err));
-}
-
-void bpf_env_loaded(void)
-{
-	malloc_trim(0);
 }
 
 int bpf_env_map_keys(int fd, size_t key_size, void **keys, size_t *n, size_t *cap, size_t max)

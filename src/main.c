@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "batch.h"
+#include "bpf-helper.h"
 #include "cli-persist.h"
 #include "cli-snapshot.h"
 #include "cli-tunable.h"
@@ -255,6 +256,9 @@ int main(int argc, char **argv)
 	int err, done;
 	char why[128];
 
+	/* Started by bpf-loader to load a BPF object: nothing else. */
+	if ((err = bpf_helper_main(argc, argv)) >= 0)
+		return err;
 	setlocale(LC_ALL, "");
 	/* Subcommands have options of their own. */
 	if (argc > 1 && (!strcmp(argv[1], "diff") || !strcmp(argv[1], "show")))

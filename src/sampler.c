@@ -309,8 +309,6 @@ int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
 	}
 	if (sp->ra)
 		return 0;
-	/* libbpf's message capture is process-wide: one load at a time */
-	adopt_tracer(sp, true);
 	if (!root_is_live(sp->root)) {
 		snprintf(why, whylen, "readahead tracing needs the live system, not --root");
 		return -EOPNOTSUPP;

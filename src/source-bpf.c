@@ -11,12 +11,13 @@
 
 #include "blktune.skel.h"
 #include "bpf-env.h"
+#include "bpf-loader.h"
 #include "root.h"
 
 struct source_bpf {
-	struct blktune *skel;
-	struct bpf_program *progs[SOURCE_BPF_PROGS];
-	bool attached[SOURCE_BPF_PROGS];
+	struct bpf_loaded *obj;
+	int prog[SOURCE_BPF_PROGS]; /* index in obj, -1: not loaded */
+	int devs_fd, globals_fd;
 	unsigned ncpu; /* possible CPUs: the per-CPU map's value count */
 	struct blktune_dev_cpu *vals;
 	struct blktune_key *keys;
@@ -28,8 +29,8 @@ struct source_bpf {
 	struct trace_topology topo;
 };
 
-static const char *const prog_names[SOURCE_BPF_PROGS] = {
-	"rq_complete", "bio_queue", "bio_complete",
+static const char *const prog_names[SOURCE_BPF_PROGS + 1] = {
+	"rq_complete", "bio_queue", "bio_complete", NULL,
 };
 static const char *const prog_tps[SOURCE_BPF_PROGS] = {
 	"block_rq_complete", "block_bio_queue", "block_bio_complete",
@@ -37,77 +38,47 @@ static const char *const prog_tps[SOURCE_BPF_PROGS] = {
 /* Index of the first bio program: the ones before are always attached. */
 #define BIO_FIRST 1
 
-static void set_topology(struct source_bpf *src)
+/* Without topology every completion off the submitting CPU is "elsewhere";
+ * the same-CPU share stays exact. */
+static void read_topology(struct trace_topology *topo)
 {
 	struct root *r = NULL;
+
+	if (root_open("/", &r) == 0)
+		trace_topology_read(r, topo);
+	root_close(r);
+}
+
+static void set_topology(struct blktune *skel)
+{
+	struct trace_topology topo = { 0 };
 	unsigned n;
 
-	/* Without topology every completion off the submitting CPU is
-	 * "elsewhere"; the same-CPU share stays exact. */
-	if (root_open("/", &r) || trace_topology_read(r, &src->topo)) {
-		root_close(r);
-		return;
-	}
-	root_close(r);
-	n = src->topo.ncpu < BLKTUNE_MAX_CPUS ? src->topo.ncpu : BLKTUNE_MAX_CPUS;
-	src->skel->rodata->topo_ncpu = n;
+	read_topology(&topo);
+	n = topo.ncpu < BLKTUNE_MAX_CPUS ? topo.ncpu : BLKTUNE_MAX_CPUS;
+	skel->rodata->topo_ncpu = n;
 	for (unsigned c = 0; c < n; c++) {
-		int llc = src->topo.llc[c], node = src->topo.node[c];
+		int llc = topo.llc[c], node = topo.node[c];
 
-		src->skel->rodata->cpu_llc[c] = llc >= 0 && llc < BLKTUNE_TOPO_UNKNOWN
+		skel->rodata->cpu_llc[c] = llc >= 0 && llc < BLKTUNE_TOPO_UNKNOWN
 			? (__u16)llc : BLKTUNE_TOPO_UNKNOWN;
-		src->skel->rodata->cpu_node[c] = node >= 0 && node < BLKTUNE_TOPO_UNKNOWN
+		skel->rodata->cpu_node[c] = node >= 0 && node < BLKTUNE_TOPO_UNKNOWN
 			? (__u16)node : BLKTUNE_TOPO_UNKNOWN;
 	}
+	trace_topology_free(&topo);
 }
 
-static struct bpf_link **link_of(struct source_bpf *src, int i)
+int source_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
 {
-	switch (i) {
-	case 0: return &src->skel->links.rq_complete;
-	case 1: return &src->skel->links.bio_queue;
-	default: return &src->skel->links.bio_complete;
-	}
-}
-
-/* Links are kept in the skeleton, which destroys them on close. */
-static int attach(struct source_bpf *src, int i)
-{
-	struct bpf_link **l = link_of(src, i);
-
-	if (src->attached[i])
-		return 0;
-	if (!src->progs[i])
-		return -ENOTSUP;
-	*l = bpf_program__attach(src->progs[i]);
-	if (!*l)
-		return -errno;
-	src->attached[i] = true;
-	return 0;
-}
-
-static void detach(struct source_bpf *src, int i)
-{
-	struct bpf_link **l = link_of(src, i);
-
-	bpf_link__destroy(*l);
-	*l = NULL;
-	src->attached[i] = false;
-}
-
-static int load(struct source_bpf *src, char *why, size_t whylen)
-{
+	struct blktune *skel = blktune__open();
 	int err;
 
-	src->skel = blktune__open();
-	if (!src->skel) {
+	*handle = skel;
+	if (!skel) {
 		err = -errno;
 		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
 		return err;
 	}
-	src->progs[0] = src->skel->progs.rq_complete;
-	src->progs[1] = src->skel->progs.bio_queue;
-	src->progs[2] = src->skel->progs.bio_complete;
 	/* Probe the tracepoints instead of guessing from kernel versions: the
 	 * request ones are required, the bio ones optional. */
 	for (int i = 0; i < SOURCE_BPF_PROGS; i++) {
@@ -117,23 +88,62 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 			snprintf(why, whylen, "kernel has no tracepoint %s", prog_tps[i]);
 			return -ENOTSUP;
 		}
-		bpf_program__set_autoload(src->progs[i], false);
-		src->progs[i] = NULL;
+		bpf_program__set_autoload(bpf_object__find_program_by_name(skel->obj, prog_names[i]), false);
 	}
-	set_topology(src);
-	err = blktune__load(src->skel);
+	set_topology(skel);
+	err = blktune__load(skel);
 	if (err) {
 		bpf_env_load_error(err, why, whylen);
 		return err;
 	}
-	for (int i = 0; i < BIO_FIRST; i++) {
-		err = attach(src, i);
-		if (err) {
-			snprintf(why, whylen, "cannot attach to tracepoint %s: %s", prog_tps[i],
-				 strerror(-err));
-			return err;
-		}
+	*obj = skel->obj;
+	return 0;
+}
+
+void source_bpf_helper_free(void *handle)
+{
+	blktune__destroy(handle);
+}
+
+static int attach(struct source_bpf *src, int i)
+{
+	if (src->prog[i] < 0)
+		return -ENOTSUP;
+	return bpf_loaded_attach(src->obj, (size_t)src->prog[i]);
+}
+
+static bool attached(const struct source_bpf *src, int i)
+{
+	return src->prog[i] >= 0 && bpf_loaded_attached(src->obj, (size_t)src->prog[i]);
+}
+
+static void detach(struct source_bpf *src, int i)
+{
+	if (src->prog[i] >= 0)
+		bpf_loaded_detach(src->obj, (size_t)src->prog[i]);
+}
+
+/* Loaded in a helper process (bpf-loader): the bio programs are left
+ * detached there, attached below when a bio-based disk exists. */
+static int load(struct source_bpf *src, char *why, size_t whylen)
+{
+	int err = bpf_loader_open("blktune", prog_names + BIO_FIRST, &src->obj, why, whylen);
+
+	if (err)
+		return err;
+	src->devs_fd = bpf_loaded_map_fd(src->obj, "devs");
+	src->globals_fd = bpf_loaded_map_fd(src->obj, "globals");
+	if (src->devs_fd < 0 || src->globals_fd < 0) {
+		snprintf(why, whylen, "the BPF object has no map devs or globals");
+		return -ENOENT;
 	}
+	for (int i = 0; i < SOURCE_BPF_PROGS; i++)
+		src->prog[i] = bpf_loaded_prog_find(src->obj, prog_names[i]);
+	for (int i = 0; i < BIO_FIRST; i++)
+		if (!attached(src, i)) {
+			snprintf(why, whylen, "tracer helper did not attach %s", prog_names[i]);
+			return -ENOENT;
+		}
 	return 0;
 }
 
@@ -170,9 +180,8 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 		return -ENOMEM;
 	}
 	src->ncpu = (unsigned)n;
-	bpf_env_capture_begin();
+	read_topology(&src->topo);
 	err = load(src, why, whylen);
-	bpf_env_capture_end();
 	if (err) {
 		root_close(r);
 		source_bpf_close(src);
@@ -188,7 +197,6 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 			return err;
 		}
 	}
-	bpf_env_loaded();
 	*out = src;
 	return 0;
 }
@@ -240,7 +248,7 @@ void source_bpf_close(struct source_bpf *src)
 {
 	if (!src)
 		return;
-	blktune__destroy(src->skel);
+	bpf_loaded_close(src->obj);
 	trace_topology_free(&src->topo);
 	free(src->vals);
 	free(src->keys);
@@ -250,7 +258,7 @@ void source_bpf_close(struct source_bpf *src)
 int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 {
 	struct source_bpf_prog_stat st[SOURCE_BPF_PROGS];
-	int fd = bpf_map__fd(src->skel->maps.devs);
+	int fd = src->devs_fd;
 	struct blktune_global *g = (struct blktune_global *)src->vals;
 	uint64_t new_devs = 0;
 	__u32 zero = 0;
@@ -258,7 +266,7 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 
 	trace_sample_reset(out, src->ncpu);
 	/* vals is big enough for ncpu blktune_global values too. */
-	if (bpf_map_lookup_elem(bpf_map__fd(src->skel->maps.globals), &zero, g) == 0)
+	if (bpf_map_lookup_elem(src->globals_fd, &zero, g) == 0)
 		for (unsigned c = 0; c < src->ncpu; c++) {
 			out->map_full += g[c].map_full;
 			new_devs += g[c].new_devs;
@@ -306,7 +314,7 @@ static int dev_cmp(const void *a, const void *b)
 
 int source_bpf_prune(struct source_bpf *src, const struct root *r, const dev_t *live, size_t nlive)
 {
-	int fd = bpf_map__fd(src->skel->maps.devs);
+	int fd = src->devs_fd;
 	size_t kept = 0;
 	int gone = 0;
 
@@ -350,7 +358,7 @@ const struct trace_topology *source_bpf_topology(const struct source_bpf *src)
 
 bool source_bpf_bio_traced(const struct source_bpf *src)
 {
-	return src->attached[BIO_FIRST] && src->attached[BIO_FIRST + 1];
+	return attached(src, BIO_FIRST) && attached(src, BIO_FIRST + 1);
 }
 
 int source_bpf_prog_stats(const struct source_bpf *src, struct source_bpf_prog_stat out[SOURCE_BPF_PROGS])
@@ -361,11 +369,11 @@ int source_bpf_prog_stats(const struct source_bpf *src, struct source_bpf_prog_s
 
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].name = prog_names[i];
-		out[i].attached = src->attached[i];
-		if (!src->attached[i])
+		out[i].attached = attached(src, i);
+		if (!out[i].attached)
 			continue;
 		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(src->progs[i]), &info, &len))
+		if (bpf_obj_get_info_by_fd(bpf_loaded_prog_fd(src->obj, (size_t)src->prog[i]), &info, &len))
 			return -errno;
 		out[i].run_cnt = info.run_cnt;
 		out[i].run_time_ns = info.run_time_ns;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bpf-env.h"
+#include "bpf-loader.h"
 #include "readahead.skel.h"
 
 /* A block device's identity when first counted: a new device with the same
@@ -22,7 +23,8 @@ struct ra_seen {
 };
 
 struct source_ra {
-	struct readahead *skel;
+	struct bpf_loaded *obj;
+	int devs_fd, blocks_fd;
 	struct root *root;
 	unsigned ncpu;          /* possible CPUs: the per-CPU map's value count */
 	unsigned page_size;
@@ -45,55 +47,49 @@ static const char *const tracepoints[] = {
 };
 #define NTP (sizeof(tracepoints) / sizeof(tracepoints[0]))
 
-/* Beyond what every BPF source checks: the tracepoints, probed in the
+/* Run in the helper (bpf-loader). The tracepoints are probed in the
  * kernel's BTF (btf_trace_<name>), never guessed from its version. */
-static int precheck(const struct root *r, char *why, size_t whylen)
+int source_ra_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
 {
-	int err = bpf_env_check(r, why, whylen);
+	struct readahead *skel;
+	unsigned shift = 0, page_size = (unsigned)sysconf(_SC_PAGESIZE);
+	int err;
 
-	if (err)
-		return err;
+	*handle = NULL;
 	for (size_t i = 0; i < NTP; i++)
 		if (libbpf_find_vmlinux_btf_id(tracepoints[i], BPF_TRACE_RAW_TP) < 0) {
 			snprintf(why, whylen, "kernel lacks the readahead tracepoints (no %s)", tracepoints[i]);
 			return -ENOTSUP;
 		}
-	return 0;
-}
-
-static int load(struct source_ra *src, char *why, size_t whylen)
-{
-	unsigned shift = 0;
-	int err;
-
-	src->skel = readahead__open();
-	if (!src->skel) {
+	skel = readahead__open();
+	*handle = skel;
+	if (!skel) {
 		err = -errno;
 		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
 		return err;
 	}
-	while ((1U << shift) < src->page_size)
+	while ((1U << shift) < page_size)
 		shift++;
-	src->skel->rodata->page_shift = shift;
+	skel->rodata->page_shift = shift;
 	/* A page table holds page_size / 8 entries. */
-	src->skel->rodata->pmd_shift = shift + shift - 3;
+	skel->rodata->pmd_shift = shift + shift - 3;
 	/* Where a user fault was (x86 only): without it a fault that
 	 * fault-around serves cannot tell which page the process touched, and
 	 * its pages count as mapped. */
 	if (libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
-		bpf_program__set_autoload(src->skel->progs.fault_user, false);
-	err = readahead__load(src->skel);
+		bpf_program__set_autoload(skel->progs.fault_user, false);
+	err = readahead__load(skel);
 	if (err) {
 		bpf_env_load_error(err, why, whylen);
 		return err;
 	}
-	err = readahead__attach(src->skel);
-	if (err) {
-		snprintf(why, whylen, "cannot attach to the readahead tracepoints: %s",
-			 bpf_env_message()[0] ? bpf_env_message() : strerror(-err));
-		return err;
-	}
+	*obj = skel->obj;
 	return 0;
+}
+
+void source_ra_helper_free(void *handle)
+{
+	readahead__destroy(handle);
 }
 
 int source_ra_open(struct source_ra **out, char *why, size_t whylen)
@@ -113,8 +109,7 @@ int source_ra_open(struct source_ra **out, char *why, size_t whylen)
 		free(src);
 		return err;
 	}
-	bpf_env_capture_begin();
-	err = precheck(src->root, why, whylen);
+	err = bpf_env_check(src->root, why, whylen);
 	n = libbpf_num_possible_cpus();
 	if (!err && n <= 0) {
 		err = n ? n : -EINVAL;
@@ -124,14 +119,20 @@ int source_ra_open(struct source_ra **out, char *why, size_t whylen)
 		src->ncpu = (unsigned)n;
 		src->page_size = (unsigned)sysconf(_SC_PAGESIZE);
 		src->vals = calloc((size_t)n, sizeof(*src->vals));
-		err = src->vals ? load(src, why, whylen) : -ENOMEM;
+		err = src->vals ? bpf_loader_open("readahead", NULL, &src->obj, why, whylen) : -ENOMEM;
 	}
-	bpf_env_capture_end();
+	if (!err) {
+		src->devs_fd = bpf_loaded_map_fd(src->obj, "ra_devs");
+		src->blocks_fd = bpf_loaded_map_fd(src->obj, "ra_blocks");
+		if (src->devs_fd < 0 || src->blocks_fd < 0) {
+			snprintf(why, whylen, "the BPF object has no map ra_devs or ra_blocks");
+			err = -ENOENT;
+		}
+	}
 	if (err) {
 		source_ra_close(src);
 		return err;
 	}
-	bpf_env_loaded();
 	*out = src;
 	return 0;
 }
@@ -140,7 +141,7 @@ void source_ra_close(struct source_ra *src)
 {
 	if (!src)
 		return;
-	readahead__destroy(src->skel);
+	bpf_loaded_close(src->obj);
 	root_close(src->root);
 	free(src->vals);
 	free(src->keys);
@@ -282,12 +283,12 @@ static bool dev_gone(struct source_ra *src, __u32 kdev)
  * with pages cached). */
 static int forget(struct source_ra *src, __u32 kdev)
 {
-	int bfd = bpf_map__fd(src->skel->maps.ra_blocks);
+	int bfd = src->blocks_fd;
 	struct ra_block_key key, next;
 	void *prev = NULL;
 	size_t at;
 
-	if (bpf_map_delete_elem(bpf_map__fd(src->skel->maps.ra_devs), &kdev) && errno != ENOENT)
+	if (bpf_map_delete_elem(src->devs_fd, &kdev) && errno != ENOENT)
 		return -errno;
 	if (seen_find(src, kdev, &at)) {
 		memmove(&src->seen[at], &src->seen[at + 1], (src->nseen - at - 1) * sizeof(*src->seen));
@@ -308,7 +309,7 @@ static int forget(struct source_ra *src, __u32 kdev)
 
 int source_ra_read(struct source_ra *src, struct ra_sample *out)
 {
-	int fd = bpf_map__fd(src->skel->maps.ra_devs);
+	int fd = src->devs_fd;
 	struct timespec ts;
 	int err;
 
@@ -345,7 +346,7 @@ int source_ra_read(struct source_ra *src, struct ra_sample *out)
 
 int source_ra_live_pages(struct source_ra *src, dev_t dev, uint64_t *pages)
 {
-	int fd = bpf_map__fd(src->skel->maps.ra_blocks);
+	int fd = src->blocks_fd;
 	struct ra_block_key key, next;
 	struct ra_block v;
 	void *prev = NULL;
@@ -372,26 +373,25 @@ int source_ra_has(struct source_ra *src, dev_t dev)
 {
 	__u32 kdev = (major(dev) << 20) | minor(dev);
 
-	if (bpf_map_lookup_elem(bpf_map__fd(src->skel->maps.ra_devs), &kdev, src->vals) == 0)
+	if (bpf_map_lookup_elem(src->devs_fd, &kdev, src->vals) == 0)
 		return 1;
 	return errno == ENOENT ? 0 : -errno;
 }
 
 int source_ra_stats(const struct source_ra *src, const char *name, struct source_ra_stat *out)
 {
-	struct bpf_program *p;
 	int found = 0;
 
 	memset(out, 0, sizeof(*out));
-	bpf_object__for_each_program(p, src->skel->obj) {
+	for (size_t i = 0; i < bpf_loaded_nprogs(src->obj); i++) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
-		if (bpf_program__fd(p) < 0 || (name && strcmp(bpf_program__name(p), name)))
+		if (name && strcmp(bpf_loaded_prog_name(src->obj, i), name))
 			continue;
 		found = 1;
 		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+		if (bpf_obj_get_info_by_fd(bpf_loaded_prog_fd(src->obj, i), &info, &len))
 			return -errno;
 		out->run_cnt += info.run_cnt;
 		out->run_time_ns += info.run_time_ns;

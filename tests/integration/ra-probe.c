@@ -27,6 +27,7 @@
 
 #include "readahead.h"
 #include "readahead.skel.h"
+#include "bpf-helper.h"
 #include "source-readahead.h"
 
 static void put_double(const char *key, double v)
@@ -162,6 +163,9 @@ int main(int argc, char **argv)
 	dev_t dev;
 	int err;
 
+	/* Started by bpf-loader to load a BPF object: nothing else. */
+	if ((err = bpf_helper_main(argc, argv)) >= 0)
+		return err;
 	if (argc != 2 || parse_dev(argv[1], &dev)) {
 		fprintf(stderr, "usage: ra-probe /dev/BLOCKDEV|MAJ:MIN\n");
 		return 2;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "bpf-helper.h"
 #include "source-bpf.h"
 #include "trace.h"
 
@@ -131,6 +132,9 @@ int main(int argc, char **argv)
 	dev_t dev;
 	int err;
 
+	/* Started by bpf-loader to load a BPF object: nothing else. */
+	if ((err = bpf_helper_main(argc, argv)) >= 0)
+		return err;
 	if (argc != 2 || parse_dev(argv[1], &dev)) {
 		fprintf(stderr, "usage: trace-probe /dev/BLOCKDEV|MAJ:MIN\n");
 		return 2;
