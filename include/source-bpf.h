@@ -22,7 +22,7 @@ struct source_bpf;
  * Returns 0 or -errno; on
  * failure `why` holds one line for the header, e.g. "not root and no
  * CAP_BPF/CAP_PERFMON", "kernel has no BTF", "kernel lockdown forbids BPF",
- * "kernel refused the BPF program: ...", "tracer helper killed by signal 9
+ * "kernel refused the BPF program: ...", "BPF helper killed by signal 9
  * (Killed)". Nothing is printed (libbpf's messages are captured by the
  * helper). */
 int source_bpf_open(struct source_bpf **out, char *why, size_t whylen);

@@ -76,7 +76,7 @@ static int take(const struct bpf_loader_reply *r, const int *fds, size_t nfds, s
 		size_t whylen)
 {
 	if (nfds != r->n) {
-		snprintf(why, whylen, "tracer helper sent %zu of %u descriptors", nfds, r->n);
+		snprintf(why, whylen, "BPF helper sent %zu of %u descriptors", nfds, r->n);
 		return -EPROTO;
 	}
 	for (size_t i = 0; i < r->n; i++) {
@@ -84,7 +84,7 @@ static int take(const struct bpf_loader_reply *r, const int *fds, size_t nfds, s
 		int p;
 
 		if (!name_ok(e->name)) {
-			snprintf(why, whylen, "tracer helper sent an unnamed or unterminated entry %zu", i);
+			snprintf(why, whylen, "BPF helper sent an unnamed or unterminated entry %zu", i);
 			return -EPROTO;
 		}
 		switch (e->kind) {
@@ -101,13 +101,14 @@ static int take(const struct bpf_loader_reply *r, const int *fds, size_t nfds, s
 		case BPF_LOADER_LINK:
 			p = bpf_loaded_prog_find(l, e->name);
 			if (p < 0 || l->progs[p].link >= 0) {
-				snprintf(why, whylen, "tracer helper sent a link for %s without its program", e->name);
+				snprintf(why, whylen, p < 0 ? "BPF helper sent a link for %s without its program"
+							    : "BPF helper sent two links for %s", e->name);
 				return -EPROTO;
 			}
 			l->progs[p].link = fds[i];
 			break;
 		default:
-			snprintf(why, whylen, "tracer helper sent an entry of unknown kind %u", e->kind);
+			snprintf(why, whylen, "BPF helper sent an entry of unknown kind %u", e->kind);
 			return -EPROTO;
 		}
 	}
@@ -159,7 +160,7 @@ int bpf_loader_recv(int sock, struct bpf_loaded **out, char *why, size_t whylen)
 		err = -ENOMEM;
 	else if ((size_t)got != sizeof(*r) || (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
 		 r->magic != BPF_LOADER_MAGIC || r->n > BPF_LOADER_MAX) {
-		snprintf(why, whylen, "tracer helper sent a malformed reply (%zd bytes)", got);
+		snprintf(why, whylen, "BPF helper sent a malformed reply (%zd bytes)", got);
 		err = -EPROTO;
 	} else if (r->err) {
 		/* the helper's own reason: keep only what fits, terminated */
@@ -190,11 +191,11 @@ static void helper_died(pid_t pid, char *why, size_t whylen)
 	int st;
 
 	if (waitpid(pid, &st, 0) != pid)
-		snprintf(why, whylen, "tracer helper ended without a reply");
+		snprintf(why, whylen, "BPF helper ended without a reply");
 	else if (WIFSIGNALED(st))
-		snprintf(why, whylen, "tracer helper killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+		snprintf(why, whylen, "BPF helper killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
 	else
-		snprintf(why, whylen, "tracer helper exited with status %d and no reply", WEXITSTATUS(st));
+		snprintf(why, whylen, "BPF helper exited with status %d and no reply", WEXITSTATUS(st));
 }
 
 /* Fork and exec the helper on sock (async-signal-safe calls only in the
@@ -243,7 +244,7 @@ int bpf_loader_open(const char *object, const char *const *defer, struct bpf_loa
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		err = -errno;
 		close(devnull);
-		snprintf(why, whylen, "cannot make a socket for the tracer helper: %s", strerror(-err));
+		snprintf(why, whylen, "cannot make a socket for the BPF helper: %s", strerror(-err));
 		return err;
 	}
 	snprintf(sockarg, sizeof(sockarg), "%d", sv[1]);
@@ -252,7 +253,7 @@ int bpf_loader_open(const char *object, const char *const *defer, struct bpf_loa
 	close(devnull);
 	if (pid < 0) {
 		close(sv[0]);
-		snprintf(why, whylen, "cannot start the tracer helper: %s", strerror((int)-pid));
+		snprintf(why, whylen, "cannot start the BPF helper: %s", strerror((int)-pid));
 		return (int)pid;
 	}
 	pfd = (struct pollfd){ .fd = sv[0], .events = POLLIN };
@@ -262,7 +263,7 @@ int bpf_loader_open(const char *object, const char *const *defer, struct bpf_loa
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		close(sv[0]);
-		snprintf(why, whylen, "tracer helper did not answer in %d s", HELPER_TIMEOUT_MS / 1000);
+		snprintf(why, whylen, "BPF helper did not answer in %d s", HELPER_TIMEOUT_MS / 1000);
 		return -ETIMEDOUT;
 	}
 	err = bpf_loader_recv(sv[0], out, why, whylen);

@@ -141,7 +141,7 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 		src->prog[i] = bpf_loaded_prog_find(src->obj, prog_names[i]);
 	for (int i = 0; i < BIO_FIRST; i++)
 		if (!attached(src, i)) {
-			snprintf(why, whylen, "tracer helper did not attach %s", prog_names[i]);
+			snprintf(why, whylen, "BPF helper did not attach %s", prog_names[i]);
 			return -ENOENT;
 		}
 	return 0;
