@@ -4,7 +4,7 @@
  * throttle counters (blkio.throttle.io_service_bytes / io_serviced) count a
  * device once the cgroup has a throttle rule for it, so a limitless rule
  * (read_bps_device MAJ:MIN 2^64-1) is written first; CPU from v1 cpuacct.
- * All paths go through root. */
+ * All paths go through root; the files are parsed by cgroup-stat. */
 #ifndef BLKTUNE_SWEEP_CGROUP_H
 #define BLKTUNE_SWEEP_CGROUP_H
 
@@ -45,13 +45,5 @@ int sweep_cgroup_read_cpu(const struct root *r, const struct sweep_cgroup *cg, s
 /* Kill anything left inside, then remove the directories. Returns 0 or
  * -errno (the first failure). */
 int sweep_cgroup_destroy(const struct root *r, struct sweep_cgroup *cg);
-
-/* Parsers (pure): v1 blkio rwstat text ("MAJ:MIN Read N" lines) into
- * bytes or ios; v2 io.stat ("MAJ:MIN rbytes=N wbytes=N rios=N wios=N ...");
- * v2 cpu.stat (user_usec, system_usec). Return 0 or -ENOENT when the device
- * has no line (no I/O yet: the caller counts that as zero). */
-int sweep_cgroup_parse_v1(const char *text, unsigned major, unsigned minor, uint64_t *read, uint64_t *write);
-int sweep_cgroup_parse_v2(const char *text, unsigned major, unsigned minor, struct sweep_cgroup_io *out);
-int sweep_cgroup_parse_cpu_v2(const char *text, struct sweep_cgroup_cpu *out);
 
 #endif

@@ -1,5 +1,7 @@
 #include "sweep-cgroup.h"
 
+#include "cgroup-stat.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -10,19 +12,11 @@
 
 #define V1_BLKIO "sys/fs/cgroup/blkio"
 #define V1_CPUACCT "sys/fs/cgroup/cpuacct"
+/* Devices one stat file may list before the sweep's device is missed. */
+#define SWEEP_CGROUP_DEVS 64
 
 /* The v2 hierarchy: /sys/fs/cgroup itself, or the hybrid "unified" mount. */
 static const char *const v2_roots[] = { "sys/fs/cgroup", "sys/fs/cgroup/unified" };
-
-static bool has_word(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = text; (p = strstr(p, word)); p += n)
-		if ((p == text || p[-1] == ' ' || p[-1] == '\n') && (!p[n] || p[n] == ' ' || p[n] == '\n'))
-			return true;
-	return false;
-}
 
 static int make(const struct root *r, char *out, const char *base, const char *name)
 {
@@ -41,7 +35,7 @@ static int v2_create(const struct root *r, const char *name, struct sweep_cgroup
 
 	for (size_t i = 0; i < sizeof(v2_roots) / sizeof(v2_roots[0]); i++) {
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", v2_roots[i]);
-		if (root_read(r, path, text, sizeof(text)) < 0 || !has_word(text, "io"))
+		if (root_read(r, path, text, sizeof(text)) < 0 || !cgroup_stat_controller(text, "io"))
 			continue;
 		if ((err = make(r, cg->io, v2_roots[i], name)) < 0) {
 			cg->io[0] = '\0';
@@ -110,79 +104,6 @@ int sweep_cgroup_attach(const struct root *r, const struct sweep_cgroup *cg, pid
 	return 0;
 }
 
-static const char *line_for(const char *text, unsigned major, unsigned minor, const char **end)
-{
-	char key[32];
-	size_t n = (size_t)snprintf(key, sizeof(key), "%u:%u ", major, minor);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, key, n)) {
-			*end = strchr(p, '\n');
-			if (!*end)
-				*end = p + strlen(p);
-			return p + n;
-		}
-	return NULL;
-}
-
-int sweep_cgroup_parse_v1(const char *text, unsigned major, unsigned minor, uint64_t *read, uint64_t *write)
-{
-	bool any = false;
-	const char *p = text, *end;
-
-	*read = *write = 0;
-	while (p && (p = line_for(p, major, minor, &end))) {
-		unsigned long long v;
-		char op[16];
-		if (sscanf(p, "%15s %llu", op, &v) == 2) {
-			if (!strcmp(op, "Read"))
-				*read = v, any = true;
-			else if (!strcmp(op, "Write"))
-				*write = v, any = true;
-		}
-		p = *end ? end + 1 : NULL;
-	}
-	return any ? 0 : -ENOENT;
-}
-
-int sweep_cgroup_parse_v2(const char *text, unsigned major, unsigned minor, struct sweep_cgroup_io *out)
-{
-	const char *end, *p = line_for(text, major, minor, &end);
-	static const struct { const char *key; size_t off; } keys[] = {
-		{ "rbytes=", offsetof(struct sweep_cgroup_io, rbytes) },
-		{ "wbytes=", offsetof(struct sweep_cgroup_io, wbytes) },
-		{ "rios=", offsetof(struct sweep_cgroup_io, rios) },
-		{ "wios=", offsetof(struct sweep_cgroup_io, wios) },
-	};
-
-	memset(out, 0, sizeof(*out));
-	if (!p)
-		return -ENOENT;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		const char *q = p;
-		size_t n = strlen(keys[k].key);
-		while ((q = strstr(q, keys[k].key)) && q < end && q[-1] != ' ')
-			q += n;
-		if (q && q < end)
-			*(uint64_t *)(void *)((char *)out + keys[k].off) = strtoull(q + n, NULL, 10);
-	}
-	out->valid = true;
-	return 0;
-}
-
-int sweep_cgroup_parse_cpu_v2(const char *text, struct sweep_cgroup_cpu *out)
-{
-	const char *u = strstr(text, "user_usec "), *s = strstr(text, "system_usec ");
-
-	memset(out, 0, sizeof(*out));
-	if (!u || !s)
-		return -ENOENT;
-	out->user_ns = strtoull(u + 10, NULL, 10) * 1000;
-	out->sys_ns = strtoull(s + 12, NULL, 10) * 1000;
-	out->valid = true;
-	return 0;
-}
-
 static int read_file(const struct root *r, const char *dir, const char *file, char *buf, size_t size)
 {
 	char path[SWEEP_CGROUP_PATH_MAX + 48];
@@ -193,9 +114,27 @@ static int read_file(const struct root *r, const char *dir, const char *file, ch
 	return n < 0 ? (int)n : 0;
 }
 
+/* A device without a line has had no I/O from the cgroup yet: zero. */
+static void copy_dev(const struct cgroup_stat_dev *devs, size_t n, const struct sweep_cgroup *cg,
+		     struct sweep_cgroup_io *out)
+{
+	const struct cgroup_stat_dev *d = cgroup_stat_find(devs, n, cg->major, cg->minor);
+
+	if (d) {
+		out->rbytes = d->rbytes;
+		out->wbytes = d->wbytes;
+		out->rios = d->rios;
+		out->wios = d->wios;
+	}
+	out->valid = true;
+}
+
 int sweep_cgroup_read_io(const struct root *r, const struct sweep_cgroup *cg, struct sweep_cgroup_io *out)
 {
+	struct cgroup_stat_dev devs[SWEEP_CGROUP_DEVS];
 	char buf[8192];
+	size_t n = 0;
+	unsigned bad = 0;
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -204,18 +143,17 @@ int sweep_cgroup_read_io(const struct root *r, const struct sweep_cgroup *cg, st
 	if (cg->version == 2) {
 		if ((err = read_file(r, cg->io, "io.stat", buf, sizeof(buf))) < 0)
 			return err;
-		if (sweep_cgroup_parse_v2(buf, cg->major, cg->minor, out) < 0)
-			memset(out, 0, sizeof(*out)); /* no line: no I/O on it yet */
-		out->valid = true;
+		cgroup_stat_parse_v2(buf, devs, &n, SWEEP_CGROUP_DEVS, &bad);
+		copy_dev(devs, n, cg, out);
 		return 0;
 	}
 	if ((err = read_file(r, cg->io, "blkio.throttle.io_service_bytes", buf, sizeof(buf))) < 0)
 		return err;
-	sweep_cgroup_parse_v1(buf, cg->major, cg->minor, &out->rbytes, &out->wbytes);
+	cgroup_stat_parse_v1(buf, CGROUP_STAT_BYTES, devs, &n, SWEEP_CGROUP_DEVS, &bad);
 	if ((err = read_file(r, cg->io, "blkio.throttle.io_serviced", buf, sizeof(buf))) < 0)
 		return err;
-	sweep_cgroup_parse_v1(buf, cg->major, cg->minor, &out->rios, &out->wios);
-	out->valid = true;
+	cgroup_stat_parse_v1(buf, CGROUP_STAT_IOS, devs, &n, SWEEP_CGROUP_DEVS, &bad);
+	copy_dev(devs, n, cg, out);
 	return 0;
 }
 
@@ -231,7 +169,10 @@ int sweep_cgroup_read_cpu(const struct root *r, const struct sweep_cgroup *cg, s
 	if (cg->version == 2) {
 		if ((err = read_file(r, cg->cpu, "cpu.stat", buf, sizeof(buf))) < 0)
 			return err;
-		return sweep_cgroup_parse_cpu_v2(buf, out);
+		if ((err = cgroup_stat_parse_cpu_v2(buf, &out->user_ns, &out->sys_ns)) < 0)
+			return err;
+		out->valid = true;
+		return 0;
 	}
 	if ((err = read_file(r, cg->cpu, "cpuacct.usage_user", buf, sizeof(buf))) < 0 ||
 	    sscanf(buf, "%llu", &v) != 1)

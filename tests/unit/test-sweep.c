@@ -1,4 +1,4 @@
-/* sweep: the exact-window model, cgroup and fio parsers, --metric, the CSV
+/* sweep: the exact-window model, fio parsers, --metric, the CSV
  * and info round trips, plain number formatting, and the report's
  * statistics checked against hand computations on fixed numbers. */
 #include <errno.h>
@@ -9,7 +9,6 @@
 
 #include "format.h"
 #include "plot.h"
-#include "sweep-cgroup.h"
 #include "sweep-csv.h"
 #include "sweep-figure.h"
 #include "sweep-info.h"
@@ -114,36 +113,6 @@ START_TEST(test_window_parse_stat)
 	ck_assert_uint_eq(s.io_ticks, 777);
 	ck_assert_uint_eq(s.fl_ios, 11);
 	ck_assert_int_lt(sweep_window_parse_stat("12 x\n", &s), 0);
-}
-END_TEST
-
-START_TEST(test_cgroup_parsers)
-{
-	/* blkio.throttle.io_service_bytes as this kernel writes it */
-	const char *v1 = "7:1 Read 32505856\n7:1 Write 34603008\n7:1 Sync 67108864\n7:1 Async 0\n"
-			 "7:1 Discard 0\n7:1 Total 67108864\n7:10 Read 5\n7:10 Write 6\nTotal 67108864\n";
-	const char *v2 = "7:10 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=0 dios=0\n"
-			 "7:1 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n";
-	const char *cpu = "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\nnr_periods 0\n";
-	struct sweep_cgroup_io io;
-	struct sweep_cgroup_cpu c;
-	uint64_t r, w;
-
-	ck_assert_int_eq(sweep_cgroup_parse_v1(v1, 7, 1, &r, &w), 0);
-	ck_assert_uint_eq(r, 32505856);
-	ck_assert_uint_eq(w, 34603008);
-	ck_assert_int_eq(sweep_cgroup_parse_v1(v1, 7, 10, &r, &w), 0);
-	ck_assert_uint_eq(r, 5);
-	ck_assert_int_eq(sweep_cgroup_parse_v1(v1, 7, 2, &r, &w), -ENOENT);
-	ck_assert_int_eq(sweep_cgroup_parse_v2(v2, 7, 1, &io), 0);
-	ck_assert_uint_eq(io.rbytes, 4096);
-	ck_assert_uint_eq(io.wbytes, 8192);
-	ck_assert_uint_eq(io.rios, 1);
-	ck_assert_uint_eq(io.wios, 2);
-	ck_assert_int_eq(sweep_cgroup_parse_v2(v2, 7, 2, &io), -ENOENT);
-	ck_assert_int_eq(sweep_cgroup_parse_cpu_v2(cpu, &c), 0);
-	ck_assert_uint_eq(c.user_ns, 1000000);
-	ck_assert_uint_eq(c.sys_ns, 500000);
 }
 END_TEST
 
@@ -529,7 +498,6 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_window_trims_idle_head_and_tail);
 	tcase_add_test(tc, test_window_no_io);
 	tcase_add_test(tc, test_window_parse_stat);
-	tcase_add_test(tc, test_cgroup_parsers);
 	tcase_add_test(tc, test_fio_json);
 	tcase_add_test(tc, test_fio_command);
 	tcase_add_test(tc, test_metric);
