@@ -8,6 +8,7 @@
 
 #include "history.h"
 #include "model.h"
+#include "model-cgroup.h"
 #include "model-cpus.h"
 #include "names.h"
 #include "root.h"
@@ -27,6 +28,7 @@ struct app_options {
 	long count;          /* batch reports; 0 = until interrupted */
 	bool batch, json, partitions, no_color, no_trace;
 	bool readahead;      /* start with the readahead mode on (--readahead) */
+	bool cgroups;        /* batch: per-cgroup figures in the JSON (--cgroups) */
 	bool since_boot;     /* batch: one report of averages since boot (--since-boot) */
 	bool omit_zero;      /* -z: leave out devices without I/O in the interval */
 	bool human;          /* -h: batch text with units, iostat -h's layout */
@@ -58,6 +60,9 @@ struct app {
 	struct cpu_metrics cpu;
 	bool cpu_view;             /* per-CPU detail sampled (CPU view shown) */
 	struct cpus_metrics cpus;  /* its rows, valid while cpu_view */
+	bool cgroup_view;          /* per-cgroup counters sampled (cgroup view or --cgroups) */
+	struct cgroup_metrics cgm; /* their rows, valid while cgroup_view */
+	dev_t *cg_devs;            /* the devices the filter shows (model_cgroup's only) */
 	struct history *hist;
 	struct rows_filter filter;
 	char devnames[APP_MAX_DEVS][NAMES_MAX]; /* -p resolved (/dev/ paths to kernel names) */
@@ -85,5 +90,7 @@ struct tunable_session;
 void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev);
 /* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
 int app_cpu_view(struct app *a, bool on, const char *dev);
+/* Turn per-cgroup sampling on or off. Returns 0 or -errno. */
+int app_cgroup_view(struct app *a, bool on);
 
 #endif

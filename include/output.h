@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "model-cgroup.h"
 #include "rows.h"
 #include "sample.h"
 #include "sampler.h"
@@ -23,6 +24,7 @@ struct output_report {
 	bool persistent;    /* -j: names from dev/disk/by-* (JSON: persistent_name) */
 	bool human;         /* -h: text with K/M/G units, iostat -h's layout */
 	const struct sampler_host *host;
+	const struct cgroup_metrics *cgroups; /* --cgroups (JSON), else NULL */
 };
 
 /* Batch text names are never cut: the DEVICE column grows to this. */

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "cgroup-sample.h"
 #include "readahead.h"
 #include "trace.h"
 
@@ -115,6 +116,7 @@ struct sample {
 	struct trace_sample trace; /* cumulative, keyed by dev_t (source-bpf) */
 	bool ra_valid;             /* ra holds readahead counters (mode on) */
 	struct ra_sample ra;       /* cumulative, keyed by s_dev and disk */
+	struct cgroup_sample cg;   /* per-cgroup counters, valid while the cgroup view is on */
 };
 
 void sample_init(struct sample *s);

@@ -56,6 +56,8 @@ int app_open(struct app *a, const struct app_options *o)
 	/* Batch output needs neither: their cost per device is the TUI's alone. */
 	if (o->history && ((err = history_new(&a->hist)) < 0 || (err = series_new(o->ab_window, &a->series)) < 0))
 		return err;
+	if (o->cgroups && (err = app_cgroup_view(a, true)) < 0)
+		return err;
 	if (o->readahead && (err = sampler_readahead(a->sampler, true, a->error, sizeof(a->error))) < 0)
 		return err;
 	if ((o->listen || o->textfile) &&
@@ -81,12 +83,34 @@ void app_close(struct app *a)
 	free(a->m);
 	free(a->rows);
 	model_cpus_free(&a->cpus);
+	model_cgroup_free(&a->cgm);
+	free(a->cg_devs);
 	memset(a, 0, sizeof(*a));
 }
 
 void app_rows(struct app *a)
 {
 	a->nrows = rows_build(a->m, a->nm, &a->filter, a->rows);
+}
+
+/* The cgroup view follows the device filter (-p, /), not the idle ones:
+ * a cgroup's totals matter when the device is quiet now. */
+static int cgroup_rows(struct app *a)
+{
+	struct rows_filter f = a->filter;
+	dev_t *devs = realloc(a->cg_devs, (a->nm ? a->nm : 1) * sizeof(*devs));
+	size_t n = 0;
+	bool all = !f.name[0] && !f.ndevs;
+
+	if (!devs)
+		return -ENOMEM;
+	a->cg_devs = devs;
+	f.hide_idle = f.omit_zero = false;
+	f.partitions = true;
+	for (size_t i = 0; i < a->nm; i++)
+		if (rows_visible(&a->m[i], &f))
+			devs[n++] = a->m[i].dev;
+	return model_cgroup(a->have_prev ? &a->prev : NULL, &a->cur, all ? NULL : devs, n, &a->cgm);
 }
 
 int app_refresh(struct app *a)
@@ -149,6 +173,8 @@ int app_refresh(struct app *a)
 	} else {
 		a->cpus.valid = false;
 	}
+	if (a->cgroup_view && (err = cgroup_rows(a)) < 0)
+		return err;
 	if (a->hist && a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;
 	app_rows(a);
@@ -176,6 +202,13 @@ int app_cpu_view(struct app *a, bool on, const char *dev)
 	a->cpu_view = on;
 	a->cpus.valid = false;
 	return sampler_cpu_detail(a->sampler, on, dev);
+}
+
+int app_cgroup_view(struct app *a, bool on)
+{
+	a->cgroup_view = on;
+	a->cgm.valid = false;
+	return sampler_cgroups(a->sampler, on);
 }
 
 int app_readahead(struct app *a, bool on, char *why, size_t whylen)

@@ -16,6 +16,7 @@ static int report(struct app *a)
 		.interval = a->since_boot ? a->boot_uptime : a->cur.t - a->prev.t,
 		.since_boot = a->since_boot, .persistent = a->opt.names != NAMES_NONE, .human = a->opt.human,
 		.host = sampler_host(a->sampler),
+		.cgroups = a->opt.cgroups ? &a->cgm : NULL,
 	};
 
 	if (*sampler_error(a->sampler))

@@ -26,7 +26,8 @@
 #define BLKTUNE_VERSION "0.1"
 
 enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
-       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW, OPT_SINCE_BOOT, OPT_LISTEN, OPT_TEXTFILE, OPT_HELP };
+       OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW, OPT_SINCE_BOOT, OPT_LISTEN, OPT_TEXTFILE, OPT_HELP,
+       OPT_CGROUPS };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 	{ "readahead", no_argument, NULL, OPT_READAHEAD },
+	{ "cgroups", no_argument, NULL, OPT_CGROUPS },
 	{ "ab-window", required_argument, NULL, OPT_AB_WINDOW },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "restore", no_argument, NULL, OPT_RESTORE },
@@ -76,6 +78,8 @@ static void usage(FILE *f)
 		"      --since-boot       one report of averages since boot (as iostat -x without an\n"
 		"                         interval), text or --json, then exit\n"
 		"      --json             batch: one JSON object per line per interval\n"
+		"      --cgroups          batch JSON: per cgroup and device, read/write bytes and I/Os\n"
+		"                         (cgroup v2 io.stat, else v1 blkio) in \"cgroups\"\n"
 		"      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics while\n"
 		"                         running (e.g. 127.0.0.1:9101, [::1]:9101)\n"
 		"      --textfile DIR     write DIR/blktune.prom each interval (node_exporter's\n"
@@ -167,6 +171,9 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		case OPT_READAHEAD:
 			o->readahead = true;
 			break;
+		case OPT_CGROUPS:
+			o->cgroups = true;
+			break;
 		case OPT_AB_WINDOW:
 			errno = 0;
 			o->ab_window = strtod(optarg, &end);
@@ -235,6 +242,8 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("unexpected argument '%s'", argv[optind]);
 	if (o->json && !o->batch)
 		return bad("%s only applies with -b", "--json");
+	if (o->cgroups && !o->json)
+		return bad("%s only applies with -b --json (the full-screen view's C key shows cgroups)", "--cgroups");
 	if (o->human && !o->batch)
 		return bad("%s only applies with -b (the full-screen view's m key picks kB, MB or GB)", "-h");
 	if (o->human && o->json)

@@ -5,6 +5,7 @@
 
 #include "columns.h"
 #include "format.h"
+#include "output-cgroup.h"
 
 static const char *const kind_names[] = {
 	[DISK_KIND_DISK] = "disk", [DISK_KIND_PARTITION] = "part", [DISK_KIND_DM] = "dm",
@@ -122,6 +123,11 @@ int output_json(FILE *f, const struct output_report *r)
 		disk_object(f, r, &r->disks[r->rows[i]], r->traces ? &r->traces[r->rows[i]] : NULL,
 			    r->ra ? &r->ra[r->rows[i]] : NULL);
 	}
-	fputs("]}\n", f);
+	fputs("]", f);
+	if (r->cgroups) {
+		fputs(", \"cgroups\": ", f);
+		output_cgroup_json(f, r->cgroups);
+	}
+	fputs("}\n", f);
 	return fflush(f) == 0 ? 0 : -1;
 }

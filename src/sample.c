@@ -9,6 +9,7 @@ void sample_init(struct sample *s)
 	memset(s, 0, sizeof(*s));
 	trace_sample_init(&s->trace);
 	ra_sample_init(&s->ra);
+	cgroup_sample_init(&s->cg);
 }
 
 static void cpus_free(struct cpus_sample *c)
@@ -48,6 +49,7 @@ void sample_free(struct sample *s)
 	free(s->disks);
 	trace_sample_free(&s->trace);
 	ra_sample_free(&s->ra);
+	cgroup_sample_free(&s->cg);
 	sample_init(s);
 }
 
@@ -57,9 +59,12 @@ void sample_clear(struct sample *s)
 	struct trace_sample tr = s->trace;
 	struct ra_sample ra = s->ra;
 	struct cpus_sample cpus = s->cpus;
+	struct cgroup_sample cg = s->cg;
 	size_t cap = s->cap;
 
 	memset(s, 0, sizeof(*s));
+	s->cg = cg;
+	cgroup_sample_reset(&s->cg);
 	s->ra = ra;
 	ra_sample_reset(&s->ra);
 	s->disks = d;

@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "source-bpf.h"
+#include "source-cgroup.h"
 #include "source-cpu.h"
 #include "source-cpus.h"
 #include "source-diskstats.h"
@@ -42,6 +43,7 @@ struct sampler {
 	struct source_bpf *bpf;
 	struct source_cpus *cpus; /* only while the CPU view is on */
 	struct source_ra *ra;     /* only while the readahead mode is on */
+	struct source_cgroup *cg; /* only while the cgroup view (or --cgroups) is on */
 	struct source_names *names; /* only with -j */
 	char trace_why[160];
 	/* the tracer loading in a thread (SAMPLER_DEFER_TRACE) */
@@ -155,6 +157,7 @@ void sampler_close(struct sampler *sp)
 	source_bpf_close(sp->bpf);
 	source_cpus_close(sp->cpus);
 	source_ra_close(sp->ra);
+	source_cgroup_close(sp->cg);
 	source_names_close(sp->names);
 	free(sp);
 }
@@ -218,6 +221,9 @@ int sampler_take(struct sampler *sp, struct sample *s)
 	 * both describe the same moment and trace_gap compares like with like. */
 	if (sp->bpf)
 		s->traced = source_bpf_read(sp->bpf, &s->trace) == 0;
+	/* cgroup counters too: their rates are compared with the device's */
+	if (sp->cg && source_cgroup_read(sp->cg, &s->cg) < 0)
+		return -ENOMEM;
 	if (source_queue_fill(sp->q, s) < 0 || (sp->names && source_names_fill(sp->names, s) < 0))
 		return -ENOMEM;
 	if (sp->bpf)
@@ -316,6 +322,16 @@ int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
 	if ((err = source_ra_open(&sp->ra, why, whylen)) < 0)
 		sp->ra = NULL;
 	return err;
+}
+
+int sampler_cgroups(struct sampler *sp, bool on)
+{
+	if (!on) {
+		source_cgroup_close(sp->cg);
+		sp->cg = NULL;
+		return 0;
+	}
+	return sp->cg ? 0 : source_cgroup_open(sp->root, &sp->cg);
 }
 
 bool sampler_readahead_on(const struct sampler *sp)

@@ -1,10 +1,20 @@
 /* cgroup: the io.stat and v1 blkio parsers (many devices, a missing device,
- * junk, numbers at and past 2^64). */
+ * junk, numbers at and past 2^64), source-cgroup on v1 and v2 fixture trees
+ * (the walk, which counter wins, a file past one buffer, no hierarchy), the
+ * model's rates and identity, and the JSON it renders to. */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cgroup-stat.h"
+#include "model-cgroup.h"
+#include "output-cgroup.h"
+#include "root.h"
+#include "source-cgroup.h"
 #include "unit.h"
 
 #define MAXD 8
@@ -112,6 +122,265 @@ START_TEST(test_parse_cpu_v2)
 }
 END_TEST
 
+static void read_tree(const char *fixture, struct cgroup_sample *c)
+{
+	struct root *r;
+	struct source_cgroup *src;
+
+	ck_assert_int_eq(root_open(unit_fixture(fixture), &r), 0);
+	ck_assert_int_eq(source_cgroup_open(r, &src), 0);
+	cgroup_sample_init(c);
+	ck_assert_int_eq(source_cgroup_read(src, c), 0);
+	source_cgroup_close(src);
+	root_close(r);
+}
+
+static const struct cgroup_io *io_of(const struct cgroup_sample *c, const char *path, unsigned ma, unsigned mi)
+{
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (!strcmp(c->groups[g].path, path))
+			return cgroup_sample_io(c, &c->groups[g], makedev(ma, mi));
+	return NULL;
+}
+
+static uint64_t ino_of(const char *fixture, const char *rel)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", unit_fixture(fixture), rel);
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_ino;
+}
+
+START_TEST(test_source_v1)
+{
+	static const char *const order[] = { "/", "/big", "/system.slice", "/system.slice/db.service" };
+	struct cgroup_sample c;
+	const struct cgroup_io *io;
+
+	read_tree("cgroup-v1", &c);
+	ck_assert(c.valid);
+	ck_assert_int_eq(c.version, 1);
+	ck_assert_str_eq(c.mount, "sys/fs/cgroup/blkio");
+	/* depth first, siblings by name; user.slice has no device line */
+	ck_assert_uint_eq(c.ngroups, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_str_eq(c.groups[i].path, order[i]);
+	ck_assert_int_eq(c.groups[0].depth, 0);
+	ck_assert_int_eq(c.groups[3].depth, 2);
+	ck_assert_uint_eq(c.groups[3].id, ino_of("cgroup-v1", "sys/fs/cgroup/blkio/system.slice/db.service"));
+	ck_assert_uint_eq(c.groups[0].id, ino_of("cgroup-v1", "sys/fs/cgroup/blkio"));
+	/* throttle wins where it counts; bfq where only it does */
+	io = io_of(&c, "/", 7, 0);
+	ck_assert_int_eq(io->counter, CGROUP_COUNTER_THROTTLE);
+	ck_assert_uint_eq(io->rbytes, 1000);
+	ck_assert_uint_eq(io->wios, 20);
+	io = io_of(&c, "/", 7, 5);
+	ck_assert_int_eq(io->counter, CGROUP_COUNTER_BFQ);
+	ck_assert_uint_eq(io->wbytes, 131072);
+	ck_assert_uint_eq(io->wios, 2);
+	io = io_of(&c, "/", 8, 0);
+	ck_assert_uint_eq(io->dbytes, 4096);
+	ck_assert_uint_eq(io->dios, 1);
+	io = io_of(&c, "/system.slice", 7, 5);
+	ck_assert_int_eq(io->counter, CGROUP_COUNTER_BFQ);
+	ck_assert_uint_eq(io->rios, 1);
+	/* no bfq files: throttle alone; its two junk lines counted */
+	io = io_of(&c, "/system.slice/db.service", 7, 0);
+	ck_assert_uint_eq(io->rbytes, 512);
+	ck_assert_uint_eq(c.bad_lines, 2);
+	/* a file of 32 KB, past the first read buffer: its last device whole */
+	io = io_of(&c, "/big", 259, 299);
+	ck_assert_ptr_nonnull(io);
+	ck_assert_uint_eq(io->rbytes, 299 * 4096);
+	ck_assert_uint_eq(io->rios, 299);
+	ck_assert_uint_eq(c.groups[1].n, 300);
+	ck_assert_uint_eq(c.skipped, 0);
+	cgroup_sample_free(&c);
+}
+END_TEST
+
+START_TEST(test_source_v2)
+{
+	struct cgroup_sample c;
+	const struct cgroup_io *io;
+
+	read_tree("cgroup-v2", &c);
+	ck_assert(c.valid);
+	ck_assert_int_eq(c.version, 2);
+	ck_assert_str_eq(c.mount, "sys/fs/cgroup");
+	/* init.scope has no io.stat: no row */
+	ck_assert_uint_eq(c.ngroups, 3);
+	ck_assert_str_eq(c.groups[1].path, "/system.slice");
+	ck_assert_str_eq(c.groups[2].path, "/system.slice/web.service");
+	io = io_of(&c, "/system.slice", 254, 0);
+	ck_assert_int_eq(io->counter, CGROUP_COUNTER_V2);
+	ck_assert_uint_eq(io->rbytes, 524288);
+	ck_assert_uint_eq(io->wbytes, 2097152);
+	ck_assert_uint_eq(io->rios, 128);
+	ck_assert_uint_eq(io->wios, 512);
+	ck_assert_uint_eq(io->dbytes, 4096);
+	ck_assert_uint_eq(c.groups[1].n, 5); /* 254:0 7:0 7:1 7:2 8:16 */
+	ck_assert_ptr_null(io_of(&c, "/system.slice", 7, 3));
+	ck_assert_ptr_null(io_of(&c, "/system.slice", 7, 4));
+	ck_assert_uint_eq(c.bad_lines, 3);
+	io = io_of(&c, "/system.slice/web.service", 8, 16); /* a file without a newline */
+	ck_assert_uint_eq(io->rbytes, 99);
+	cgroup_sample_free(&c);
+}
+END_TEST
+
+START_TEST(test_source_none)
+{
+	struct cgroup_sample c;
+
+	read_tree("sata", &c);
+	ck_assert(!c.valid);
+	ck_assert_ptr_nonnull(strstr(c.why, "no cgroup v2 io controller and no v1 blkio"));
+	cgroup_sample_free(&c);
+}
+END_TEST
+
+/* A sample at time t with disks loop0 (7:0), loop1 (7:1), sda1 (a
+ * partition) and one cgroup /a (id) whose 7:0 counters are rb/rios. */
+static void fake(struct sample *s, double t, uint64_t id, uint64_t rb, uint64_t rios, enum cgroup_counter ctr)
+{
+	static const struct {
+		const char *name;
+		unsigned ma, mi;
+		enum disk_kind kind;
+	} disks[] = { { "loop0", 7, 0, DISK_KIND_DISK }, { "loop1", 7, 1, DISK_KIND_DISK },
+		      { "sda1", 8, 1, DISK_KIND_PARTITION } };
+	struct cgroup_io *io;
+
+	sample_init(s);
+	s->t = t;
+	for (size_t i = 0; i < 3; i++) {
+		struct disk_sample *d = sample_add_disk(s);
+		d->st.dev = makedev(disks[i].ma, disks[i].mi);
+		snprintf(d->st.name, sizeof(d->st.name), "%s", disks[i].name);
+		d->info.kind = disks[i].kind;
+	}
+	s->cg.valid = true;
+	s->cg.version = 1;
+	snprintf(s->cg.mount, sizeof(s->cg.mount), "sys/fs/cgroup/blkio");
+	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s->cg, 1, "/", 0));
+	io = cgroup_sample_add_io(&s->cg, makedev(7, 0), ctr);
+	io->rbytes = rb * 2;
+	io->rios = rios * 2;
+	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s->cg, id, "/a", 1));
+	io = cgroup_sample_add_io(&s->cg, makedev(7, 0), ctr);
+	io->rbytes = rb;
+	io->rios = rios;
+	/* a device line with nothing counted: no row */
+	cgroup_sample_add_io(&s->cg, makedev(7, 1), ctr);
+}
+
+static const struct cgroup_row *row_of(const struct cgroup_metrics *m, const char *path)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (!strcmp(m->row[i].path, path))
+			return &m->row[i];
+	return NULL;
+}
+
+START_TEST(test_model)
+{
+	struct sample a, b;
+	struct cgroup_metrics m = { 0 };
+	const struct cgroup_row *r;
+	dev_t only = makedev(7, 1);
+
+	fake(&a, 10.0, 42, 4096, 1, CGROUP_COUNTER_THROTTLE);
+	fake(&b, 12.0, 42, 4096 + 8192, 5, CGROUP_COUNTER_THROTTLE);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(m.valid);
+	ck_assert_str_eq(m.hierarchy, "/sys/fs/cgroup/blkio");
+	ck_assert_uint_eq(m.nrows, 2);
+	r = row_of(&m, "/a");
+	ck_assert(r->rates);
+	ck_assert_str_eq(r->dev_name, "loop0");
+	ck_assert_double_eq_tol(r->rbytes_s, 4096.0, 1e-9);
+	ck_assert_double_eq_tol(r->rios_s, 2.0, 1e-9);
+	ck_assert_uint_eq(r->rbytes, 4096 + 8192);
+	ck_assert(m.counter_used[CGROUP_COUNTER_THROTTLE]);
+	/* loop1 has no line in the root: counted by nobody; the partition is not listed */
+	ck_assert_uint_eq(m.nuncounted, 1);
+	ck_assert_str_eq(m.uncounted[0], "loop1");
+	/* the device filter */
+	ck_assert_int_eq(model_cgroup(&a, &b, &only, 1, &m), 0);
+	ck_assert_uint_eq(m.nrows, 0);
+	ck_assert_uint_eq(m.nuncounted, 1);
+	/* first sample: counts, no rates */
+	ck_assert_int_eq(model_cgroup(NULL, &b, NULL, 0, &m), 0);
+	ck_assert(!row_of(&m, "/a")->rates);
+	sample_free(&a);
+	sample_free(&b);
+
+	/* re-created under the same name (another id): no rate spans the two */
+	fake(&a, 10.0, 42, 4096, 1, CGROUP_COUNTER_THROTTLE);
+	fake(&b, 12.0, 43, 8192, 2, CGROUP_COUNTER_THROTTLE);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(!row_of(&m, "/a")->rates);
+	ck_assert(row_of(&m, "/")->rates);
+	sample_free(&a);
+	sample_free(&b);
+	/* counters went back (blkio.reset_stats), or another counter took over */
+	fake(&a, 10.0, 42, 8192, 2, CGROUP_COUNTER_THROTTLE);
+	fake(&b, 12.0, 42, 4096, 1, CGROUP_COUNTER_THROTTLE);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(!row_of(&m, "/a")->rates);
+	sample_free(&b);
+	fake(&b, 12.0, 42, 16384, 4, CGROUP_COUNTER_BFQ);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(!row_of(&m, "/a")->rates);
+	sample_free(&a);
+	sample_free(&b);
+	model_cgroup_free(&m);
+}
+END_TEST
+
+START_TEST(test_model_invalid_and_json)
+{
+	struct sample a, b;
+	struct cgroup_metrics m = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	sample_init(&b);
+	snprintf(b.cg.why, sizeof(b.cg.why), "no \"blkio\"");
+	ck_assert_int_eq(model_cgroup(NULL, &b, NULL, 0, &m), 0);
+	ck_assert(!m.valid);
+	f = open_memstream(&buf, &len);
+	output_cgroup_json(f, &m);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"version\": null, \"error\": \"no \\\"blkio\\\"\"}");
+	free(buf);
+	sample_free(&b);
+
+	fake(&a, 10.0, 42, 4096, 1, CGROUP_COUNTER_BFQ);
+	fake(&b, 12.0, 42, 8192, 3, CGROUP_COUNTER_BFQ);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	f = open_memstream(&buf, &len);
+	output_cgroup_json(f, &m);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"version\": 1, \"hierarchy\": \"/sys/fs/cgroup/blkio\", \"uncounted\": [\"loop1\"], "
+			      "\"uncounted_total\": 1, \"skipped\": 0, \"bad_lines\": 0, \"groups\": ["
+			      "{\"path\": \"/\", \"id\": 1, \"device\": \"loop0\", \"counter\": \"bfq\", \"rbytes\": 16384, "
+			      "\"wbytes\": 0, \"rios\": 6, \"wios\": 0, \"rbytes_s\": 4096.000, \"wbytes_s\": 0.000, "
+			      "\"rios_s\": 2.000, \"wios_s\": 0.000}, "
+			      "{\"path\": \"/a\", \"id\": 42, \"device\": \"loop0\", \"counter\": \"bfq\", \"rbytes\": 8192, "
+			      "\"wbytes\": 0, \"rios\": 3, \"wios\": 0, \"rbytes_s\": 2048.000, \"wbytes_s\": 0.000, "
+			      "\"rios_s\": 1.000, \"wios_s\": 0.000}]}");
+	free(buf);
+	sample_free(&a);
+	sample_free(&b);
+	model_cgroup_free(&m);
+}
+END_TEST
+
 UNIT_SUITE(cgroup_suite)
 static Suite *cgroup_suite(void)
 {
@@ -122,6 +391,11 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_parse_v2_full);
 	tcase_add_test(tc, test_parse_v1);
 	tcase_add_test(tc, test_parse_cpu_v2);
+	tcase_add_test(tc, test_source_v1);
+	tcase_add_test(tc, test_source_v2);
+	tcase_add_test(tc, test_source_none);
+	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_model_invalid_and_json);
 	suite_add_tcase(s, tc);
 	return s;
 }
