@@ -18,6 +18,7 @@ enum ui_mode {
 	UI_TUNABLES = 4,
 	UI_CPUS = 8,
 	UI_AB = 16,
+	UI_CGROUPS = 32,
 };
 #define UI_ALL_MODES 0xffu
 
@@ -75,6 +76,7 @@ struct ui {
 	enum column_unit unit; /* of the table's throughput columns (m cycles) */
 	int detail_page;  /* enum ui_detail_page */
 	int cpu_top;      /* first CPU row shown in the CPU view */
+	int cg_top;       /* first row shown in the cgroup view */
 	char cpu_dev[SAMPLE_NAME_MAX]; /* the device whose IRQs the CPU view watches */
 	struct ab ab;     /* A/B snapshots and their comparison */
 	int ab_top;       /* lines of the A/B view scrolled off */

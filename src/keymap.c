@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,32 +49,71 @@ static unsigned act_cpus(struct ui *u)
 	return ACT_REDRAW;
 }
 
-static unsigned cpu_scroll(struct ui *u, int delta)
+/* C: the cgroup view; its counters are read only while it is shown. */
+static unsigned act_cgroups(struct ui *u)
 {
-	u->cpu_top += delta;
-	if (u->cpu_top < 0)
-		u->cpu_top = 0;
+	int err;
+
+	if (u->mode == UI_CGROUPS) {
+		u->mode = UI_TABLE;
+		app_cgroup_view(u->app, false);
+		return ACT_REDRAW;
+	}
+	if ((err = app_cgroup_view(u->app, true)) < 0) {
+		ui_status(u, "cgroup view: %s", strerror(-err));
+		return ACT_REDRAW;
+	}
+	u->mode = UI_CGROUPS;
+	u->cg_top = 0;
+	ui_status(u, "cgroup view: rates from the next interval");
 	return ACT_REDRAW;
 }
 
-static unsigned act_cpu_down(struct ui *u)
+/* The full-screen views that scroll (j/k, PgDn/PgUp): where each keeps its
+ * first shown line, and the lines of its screen that are not rows. */
+static const struct {
+	unsigned mode;
+	size_t top;
+	int chrome;
+} scrollers[] = {
+	{ UI_CPUS, offsetof(struct ui, cpu_top), 8 },
+	{ UI_AB, offsetof(struct ui, ab_top), 6 },
+	{ UI_CGROUPS, offsetof(struct ui, cg_top), 8 },
+};
+
+/* Scroll by lines plus pages; the view clamps the end. */
+static unsigned view_scroll(struct ui *u, int lines, int pages)
 {
-	return cpu_scroll(u, 1);
+	for (size_t i = 0; i < sizeof(scrollers) / sizeof(scrollers[0]); i++) {
+		int *top = (int *)(void *)((char *)u + scrollers[i].top);
+
+		if (scrollers[i].mode != u->mode)
+			continue;
+		*top += lines + pages * (LINES - scrollers[i].chrome);
+		if (*top < 0)
+			*top = 0;
+	}
+	return ACT_REDRAW;
 }
 
-static unsigned act_cpu_up(struct ui *u)
+static unsigned act_view_down(struct ui *u)
 {
-	return cpu_scroll(u, -1);
+	return view_scroll(u, 1, 0);
 }
 
-static unsigned act_cpu_pgdown(struct ui *u)
+static unsigned act_view_up(struct ui *u)
 {
-	return cpu_scroll(u, LINES - 8);
+	return view_scroll(u, -1, 0);
 }
 
-static unsigned act_cpu_pgup(struct ui *u)
+static unsigned act_view_pgdown(struct ui *u)
 {
-	return cpu_scroll(u, -(LINES - 8));
+	return view_scroll(u, 0, 1);
+}
+
+static unsigned act_view_pgup(struct ui *u)
+{
+	return view_scroll(u, 0, -1);
 }
 
 static unsigned act_ra_up(struct ui *u)
@@ -458,34 +498,6 @@ static unsigned act_ab_primary(struct ui *u)
 	return ACT_REDRAW;
 }
 
-static unsigned ab_scroll(struct ui *u, int delta)
-{
-	u->ab_top += delta;
-	if (u->ab_top < 0)
-		u->ab_top = 0;
-	return ACT_REDRAW;
-}
-
-static unsigned act_ab_down(struct ui *u)
-{
-	return ab_scroll(u, 1);
-}
-
-static unsigned act_ab_up(struct ui *u)
-{
-	return ab_scroll(u, -1);
-}
-
-static unsigned act_ab_pgdown(struct ui *u)
-{
-	return ab_scroll(u, LINES - 6);
-}
-
-static unsigned act_ab_pgup(struct ui *u)
-{
-	return ab_scroll(u, -(LINES - 6));
-}
-
 static unsigned act_left(struct ui *u)
 {
 	if (u->hscroll > 0)
@@ -514,6 +526,8 @@ static unsigned act_escape(struct ui *u)
 {
 	if (u->mode == UI_CPUS)
 		return act_cpus(u);
+	if (u->mode == UI_CGROUPS)
+		return act_cgroups(u);
 	if (u->mode != UI_TABLE) {
 		u->mode = UI_TABLE;
 		return ACT_REDRAW;
@@ -538,6 +552,7 @@ static unsigned act_redraw(struct ui *u)
 #define LIST (UI_TABLE | UI_HELP)
 #define CPU UI_CPUS
 #define AB UI_AB
+#define CGV UI_CGROUPS
 
 const struct keymap_section keymap_sections[] = {
 	{ ALL, "Everywhere" },
@@ -545,6 +560,7 @@ const struct keymap_section keymap_sections[] = {
 	{ TUN, "Tunables panel (t)" },
 	{ CPU, "CPU view (c)" },
 	{ AB, "A/B view (v)" },
+	{ CGV, "Cgroup view (C)" },
 };
 const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
 
@@ -557,6 +573,8 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { '-', 0 }, "-", "shorter interval", act_faster },
 	{ ALL, { 's', 0 }, "s", "type the interval in seconds, 0.1 to 60 (Enter sets, Esc cancels)", act_interval_ask },
 	{ ALL, { 'c', 0 }, "c", "CPU view of the selected device on or off", act_cpus },
+	{ ALL, { 'C', 0 }, "C", "cgroup view on or off: per cgroup and device, read/write bytes and I/Os (v2 io.stat, else v1 blkio)",
+	  act_cgroups },
 	{ ALL, { 'a', 0 }, "a", "take snapshot A of the selected device (since its last tunable change, at most the A/B window)",
 	  act_take_a },
 	{ ALL, { 'b', 0 }, "b", "take snapshot B and compare it with A (opens the A/B view)", act_take_b },
@@ -580,15 +598,20 @@ const struct keymap_entry keymap[] = {
 	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ AB, { 'p', 0 }, "p", "judge better/worse on the next primary figure: MB/s, IOPS, readahead hit% (latency always)",
 	  act_ab_primary },
-	{ AB, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the comparison down", act_ab_down },
-	{ AB, { 'k', KEY_UP, 0 }, "k, Up", "scroll it up", act_ab_up },
-	{ AB, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_ab_pgdown },
-	{ AB, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_ab_pgup },
+	{ AB, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the comparison down", act_view_down },
+	{ AB, { 'k', KEY_UP, 0 }, "k, Up", "scroll it up", act_view_up },
+	{ AB, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_view_pgdown },
+	{ AB, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_view_pgup },
 	{ AB, { 27, 0 }, "Esc", "back to the device table", act_escape },
-	{ CPU, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the CPUs down", act_cpu_down },
-	{ CPU, { 'k', KEY_UP, 0 }, "k, Up", "scroll the CPUs up", act_cpu_up },
-	{ CPU, { KEY_NPAGE, 0 }, "PgDn", "a page of CPUs down", act_cpu_pgdown },
-	{ CPU, { KEY_PPAGE, 0 }, "PgUp", "a page of CPUs up", act_cpu_pgup },
+	{ CGV, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the cgroups down", act_view_down },
+	{ CGV, { 'k', KEY_UP, 0 }, "k, Up", "scroll them up", act_view_up },
+	{ CGV, { KEY_NPAGE, 0 }, "PgDn", "a page of cgroups down", act_view_pgdown },
+	{ CGV, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_view_pgup },
+	{ CGV, { 27, 0 }, "Esc", "back to the device table", act_escape },
+	{ CPU, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the CPUs down", act_view_down },
+	{ CPU, { 'k', KEY_UP, 0 }, "k, Up", "scroll the CPUs up", act_view_up },
+	{ CPU, { KEY_NPAGE, 0 }, "PgDn", "a page of CPUs down", act_view_pgdown },
+	{ CPU, { KEY_PPAGE, 0 }, "PgUp", "a page of CPUs up", act_view_pgup },
 	{ CPU, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ LIST, { 'j', KEY_DOWN, 0 }, "j, Down", "select the next device", act_down },
 	{ LIST, { 'k', KEY_UP, 0 }, "k, Up", "select the previous device", act_up },

@@ -51,6 +51,27 @@ t_loop_create() {
 	T_LOOPS+=("$T_LOOP")
 }
 
+# t_loop_create_fresh SIZE_MB: like t_loop_create, but with a number no
+# loop device has now (700-799), so its queue is new: per-queue state that
+# outlives a detach (v1 blk-throttle once activated) is not there. t_cleanup
+# detaches it and removes the device (LOOP_CTL_REMOVE).
+T_LOOPS_FRESH=()
+t_loop_create_fresh() {
+	local f n
+	T_LOOP=
+	f=$(mktemp "$T_TMP/loop.XXXXXX")
+	truncate -s "${1}M" "$f"
+	for n in $(seq 700 799); do
+		[ -e /sys/block/loop$n ] && continue
+		losetup --direct-io=on /dev/loop$n "$f" 2>/dev/null || continue
+		T_LOOP=/dev/loop$n
+		T_LOOPS+=("$T_LOOP")
+		T_LOOPS_FRESH+=("$n")
+		return 0
+	done
+	return 1
+}
+
 t_cleanup() {
 	local d m
 	# A filesystem a test mounted below its own directory and could not
@@ -65,6 +86,12 @@ t_cleanup() {
 		[ -n "$d" ] && losetup -d "$d" 2>/dev/null
 	done
 	T_LOOPS=()
+	for d in "${T_LOOPS_FRESH[@]:-}"; do
+		[ -n "$d" ] && python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/loop-control", os.O_RDWR)
+fcntl.ioctl(fd, 0x4C81, int(sys.argv[1]))' "$d" 2>/dev/null
+	done
+	T_LOOPS_FRESH=()
 	[ -n "${T_TMP:-}" ] && rm -rf "$T_TMP"
 }
 

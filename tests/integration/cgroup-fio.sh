@@ -18,30 +18,11 @@ export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
 V1=/sys/fs/cgroup/blkio
 [ -e $V1/blkio.throttle.io_service_bytes_recursive ] || t_skip "no v1 blkio hierarchy"
 CG=$V1/blktune-test-cg-$$
-FRESH=
-cleanup() {
-	[ -d "$CG" ] && rmdir "$CG" 2>/dev/null
-	t_cleanup
-	# the device node this test added goes too (LOOP_CTL_REMOVE)
-	[ -n "$FRESH" ] && python3 -c 'import fcntl, os, sys
-fd = os.open("/dev/loop-control", os.O_RDWR)
-fcntl.ioctl(fd, 0x4C81, int(sys.argv[1]))' "$FRESH" 2>/dev/null
-}
-trap cleanup EXIT
+trap '[ -d "$CG" ] && rmdir "$CG"; t_cleanup' EXIT
 
-# A loop device number nobody has: losetup adds it through loop-control.
-f=$(mktemp "$T_TMP/loop.XXXXXX")
-truncate -s 64M "$f"
-for n in $(seq 700 760); do
-	[ -e /sys/block/loop$n ] && continue
-	losetup --direct-io=on /dev/loop$n "$f" 2>/dev/null || continue
-	FRESH=$n
-	T_LOOPS+=("/dev/loop$n")
-	break
-done
-[ -n "$FRESH" ] || t_skip "no free loop device number in 700-760"
-dev=/dev/loop$FRESH
-name=loop$FRESH
+t_loop_create_fresh 64 || t_skip "no free loop device number in 700-799"
+dev=$T_LOOP
+name=${dev#/dev/}
 sched=/sys/block/$name/queue/scheduler
 mkdir "$CG" || t_skip "cannot create a blkio cgroup"
 in_cg() { bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG" "$@"; }
