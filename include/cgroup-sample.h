@@ -37,6 +37,8 @@ struct cgroup_group {
 	size_t first, n;           /* its devices: io[first .. first + n) */
 };
 
+/* Every cgroup the walk visited is a group, with or without devices: the
+ * traced cgroup ids (the bio's blkcg) find their path here. */
 struct cgroup_sample {
 	bool valid;
 	int version;              /* 2: v2 io controller, 1: v1 blkio */
@@ -62,6 +64,8 @@ struct cgroup_io *cgroup_sample_add_io(struct cgroup_sample *c, dev_t dev, enum 
 /* The group with this id and path, or NULL; hint is the index to try first. */
 const struct cgroup_group *cgroup_sample_find(const struct cgroup_sample *c, uint64_t id, const char *path,
 					      size_t hint);
+/* The group with this id (the path of a traced cgroup id), or NULL. */
+const struct cgroup_group *cgroup_sample_find_id(const struct cgroup_sample *c, uint64_t id);
 /* A group's counters for dev, or NULL. */
 const struct cgroup_io *cgroup_sample_io(const struct cgroup_sample *c, const struct cgroup_group *g, dev_t dev);
 

@@ -88,6 +88,14 @@ const struct cgroup_group *cgroup_sample_find(const struct cgroup_sample *c, uin
 	return NULL;
 }
 
+const struct cgroup_group *cgroup_sample_find_id(const struct cgroup_sample *c, uint64_t id)
+{
+	for (size_t i = 0; i < c->ngroups; i++)
+		if (c->groups[i].id == id)
+			return &c->groups[i];
+	return NULL;
+}
+
 const struct cgroup_io *cgroup_sample_io(const struct cgroup_sample *c, const struct cgroup_group *g, dev_t dev)
 {
 	for (size_t i = g->first; i < g->first + g->n; i++)

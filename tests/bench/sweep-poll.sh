@@ -26,26 +26,15 @@ dev=$(losetup -f --show "$tmp/img") || exit 1
 n=${dev#/dev/}
 export BLKTUNE_JOURNAL_DIR=$tmp/journal XDG_STATE_HOME=$tmp/state
 
+. "$top/tests/bench/lib.bash"
 # cpu_per_s CMD...: CPU seconds per second of CMD after 3 s of start-up
-cpu_per_s() {
-	local pid a b
-	"$@" >/dev/null 2>&1 &
-	pid=$!
-	sleep 3
-	a=$(awk '{ print $1 }' "/proc/$pid/schedstat")
-	sleep "$SPAN"
-	b=$(awk '{ print $1 }' "/proc/$pid/schedstat")
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	awk -v a="$a" -v b="$b" -v s="$SPAN" 'BEGIN { printf "%.9f\n", (b - a) / 1e9 / s }'
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+cpu_per_s() { bench_cpu 3 "$SPAN" "$@" | awk -v s="$SPAN" '{ printf "%.9f\n", $1 / s }'; }
 : > "$tmp/sw"; : > "$tmp/b"
 for ((r = 0; r < REPEATS; r++)); do
 	cpu_per_s "$build/blktune" sweep "$dev" read_ahead_kb=256 --settle 0 --duration 60 --dir "$tmp/d$r" >> "$tmp/sw"
 	cpu_per_s "$build/blktune" -b -d 1 -p "$n" >> "$tmp/b"
 done
-sw=$(median < "$tmp/sw"); b=$(median < "$tmp/b")
+sw=$(bench_median < "$tmp/sw"); b=$(bench_median < "$tmp/b")
 [ -n "$sw" ] && [ -n "$b" ] || { echo "sweep bench: no measurement (sw=$sw b=$b)"; exit 1; }
 awk -v sw="$sw" -v b="$b" 'BEGIN {
 	printf "sweep run (5 ms stat polls + 1 s samples): %.2f ms CPU/s; blktune -b -d 1 -p: %.2f ms CPU/s; ratio %.2f\n",

@@ -155,7 +155,7 @@ static uint64_t ino_of(const char *fixture, const char *rel)
 
 START_TEST(test_source_v1)
 {
-	static const char *const order[] = { "/", "/big", "/system.slice", "/system.slice/db.service" };
+	static const char *const order[] = { "/", "/big", "/system.slice", "/system.slice/db.service", "/user.slice" };
 	struct cgroup_sample c;
 	const struct cgroup_io *io;
 
@@ -163,9 +163,14 @@ START_TEST(test_source_v1)
 	ck_assert(c.valid);
 	ck_assert_int_eq(c.version, 1);
 	ck_assert_str_eq(c.mount, "sys/fs/cgroup/blkio");
-	/* depth first, siblings by name; user.slice has no device line */
-	ck_assert_uint_eq(c.ngroups, 4);
-	for (size_t i = 0; i < 4; i++)
+	/* depth first, siblings by name; user.slice has no device line but
+	 * is a group all the same (traced ids find their path) */
+	ck_assert_uint_eq(c.ngroups, 5);
+	ck_assert_uint_eq(c.groups[4].n, 0);
+	ck_assert_str_eq(cgroup_sample_find_id(&c, ino_of("cgroup-v1", "sys/fs/cgroup/blkio/user.slice"))->path,
+			 "/user.slice");
+	ck_assert_ptr_null(cgroup_sample_find_id(&c, 0));
+	for (size_t i = 0; i < 5; i++)
 		ck_assert_str_eq(c.groups[i].path, order[i]);
 	ck_assert_int_eq(c.groups[0].depth, 0);
 	ck_assert_int_eq(c.groups[3].depth, 2);
@@ -210,10 +215,12 @@ START_TEST(test_source_v2)
 	ck_assert(c.valid);
 	ck_assert_int_eq(c.version, 2);
 	ck_assert_str_eq(c.mount, "sys/fs/cgroup");
-	/* init.scope has no io.stat: no row */
-	ck_assert_uint_eq(c.ngroups, 3);
-	ck_assert_str_eq(c.groups[1].path, "/system.slice");
-	ck_assert_str_eq(c.groups[2].path, "/system.slice/web.service");
+	/* init.scope has no io.stat: a group without devices */
+	ck_assert_uint_eq(c.ngroups, 4);
+	ck_assert_str_eq(c.groups[1].path, "/init.scope");
+	ck_assert_uint_eq(c.groups[1].n, 0);
+	ck_assert_str_eq(c.groups[2].path, "/system.slice");
+	ck_assert_str_eq(c.groups[3].path, "/system.slice/web.service");
 	io = io_of(&c, "/system.slice", 254, 0);
 	ck_assert_int_eq(io->counter, CGROUP_COUNTER_V2);
 	ck_assert_uint_eq(io->rbytes, 524288);
@@ -221,7 +228,7 @@ START_TEST(test_source_v2)
 	ck_assert_uint_eq(io->rios, 128);
 	ck_assert_uint_eq(io->wios, 512);
 	ck_assert_uint_eq(io->dbytes, 4096);
-	ck_assert_uint_eq(c.groups[1].n, 5); /* 254:0 7:0 7:1 7:2 8:16 */
+	ck_assert_uint_eq(c.groups[2].n, 5); /* 254:0 7:0 7:1 7:2 8:16 */
 	ck_assert_ptr_null(io_of(&c, "/system.slice", 7, 3));
 	ck_assert_ptr_null(io_of(&c, "/system.slice", 7, 4));
 	ck_assert_uint_eq(c.bad_lines, 3);
