@@ -179,8 +179,9 @@ int source_diskstats_read(struct source_diskstats *src, struct sample *s)
 		if (!(src->buf = malloc(src->cap)))
 			return -ENOMEM;
 	}
-	/* One pread from 0 per buffer size; grow until the whole file fits, so
-	 * the text is one consistent snapshot from the kernel. */
+	/* pread on until end of file: the kernel hands /proc/diskstats out a
+	 * page (about 70 devices) per read, so a short read is not the end.
+	 * The buffer grows to the whole file. */
 	for (;;) {
 		ssize_t n = pread(src->fd, src->buf + len, src->cap - 1 - len, (off_t)len);
 		if (n < 0) {
@@ -189,8 +190,10 @@ int source_diskstats_read(struct source_diskstats *src, struct sample *s)
 			return -errno;
 		}
 		len += (size_t)n;
-		if (n == 0 || len < src->cap - 1)
+		if (n == 0)
 			break;
+		if (len < src->cap - 1)
+			continue;
 		char *b = realloc(src->buf, src->cap * 2);
 		if (!b)
 			return -ENOMEM;

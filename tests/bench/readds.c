@@ -1,5 +1,5 @@
 /* readds N [INTERVAL]: read /proc/diskstats N times through one kept fd
- * (pread), sleeping INTERVAL seconds (default 0) between reads on an
+ * (pread to the end of the file), sleeping INTERVAL seconds (default 0) between reads on an
  * absolute timer. The floor any diskstats-based tool pays per refresh at
  * that interval, wake-ups included. Benchmark baseline only. */
 #include <fcntl.h>
@@ -21,10 +21,15 @@ int main(int argc, char **argv)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (long i = 0; i < n; i++) {
-		ssize_t r = pread(fd, buf, sizeof(buf), 0);
+		ssize_t r;
+		off_t off = 0;
+
+		/* to the end: the kernel gives a page per read */
+		while ((r = pread(fd, buf + off, sizeof(buf) - (size_t)off, off)) > 0)
+			off += r;
 		if (r < 0)
 			return 1;
-		total += r;
+		total += off;
 		if (iv > 0) {
 			long ns = next.tv_nsec + (long)(iv * 1e9);
 			next.tv_sec += ns / 1000000000L;
