@@ -12,6 +12,7 @@
 
 #include "diskseq.h"
 #include "format.h"
+#include "source-uevent.h"
 
 /* The tunables shown in every row, kept open and pread. */
 enum { TF_RA, TF_MAXSECT, TF_NRREQ, TF_SCHED, TF_COUNT };
@@ -25,7 +26,8 @@ struct entry {
 	bool seen;
 	double next_read;
 	int fd[TF_COUNT];
-	int seq_fd;           /* diskseq, pread every fill: -1 when none */
+	int seq_fd;           /* diskseq, pread when it may have changed: -1 when none */
+	bool recheck;         /* a uevent named it (or its disk) since the last fill */
 	struct disk_info info;
 };
 
@@ -35,6 +37,7 @@ struct source_queue {
 	size_t n, cap;
 	size_t nfds;
 	bool fd_budget_spent; /* past RLIMIT_NOFILE: open/read/close instead */
+	struct source_uevent *uev; /* NULL: check every device's identity every fill */
 };
 
 int source_queue_open(const struct root *r, struct source_queue **out)
@@ -45,6 +48,10 @@ int source_queue_open(const struct root *r, struct source_queue **out)
 	if (!sq)
 		return -ENOMEM;
 	sq->root = r;
+	/* Identity checks follow uevents on the live system; a captured tree
+	 * has none, and without the socket every fill checks every device. */
+	if (root_is_live(r) && source_uevent_open(&sq->uev) < 0)
+		sq->uev = NULL;
 	/* Five kept fds per device: allow thousands of devices. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
@@ -86,6 +93,7 @@ void source_queue_close(struct source_queue *sq)
 		return;
 	for (size_t i = 0; i < sq->n; i++)
 		entry_close(sq, &sq->e[i]);
+	source_uevent_close(sq->uev);
 	free(sq->e);
 	free(sq);
 }
@@ -196,7 +204,9 @@ static void read_diskseq(struct source_queue *sq, struct entry *e)
 
 /* Still the device discover() saw? A loop device detached and attached
  * again keeps name and number but gets a new diskseq; a disk removed and
- * re-created makes our fd read -ENODEV. Costs one pread per device. */
+ * re-created makes our fd read -ENODEV. Costs one pread: asked only when a
+ * uevent named the device (at 1024 devices a pread each refresh cost more
+ * than everything else the refresh does). */
 static bool same_device(struct source_queue *sq, const struct entry *e)
 {
 	unsigned long long seq = 0;
@@ -325,10 +335,32 @@ static struct entry *find_entry(struct source_queue *sq, const struct disk_stat 
 	return NULL;
 }
 
+/* A uevent for name: that device, and the partitions of that disk, may be
+ * another device now (sysfs spells '/' in names as '!'). */
+static void uevent_for(void *ctx, const char *name)
+{
+	struct source_queue *sq = ctx;
+	char kname[SAMPLE_NAME_MAX];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(kname) - 1; i++)
+		kname[i] = name[i] == '!' ? '/' : name[i];
+	kname[i] = '\0';
+	for (i = 0; i < sq->n; i++)
+		if (!strcmp(sq->e[i].name, kname) || !strcmp(seq_disk(&sq->e[i]), kname))
+			sq->e[i].recheck = true;
+}
+
 int source_queue_fill(struct source_queue *sq, struct sample *s)
 {
-	for (size_t i = 0; i < sq->n; i++)
+	/* Which kept devices to check: those a uevent named since the last
+	 * fill, every one when events were lost or there is no socket. */
+	bool all = !sq->uev || source_uevent_drain(sq->uev, uevent_for, sq) < 0;
+
+	for (size_t i = 0; i < sq->n; i++) {
 		sq->e[i].seen = false;
+		sq->e[i].recheck |= all;
+	}
 	for (size_t i = 0; i < s->ndisks; i++) {
 		struct disk_sample *d = &s->disks[i];
 		struct entry *e = find_entry(sq, &d->st, i);
@@ -351,11 +383,14 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 			snprintf(e->name, sizeof(e->name), "%s", d->st.name);
 			discover(sq, e);
 			e->next_read = 0;
-		} else if (!same_device(sq, e)) {
+		} else if ((e->recheck || s->t >= e->next_read) && !same_device(sq, e)) {
+			/* With the tunables' re-read too: a change whose uevent
+			 * never came is still found within the period. */
 			entry_close(sq, e);
 			discover(sq, e);
 			e->next_read = 0;
 		}
+		e->recheck = false;
 		e->seen = true;
 		if (s->t >= e->next_read) {
 			read_tunables(sq, e);

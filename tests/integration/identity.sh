@@ -64,6 +64,11 @@ read -r changes spanning <<<"$(awk '
 	END { print n + 0, bad + 0 }' "$T_TMP/rows")"
 t_check "diskseq changes in the reports ($changes times)" test "$changes" -ge 1
 t_eq "no rate spans a diskseq change, every other report has one" "$spanning" 0
+# The change is seen by the first report after it, not later: no rate holds
+# reads of both devices (2000 on each, back to back; one device's interval
+# holds at most its 2000 and udev's probe reads).
+both=$(awk '$2 == "ok" && $4 > 2200 { n++ } END { print n + 0 }' "$T_TMP/rows")
+t_eq "no report counts reads of the old and the new device together" "$both" 0
 # Reads counted on the new device after its first interval: at most what we
 # issued on it (2000 + 1000) plus udev's probe reads, never the old device's.
 new_reads=$(awk -v s1="$seq1" '$1 == s1 && $2 == "ok" { n += $4 } END { print n + 0 }' "$T_TMP/rows")
