@@ -70,6 +70,7 @@ struct app {
 	struct exporter *exporter; /* --listen / --textfile, or NULL */
 	char export_error[256];    /* the last publish failure, "" when fine */
 	char error[256];     /* why app_open failed */
+	bool bad_arg;        /* ... and it was the command line's fault (exit 2) */
 };
 
 void app_options_default(struct app_options *o);

@@ -39,6 +39,8 @@ static inline const char *names_label(const struct disk_metrics *m)
  * mapper name or (with -j) the persistent name; /dev/ paths are resolved
  * to kernel names before (source_names_resolve). */
 bool names_match(const char *arg, const struct disk_metrics *m);
+/* The same for a device of a sample: its kernel name and what it has read. */
+bool names_match_info(const char *arg, const char *name, const struct disk_info *info);
 /* The longest name a row can have (a mapper name), and the longest -p. */
 #define NAMES_MAX SAMPLE_DM_NAME_MAX
 #define NAMES_ARG_MAX 256

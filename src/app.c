@@ -20,6 +20,36 @@ void app_options_default(struct app_options *o)
 	o->ab_window = SERIES_WINDOW_DEFAULT;
 }
 
+/* A -p naming no device is a typing error, said before any screen is
+ * drawn: a sample of its own, so the first interval is still a whole one. */
+static int check_devs(struct app *a)
+{
+	struct sample s;
+	int err = 0;
+
+	if (!a->opt.ndevs)
+		return 0;
+	sample_init(&s);
+	if ((err = sampler_take(a->sampler, &s)) < 0) {
+		snprintf(a->error, sizeof(a->error), "cannot read the devices: %s", strerror(-err));
+		goto out;
+	}
+	for (size_t i = 0; i < a->opt.ndevs; i++) {
+		size_t j = 0;
+		while (j < s.ndisks && !names_match_info(a->devptrs[i], s.disks[j].st.name, &s.disks[j].info))
+			j++;
+		if (j == s.ndisks) {
+			snprintf(a->error, sizeof(a->error), "-p %s: no such block device", a->opt.devs[i]);
+			a->bad_arg = true;
+			err = -ENODEV;
+			break;
+		}
+	}
+out:
+	sample_free(&s);
+	return err;
+}
+
 int app_open(struct app *a, const struct app_options *o)
 {
 	int err;
@@ -37,7 +67,9 @@ int app_open(struct app *a, const struct app_options *o)
 	}
 	for (size_t i = 0; i < o->ndevs; i++) {
 		if ((err = source_names_resolve(a->root, o->devs[i], a->devnames[i], sizeof(a->devnames[i]))) < 0) {
-			snprintf(a->error, sizeof(a->error), "-p %s: %s", o->devs[i], strerror(-err));
+			snprintf(a->error, sizeof(a->error), "-p %s: no such block device (%s)", o->devs[i],
+				 strerror(-err));
+			a->bad_arg = true;
 			return err;
 		}
 		a->devptrs[i] = a->devnames[i];
@@ -51,7 +83,7 @@ int app_open(struct app *a, const struct app_options *o)
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", root_strerror(err));
 		return err;
 	}
-	if ((err = sampler_names(a->sampler, o->names)) < 0)
+	if ((err = sampler_names(a->sampler, o->names)) < 0 || (err = check_devs(a)) < 0)
 		return err;
 	/* Batch output needs neither: their cost per device is the TUI's alone. */
 	if (o->history && ((err = history_new(&a->hist)) < 0 || (err = series_new(o->ab_window, &a->series)) < 0))

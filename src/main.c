@@ -295,9 +295,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if ((err = app_open(&a, &o)) < 0) {
+		bool usage = a.bad_arg;
 		fprintf(stderr, "blktune: %s\n", a.error[0] ? a.error : strerror(-err));
 		app_close(&a);
-		return 1;
+		return usage ? 2 : 1;
 	}
 	/* Without -b, -z starts the TUI with idle devices hidden (its i key). */
 	if (!o.batch && o.omit_zero) {

@@ -26,10 +26,15 @@ const char *names_type_dir(enum names_type t)
 	return t > NAMES_NONE && t < NAMES_COUNT ? type_dirs[t] : NULL;
 }
 
+bool names_match_info(const char *arg, const char *name, const struct disk_info *info)
+{
+	return !strcmp(arg, name) || (info->dm_name[0] && !strcmp(arg, info->dm_name)) ||
+	       (info->persistent[0] && !strcmp(arg, info->persistent));
+}
+
 bool names_match(const char *arg, const struct disk_metrics *m)
 {
-	return !strcmp(arg, m->name) || (m->info.dm_name[0] && !strcmp(arg, m->info.dm_name)) ||
-	       (m->info.persistent[0] && !strcmp(arg, m->info.persistent));
+	return names_match_info(arg, m->name, &m->info);
 }
 
 int names_check_arg(const char *arg)

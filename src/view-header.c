@@ -21,9 +21,13 @@ int view_header_draw(struct ui *u, int y, int width)
 	 * interval, then what the filter and i leave out; the host, kernel and
 	 * uptime last, cut at the screen's edge (never wrapped onto the next). */
 	printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
-	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero) {
+	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero || a->filter.ndevs) {
 		printw("%zu of %zu devices", a->nrows, a->nm);
 		attrset(view_attr(u, VC_TITLE));
+		if (a->filter.ndevs == 1)
+			printw("  -p %s", a->filter.devs[0]);
+		else if (a->filter.ndevs)
+			printw("  -p %s +%zu", a->filter.devs[0], a->filter.ndevs - 1);
 		if (a->filter.name[0])
 			printw("  filter %s", a->filter.name);
 		if (a->filter.hide_idle || a->filter.omit_zero)

@@ -67,7 +67,8 @@ t_check "-h: the read group header is iostat's" grep -qx '     r/s     rkB/s   r
 t_check "-h: sda's read row" grep -qx '  220.17      4.8M     6.88   3.0%    0.32    22.2k sda' <<<"$txt"
 t_check "-h: sda's flush row (aqu-sz 0.35, util 4.9%)" grep -qx '    0.00    0.00    0.35   4.9% sda' <<<"$txt"
 
-# Bad input: one line, exit 2 (or 1 when the tree lacks what is asked).
+# Bad input: one line, exit 2 (a -p naming no device is bad input too), or 1
+# when the tree lacks what is asked.
 check_bad() {
 	local want=$1; shift
 	"$BLKTUNE" "$@" >"$T_TMP/out" 2>"$T_TMP/err"
@@ -81,7 +82,8 @@ check_bad 2 --root "$fix" -b -h --json
 check_bad 2 --root "$fix" --since-boot -n 2
 check_bad 2 --root "$fix" --since-boot --readahead
 check_bad 2 --root "$fix" -b -p /etc/passwd
-check_bad 1 --root "$fix" --since-boot -p /dev/disk/by-id/nope
+check_bad 2 --root "$fix" --since-boot -p /dev/disk/by-id/nope
+check_bad 2 --root "$fix" --since-boot -p nope
 cp -a "$fix" "$T_TMP/noup" && rm "$T_TMP/noup/proc/uptime"
 check_bad 1 --root "$T_TMP/noup" --since-boot
 t_check "the missing uptime is named" grep -q 'proc/uptime' "$T_TMP/err"
