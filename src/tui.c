@@ -53,10 +53,10 @@ static unsigned choice_key(struct ui *u, int key)
 			ui_status(u, "not persisted");
 		}
 	} else if (u->prompt == UI_PROMPT_JOURNAL) {
-		if (key == 'r' || key == 'R') {
+		if (key == 'y' || key == 'Y' || key == '\n' || key == KEY_ENTER) {
 			u->prompt = UI_PROMPT_NONE;
 			return action_restore_all(u);
-		} else if (key == 'l' || key == 'L' || key == 27) {
+		} else if (key == 'n' || key == 'N' || key == 27) {
 			ui_status(u, "journal left as it is: blktune --restore or U restores it later");
 		} else {
 			return ACT_REDRAW;

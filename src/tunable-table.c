@@ -23,14 +23,15 @@ static const struct tunable_def table[] = {
 	{ "read_ahead_kb", "queue/read_ahead_kb", TUNABLE_PLACE_DEVICE, NULL, TUNABLE_UINT,
 	  0, UINT_MAX, 4, TUNABLE_STEP_DOUBLE, TUNABLE_LAYER_TOP, true, 4, NULL, NULL, "KiB",
 	  "Largest readahead window for files on this device. The kernel rounds down to whole pages "
-	  "(3 becomes 0). Each file copies it at open(): files opened before a change keep the old value." },
+	  "(3 becomes 0). Each file copies it at open(): files opened before a change keep the old value. "
+	  "blktune takes at most the machine's memory (MemTotal): a larger window is evicted before it is read." },
 	{ "max_sectors_kb", "queue/max_sectors_kb", TUNABLE_PLACE_DEVICE, NULL, TUNABLE_UINT,
 	  4, UINT_MAX, 4, TUNABLE_STEP_DOUBLE, TUNABLE_LAYER_BOTTOM, true, 3, "read_ahead_kb", NULL, "KiB",
 	  "Largest request the block layer builds, up to the hardware's max_hw_sectors_kb. Raising it "
 	  "can raise read_ahead_kb too (the kernel keeps readahead at least twice the request size)." },
-	QUEUE("nr_requests", TUNABLE_UINT, 1, 1LL << 20, 4, TUNABLE_STEP_DOUBLE, TUNABLE_LAYER_QUEUE, 1,
+	QUEUE("nr_requests", TUNABLE_UINT, 4, 1LL << 20, 4, TUNABLE_STEP_DOUBLE, TUNABLE_LAYER_QUEUE, 1,
 	      "iosched/async_depth",
-	      "Requests the queue may hold. Below 4 the kernel sets 4; the limit is the hardware queue depth "
+	      "Requests the queue may hold, at least 4 (the kernel's BLKDEV_MIN_RQ); the limit is the hardware queue depth "
 	      "with scheduler none, 2048 with a scheduler."),
 	QUEUE("rq_affinity", TUNABLE_UINT, 0, 2, 1, TUNABLE_STEP_CYCLE, TUNABLE_LAYER_QUEUE, 5, NULL,
 	      "Where completions run. 0: on the CPU that took the interrupt. 1: moved to a CPU sharing a "

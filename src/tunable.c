@@ -366,14 +366,35 @@ static void cpu_choices(const struct root *r, char *out, size_t size)
 	snprintf(out + used, size - used, "%s", online);
 }
 
-static void limits_for(const struct root *r, const char *dev, const struct target *t,
+/* MemTotal in KiB from proc/meminfo, or 0 when it cannot be read. */
+static unsigned long long mem_total_kb(const struct root *r)
+{
+	char buf[256], *p;
+
+	if (root_read(r, "proc/meminfo", buf, sizeof(buf)) <= 0 || !(p = strstr(buf, "MemTotal:")))
+		return 0;
+	return strtoull(p + 9, NULL, 10);
+}
+
+/* A device's limits for a value. A restore puts back what the kernel held,
+ * so it is checked against the kernel's limits only, never blktune's
+ * advice (a read_ahead_kb larger than memory). */
+static void limits_for(const struct root *r, const char *dev, const struct target *t, bool restore,
 		       struct tunable_limits *lim)
 {
 	char raw[TUNABLE_VALUE_MAX], sched[64], rel[PATH_MAX];
 	unsigned long long v;
 
 	tunable_table_limits(t->def, lim);
-	if (strcmp(t->def->name, "max_sectors_kb") == 0) {
+	if (strcmp(t->def->name, "read_ahead_kb") == 0 && !restore) {
+		/* The kernel takes up to 2^32-1 KiB; a window larger than memory is
+		 * evicted before it is read, so the range shown and accepted ends
+		 * there (whole pages). */
+		if ((v = mem_total_kb(r) / 4 * 4) > 0 && (long long)v < lim->max) {
+			lim->max = (long long)v;
+			lim->why_max = "this machine's memory, MemTotal: a larger window cannot stay in the page cache";
+		}
+	} else if (strcmp(t->def->name, "max_sectors_kb") == 0) {
 		snprintf(rel, sizeof(rel), "sys/block/%s/queue/max_hw_sectors_kb", dev);
 		if (root_read_u64(r, rel, &v) == 0) {
 			lim->max = (long long)v;
@@ -546,7 +567,7 @@ static int fill_info(struct tunable_session *s, const char *dev, const struct ta
 	if (err)
 		return err;
 	snprintf(out->start, sizeof(out->start), "%s", start_value(s, dev, t->name, out->value));
-	limits_for(s->root, dev, t, &out->lim);
+	limits_for(s->root, dev, t, false, &out->lim);
 	tunable_table_range_text(t->def, &out->lim, out->range, sizeof(out->range));
 	layer_note(s->root, dev, t, out->note, sizeof(out->note));
 	out->writable = s->writable && t->def->writable && file_writable(s->root, t->path);
@@ -860,7 +881,7 @@ static int prepare(struct tunable_session *s, const char *dev, const char *name,
 			    "the kernel made this file read-only on this device");
 	if ((err = read_value(s->root, t, res->before, sizeof(res->before))) != 0)
 		return fail(res, err, strerror(-err));
-	limits_for(s->root, dev, t, lim);
+	limits_for(s->root, dev, t, false, lim);
 	return 0;
 }
 
@@ -1025,7 +1046,7 @@ static enum fate restore_one(struct tunable_session *s, const struct journal_ent
 		snprintf(why, wsize, "%s is read-only for blktune: never written", t.name);
 		return FATE_ASIDE;
 	}
-	limits_for(s->root, e->dev, &t, &lim);
+	limits_for(s->root, e->dev, &t, true, &lim);
 	if (tunable_table_validate(t.def, &lim, e->value, norm, sizeof(norm), msg, sizeof(msg)) != 0) {
 		snprintf(why, wsize, "%s refused: %s", e->value, msg);
 		return FATE_ASIDE;

@@ -117,8 +117,7 @@ static void draw_status(struct ui *u, int y, int width)
 	else if (u->prompt == UI_PROMPT_PERSIST)
 		draw_persist(u, y, width);
 	else if (u->prompt == UI_PROMPT_JOURNAL)
-		mvprintw(y, 0, "an earlier blktune left %d changed tunable(s) in the journal: r restore now, l leave them",
-			 u->journal_pending);
+		mvprintw(y, 0, "%.*s", width, "y restores them now, n leaves them (blktune --restore later)");
 	else if (u->status[0]) {
 		/* Messages quote values read back from sysfs. */
 		char msg[sizeof(u->status)];
@@ -127,6 +126,45 @@ static void draw_status(struct ui *u, int y, int width)
 	}
 	else
 		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  i idle");
+	attrset(A_NORMAL);
+}
+
+/* The start-of-session question, a box over the table: it must not read
+ * like one more status message, and it answers only to y and n (r, the
+ * table's own key, is no answer). */
+static void draw_journal_offer(struct ui *u, int h, int w)
+{
+	char lines[5][96];
+	int n = 0, bw = 0, bh, top, left;
+
+	snprintf(lines[n++], sizeof(lines[0]), "An earlier blktune left %d tunable(s) changed", u->journal_pending);
+	snprintf(lines[n++], sizeof(lines[0]), "(it ended without restoring them).");
+	snprintf(lines[n++], sizeof(lines[0]), " ");
+	snprintf(lines[n++], sizeof(lines[0]), "y, Enter  restore the originals now");
+	snprintf(lines[n++], sizeof(lines[0]), "n, Esc    leave them (blktune --restore later)");
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(lines[i]) > bw)
+			bw = (int)strlen(lines[i]);
+	bw += 4;
+	bh = n + 2;
+	if (bw > w)
+		bw = w;
+	top = (h - bh) / 2 > 0 ? (h - bh) / 2 : 0;
+	left = (w - bw) / 2;
+	attrset(view_attr(u, VC_STATUS));
+	for (int i = 0; i < bh && top + i < h - 1; i++)
+		mvhline(top + i, left, ' ', bw);
+	mvaddch(top, left, ACS_ULCORNER);
+	mvhline(top, left + 1, ACS_HLINE, bw - 2);
+	mvaddch(top, left + bw - 1, ACS_URCORNER);
+	mvaddch(top + bh - 1, left, ACS_LLCORNER);
+	mvhline(top + bh - 1, left + 1, ACS_HLINE, bw - 2);
+	mvaddch(top + bh - 1, left + bw - 1, ACS_LRCORNER);
+	mvvline(top + 1, left, ACS_VLINE, bh - 2);
+	mvvline(top + 1, left + bw - 1, ACS_VLINE, bh - 2);
+	mvprintw(top, left + 2, "%.*s", bw - 4, " restore? ");
+	for (int i = 0; i < n; i++)
+		mvprintw(top + 1 + i, left + 2, "%.*s", bw - 4, lines[i]);
 	attrset(A_NORMAL);
 }
 
@@ -195,6 +233,8 @@ void view_draw(struct ui *u)
 		}
 		view_table_draw(u, y, avail - detail_h + spare, w);
 	}
+	if (u->prompt == UI_PROMPT_JOURNAL)
+		draw_journal_offer(u, h, w);
 	draw_status(u, h - 1, w);
 	refresh();
 }

@@ -68,8 +68,8 @@ if [ "$seq" != - ]; then
 	printf 'blktune-journal 1\norig %s %s read_ahead_kb -1\norig %s %s nomerges 2\n' \
 		"$name" "$seq" "$name" $((seq - 1)) > "$jdir/journal"
 	start_asked
-	t_check "the start offers the earlier journal" tm_wait "an earlier blktune left" 5
-	tm_keys r
+	t_check "the start offers the earlier journal" tm_wait "An earlier blktune left" 5
+	tm_keys Enter
 	sleep 0.5
 	tm_keys q
 	quit
@@ -85,8 +85,8 @@ fi
 mkdir -p -m 0700 "$jdir"
 printf 'blktune-journal 1\norig %s %s read_ahead_kb %s\n' "$name" "$seq" "$ra0" > "$jdir/journal"
 start_asked
-tm_wait "an earlier blktune left" 5
-tm_keys l
+tm_wait "An earlier blktune left" 5
+tm_keys n
 tm_keys q
 quit
 said "a journal left as it was is said at exit" "the journal an earlier blktune left (1 line) is as it was"

@@ -98,10 +98,18 @@ t_check "the journal remains after kill -9" grep -q "read_ahead_kb $ra0\$" "$jdi
 tm_stop
 rm -f "$T_TMP/exit"
 tm_start "$bt; echo EXIT=\$? >'$T_TMP/exit'; sleep 60"
-t_check "the next start offers to restore it" tm_wait "an earlier blktune left" 5
+t_check "the next start offers to restore it in a box" tm_wait "restore? " 5
+t_check "the box says what was left" tm_wait "An earlier blktune left [0-9][0-9]* tunable(s) changed" 1
+t_check "and its answers" tm_wait "y, Enter  restore the originals now" 1
+# r is the table's key, not an answer: the question stays, nothing is written
 tm_keys r
-t_check "r restores" wait_sysfs $q/read_ahead_kb "$ra0"
-t_check "r restores max_sectors_kb too" wait_sysfs $q/max_sectors_kb "$ms"
+sleep 0.5
+t_check "r is no answer: still asked" tm_wait "y, Enter  restore the originals now" 1
+t_check "r is no answer: nothing restored" test "$(cat $q/read_ahead_kb)" != "$ra0"
+tm_keys y
+t_check "y restores" wait_sysfs $q/read_ahead_kb "$ra0"
+t_check "y restores max_sectors_kb too" wait_sysfs $q/max_sectors_kb "$ms"
+t_check "the box is gone" t_until 2 sh -c "! tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS' | grep -q 'y, Enter  restore'"
 tm_keys q
 tm_wait_file "$T_TMP/exit" 5
 t_eq "nothing left to ask at quit" "$(cat "$T_TMP/exit")" EXIT=0

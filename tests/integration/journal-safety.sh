@@ -154,7 +154,7 @@ mkdir -m 0700 "$d"
 nr=$(cat "$q/nr_requests")
 printf 'blktune-journal 1\norig %s %s nr_requests 0\n' "$n" "$seq" > "$d/journal"
 run "nr_requests 0: --restore" 1 --journal-dir "$d" --restore
-says "nr_requests 0" "below the minimum 1"
+says "nr_requests 0" "below the minimum 4"
 t_eq "nr_requests 0: sysfs unchanged" "$(cat "$q/nr_requests")" "$nr"
 
 # -- malformed and refused entries are reported, kept aside, never block ---

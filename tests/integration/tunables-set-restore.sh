@@ -47,7 +47,9 @@ else
 	depth=2048
 fi
 set_ok nr_requests 64 64
-set_ok nr_requests 2 4 "asked 2, kernel set 4"
+set_ok nr_requests 4 4
+# below 4 the kernel would set 4 (BLKDEV_MIN_RQ): refused, as the range says
+refuse "$n:nr_requests=3" "nr_requests 3 refused: below the minimum 4"
 refuse "$n:nr_requests=100000" "nr_requests 100000 refused: above the device's limit ($depth"
 set_ok rq_affinity 2 2
 set_ok rq_affinity 0 0

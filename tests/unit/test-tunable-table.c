@@ -32,7 +32,7 @@ static const struct vcase vcases[] = {
 	{ "max_sectors_kb", 1280, NULL, "2000", -ERANGE, NULL, "above the device's limit (1280" },
 	{ "max_sectors_kb", 1280, NULL, "3", -ERANGE, NULL, "below the minimum 4" },
 	{ "nr_requests", 128, NULL, "64", 0, "64", NULL },
-	{ "nr_requests", 128, NULL, "2", 0, "2", NULL },            /* kernel sets 4 */
+	{ "nr_requests", 128, NULL, "3", -ERANGE, NULL, "below the minimum 4" }, /* the kernel would set 4 */
 	{ "nr_requests", 128, NULL, "100000", -ERANGE, NULL, "above the device's limit" },
 	{ "nr_requests", 128, NULL, "0", -ERANGE, NULL, "below the minimum" },
 	{ "rq_affinity", 0, NULL, "2", 0, "2", NULL },
@@ -113,7 +113,7 @@ static const struct vcase vcases[] = {
 	{ "nomerges", 0, NULL, "2", 0, "2", NULL },
 	{ "max_sectors_kb", 1280, NULL, "4", 0, "4", NULL },
 	{ "max_sectors_kb", 1280, NULL, "1281", -ERANGE, NULL, "above the device's limit (1280" },
-	{ "nr_requests", 128, NULL, "1", 0, "1", NULL },
+	{ "nr_requests", 128, NULL, "4", 0, "4", NULL },
 	{ "nr_requests", 128, NULL, "128", 0, "128", NULL },
 	{ "nr_requests", 128, NULL, "129", -ERANGE, NULL, "above the device's limit" },
 	{ "read_ahead_kb", 0, NULL, "4294967295", 0, "4294967295", NULL },
@@ -363,7 +363,7 @@ START_TEST(test_every_range)
 	} rows[] = {
 		{ "read_ahead_kb", 0, 4294967295LL, 4 },
 		{ "max_sectors_kb", 4, 4294967295LL, 8 },
-		{ "nr_requests", 1, 1LL << 20, 2 },
+		{ "nr_requests", 4, 1LL << 20, 8 },
 		{ "rq_affinity", 0, 2, 1 },
 		{ "nomerges", 0, 2, 1 },
 		{ "wbt_lat_usec", -1, 3600000000LL, 1000 },

@@ -165,7 +165,7 @@ START_TEST(test_list)
 	ck_assert_str_eq(t->value, "mq-deadline");
 	ck_assert_str_eq(t->range, "mq-deadline none");
 	t = row(rows, n, "nr_requests");
-	ck_assert_str_eq(t->range, "1..2048"); /* with a scheduler */
+	ck_assert_str_eq(t->range, "4..2048"); /* with a scheduler */
 	t = row(rows, n, "read_ahead_kb");
 	ck_assert_ptr_nonnull(t);
 	ck_assert_msg(strstr(t->note, "files on dm-0"), "%s", t->note);
@@ -185,13 +185,42 @@ START_TEST(test_list)
 	ck_assert_msg(strstr(t->note, "loop3"), "%s", t->note);
 
 	n = tunable_list(s, "vda", rows, TUNABLE_LIST_MAX, msg, sizeof(msg));
-	ck_assert_str_eq(row(rows, n, "nr_requests")->range, "1..256"); /* scheduler none: tag depth */
+	ck_assert_str_eq(row(rows, n, "nr_requests")->range, "4..256"); /* scheduler none: tag depth */
 	ck_assert_ptr_nonnull(row(rows, n, "irq/36"));
 	ck_assert_ptr_null(row(rows, n, "irq/35"));
 	ck_assert_str_eq(row(rows, n, "irq/36")->value, "0-3");
 	ck_assert_str_eq(row(rows, n, "irq/36")->range, "CPUs of 0 1 2 3 0-3");
 
 	ck_assert_int_eq(tunable_list(s, "loop3p1", rows, TUNABLE_LIST_MAX, msg, sizeof(msg)), -ENODEV);
+	tunable_session_close(s);
+}
+END_TEST
+
+/* read_ahead_kb ends at the machine's memory (whole pages), not at 2^32-1
+ * KiB; a restore still puts back a larger original the kernel held. */
+START_TEST(test_readahead_memory)
+{
+	struct tunable_session *s;
+	struct tunable_info rows[TUNABLE_LIST_MAX];
+	struct tunable_result res;
+	char msg[256], path[512];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/proc/meminfo", tree);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("MemTotal:        1000003 kB\nMemFree:          500000 kB\n", f);
+	fclose(f);
+	ck_assert_int_eq(put(r, "sys/block/loop3/queue/read_ahead_kb", "2000000\n"), 0);
+	s = session();
+	n = tunable_list(s, "loop3", rows, TUNABLE_LIST_MAX, msg, sizeof(msg));
+	ck_assert_str_eq(row(rows, n, "read_ahead_kb")->range, "0..1000000 KiB");
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "1000004", &res), -ERANGE);
+	ck_assert_msg(strstr(res.msg, "above the device's limit (1000000, this machine's memory, MemTotal"), "%s",
+		      res.msg);
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "1000000", &res), 0);
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "2000000");
 	tunable_session_close(s);
 }
 END_TEST
@@ -210,8 +239,11 @@ START_TEST(test_set_read_back)
 	ck_assert(res.differs);
 	ck_assert_str_eq(res.got, "0");
 	ck_assert_msg(strstr(res.msg, "asked 3, kernel set 0"), "%s", res.msg);
-	ck_assert_int_eq(tunable_set(s, "vda", "nr_requests", "2", &res), 0);
-	ck_assert_msg(strstr(res.msg, "vda nr_requests 256 -> 4 (asked 2, kernel set 4)"), "%s", res.msg);
+	/* the kernel's minimum is 4 (BLKDEV_MIN_RQ): 3 is refused, not quietly made 4 */
+	ck_assert_int_eq(tunable_set(s, "vda", "nr_requests", "3", &res), -ERANGE);
+	ck_assert_msg(strstr(res.msg, "below the minimum 4"), "%s", res.msg);
+	ck_assert_int_eq(tunable_set(s, "vda", "nr_requests", "4", &res), 0);
+	ck_assert_msg(strstr(res.msg, "vda nr_requests 256 -> 4"), "%s", res.msg);
 	ck_assert_int_eq(tunable_set(s, "vda", "nr_requests", "100000", &res), -ERANGE);
 	ck_assert_str_eq(res.msg, "vda nr_requests 100000 refused: above the device's limit "
 				  "(256, the hardware queue depth, scheduler none)");
@@ -433,7 +465,7 @@ START_TEST(test_restore_validates)
 	ck_assert_int_eq(c.restored, 1);
 	ck_assert_msg(strstr(c.msgs, "journal line 2: loop3 write_cache write through not restored: write_cache is "
 				     "read-only for blktune: never written; kept aside in "), "%s", c.msgs);
-	ck_assert_msg(strstr(c.msgs, "journal line 3: loop3 nr_requests 0 not restored: 0 refused: below the minimum 1"),
+	ck_assert_msg(strstr(c.msgs, "journal line 3: loop3 nr_requests 0 not restored: 0 refused: below the minimum 4"),
 		      "%s", c.msgs);
 	ck_assert_msg(strstr(c.msgs, "journal line 4: loop3 read_ahead_kb -1 not restored"), "%s", c.msgs);
 	ck_assert_msg(strstr(c.msgs, "journal line 5: loop3 no_such_knob 1 not restored: loop3: unknown tunable"),
@@ -527,6 +559,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_device_names);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_set_read_back);
+	tcase_add_test(tc, test_readahead_memory);
 	tcase_add_test(tc, test_journal_undo_step);
 	tcase_add_test(tc, test_restore_after_crash);
 	tcase_add_test(tc, test_vanished_and_reused);
