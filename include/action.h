@@ -13,6 +13,8 @@
 /* Re-read the panel's rows for the selected device (a file read: called on
  * entering the panel, after a change, and from the tick). */
 void action_tunables_reload(struct ui *u);
+/* The panel opened afresh: on the last tunable changed there, or read_ahead_kb. */
+void action_tunables_open(struct ui *u);
 /* Step the named tunable of the selected device up (+1) or down (-1). */
 unsigned action_tunable_step(struct ui *u, const char *name, int dir);
 /* Set the panel's selected tunable to u->input. */

@@ -90,6 +90,8 @@ struct ui {
 	struct tunable_info *tun;
 	int ntun, tun_sel, tun_top;
 	char tun_dev[SAMPLE_NAME_MAX];
+	/* the last tunable changed: the panel opens on its row on that device */
+	char tun_last_dev[SAMPLE_NAME_MAX], tun_last_name[TUNABLE_NAME_MAX];
 	char tun_msg[TUNABLE_MSG_MAX]; /* why the list is empty or read-only */
 	double tun_read_t;
 	/* p in the tunables panel: the rule shown for confirmation */

@@ -34,14 +34,46 @@ static void changed(struct ui *u, const struct tunable_result *res)
 static unsigned report(struct ui *u, const struct tunable_result *res)
 {
 	ui_status(u, "%s", res->msg);
+	if ((!res->err || res->changed) && res->dev[0] && res->name[0]) {
+		snprintf(u->tun_last_dev, sizeof(u->tun_last_dev), "%s", res->dev);
+		snprintf(u->tun_last_name, sizeof(u->tun_last_name), "%s", res->name);
+	}
 	if (!res->err || res->changed)
 		changed(u, res);
 	return ACT_REDRAW;
 }
 
+static int row_named(const struct ui *u, const char *name)
+{
+	for (int i = 0; i < u->ntun; i++)
+		if (!strcmp(u->tun[i].name, name))
+			return i;
+	return -1;
+}
+
+/* A device's panel opens on the row of the last tunable changed on it, else
+ * on read_ahead_kb: never on a row number left from another device. */
+static int first_row(const struct ui *u)
+{
+	int i = -1;
+
+	if (!strcmp(u->tun_last_dev, u->tun_dev))
+		i = row_named(u, u->tun_last_name);
+	if (i < 0)
+		i = row_named(u, "read_ahead_kb");
+	return i < 0 ? 0 : i;
+}
+
+void action_tunables_open(struct ui *u)
+{
+	u->tun_dev[0] = '\0';
+	action_tunables_reload(u);
+}
+
 void action_tunables_reload(struct ui *u)
 {
 	const struct disk_metrics *m = ui_selected(u);
+	bool fresh;
 	int n;
 
 	u->tun_read_t = now();
@@ -56,12 +88,15 @@ void action_tunables_reload(struct ui *u)
 		snprintf(u->tun_msg, sizeof(u->tun_msg), "out of memory");
 		return;
 	}
-	if (strcmp(u->tun_dev, m->name)) {
-		u->tun_sel = u->tun_top = 0;
+	fresh = strcmp(u->tun_dev, m->name) != 0;
+	if (fresh)
 		snprintf(u->tun_dev, sizeof(u->tun_dev), "%s", m->name);
-	}
 	n = tunable_list(u->ts, m->name, u->tun, TUNABLE_LIST_MAX, u->tun_msg, sizeof(u->tun_msg));
 	u->ntun = n < 0 ? 0 : n;
+	if (fresh) {
+		u->tun_sel = first_row(u);
+		u->tun_top = 0;
+	}
 	if (u->tun_sel >= u->ntun)
 		u->tun_sel = u->ntun ? u->ntun - 1 : 0;
 }

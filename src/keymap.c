@@ -27,7 +27,7 @@ static unsigned act_tunables(struct ui *u)
 		return ACT_REDRAW;
 	}
 	u->mode = UI_TUNABLES;
-	action_tunables_reload(u);
+	action_tunables_open(u);
 	return ACT_REDRAW;
 }
 
@@ -553,9 +553,12 @@ static unsigned act_redraw(struct ui *u)
 #define CPU UI_CPUS
 #define AB UI_AB
 #define CGV UI_CGROUPS
+/* tunable quick keys: also while watching the CPU view (seed 002's rq_affinity) */
+#define QUICK (UI_TABLE | UI_CPUS)
 
 const struct keymap_section keymap_sections[] = {
 	{ ALL, "Everywhere" },
+	{ QUICK, "Device table and CPU view: tunables of the selected device" },
 	{ LIST, "Device table" },
 	{ TUN, "Tunables panel (t)" },
 	{ CPU, "CPU view (c)" },
@@ -633,12 +636,12 @@ const struct keymap_entry keymap[] = {
 	  act_readahead },
 	{ TAB, { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },
 	{ TAB, { KEY_RIGHT, 0 }, "Right", "scroll the table's columns right", act_right },
-	{ TAB, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up },
-	{ TAB, { '[', 0 }, "[", "halve read_ahead_kb", act_ra_down },
-	{ TAB, { '}', 0 }, "}", "double max_sectors_kb (up to max_hw_sectors_kb)", act_maxsect_up },
-	{ TAB, { '{', 0 }, "{", "halve max_sectors_kb", act_maxsect_down },
-	{ TAB, { 'x', 0 }, "x", "next rq_affinity (0 any CPU, 1 same group, 2 the submitting CPU)", act_rq_affinity },
-	{ TAB, { 'S', 0 }, "S", "next I/O scheduler of the selected device", act_scheduler },
+	{ QUICK, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up },
+	{ QUICK, { '[', 0 }, "[", "halve read_ahead_kb", act_ra_down },
+	{ QUICK, { '}', 0 }, "}", "double max_sectors_kb (up to max_hw_sectors_kb)", act_maxsect_up },
+	{ QUICK, { '{', 0 }, "{", "halve max_sectors_kb", act_maxsect_down },
+	{ QUICK, { 'x', 0 }, "x", "next rq_affinity (0 any CPU, 1 same group, 2 the submitting CPU)", act_rq_affinity },
+	{ QUICK, { 'S', 0 }, "S", "next I/O scheduler of the selected device", act_scheduler },
 	{ LIST, { 27, 0 }, "Esc", "close help, or clear the name filter", act_escape },
 };
 const int keymap_count = (int)(sizeof(keymap) / sizeof(keymap[0]));
