@@ -22,6 +22,7 @@ enum compare_verdict {
 	CMP_NOISE,   /* within noise: |t| below the 95% critical value */
 	CMP_HIGHER,  /* significant: B's mean above A's */
 	CMP_LOWER,
+	CMP_SAME,    /* every interval on both sides had the same value: nothing changed */
 	CMP_VERDICTS
 };
 
@@ -32,7 +33,7 @@ enum compare_judgement {
 	CMP_WORSE,
 };
 
-extern const char *const compare_verdict_names[CMP_VERDICTS];     /* "n/a", "within noise", "higher", "lower" */
+extern const char *const compare_verdict_names[CMP_VERDICTS];     /* "n/a", "within noise", "higher", "lower", "same" */
 extern const char *const compare_judgement_names[CMP_WORSE + 1];  /* NULL, "better", "worse" */
 
 /* The figure better/worse is decided on, besides latency (the A/B view's

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* v in at most width characters: prec decimals if it fits, fewer if not,
  * then k/M/G/T suffixes; never wider than width. */
@@ -31,6 +32,20 @@ size_t format_sanitize(const char *s, char *out, size_t len);
  * without spaces. The one definition of text that files blktune writes and
  * reads back (snapshots) may hold. */
 bool format_text_ok(const char *s, bool word);
+
+/* The bound of a log2 histogram bucket, the same on every screen and in
+ * every text output: sizes in bytes ("<=512", "<=4K", ">1M" for the open
+ * last bucket, whose lower bound is prev_le), latencies in microseconds
+ * ("<=512µs", "<=1.02ms", "<=4.19s", ">8s"); utf8 false writes "us". */
+void format_bucket(uint64_t le, uint64_t prev_le, bool bytes, bool utf8, char *out, size_t len);
+/* The microsecond unit for this terminal: "µs", or "us" where the locale is
+ * not UTF-8. */
+const char *format_us(bool utf8);
+/* The printf width that pads s to width columns: its UTF-8 continuation
+ * bytes take no column ("%-*s" counts bytes). */
+int format_pad(const char *s, int width);
+/* Whether the locale's character set is UTF-8 (after setlocale). */
+bool format_locale_utf8(void);
 
 /* v with sig significant digits in plain decimal notation (never 1e+06,
  * trailing zeros dropped); "" for NAN. For CSV and text outputs. */

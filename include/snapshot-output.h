@@ -3,6 +3,7 @@
 #ifndef BLKTUNE_SNAPSHOT_OUTPUT_H
 #define BLKTUNE_SNAPSHOT_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "compare.h"
@@ -12,7 +13,10 @@
 int snapshot_print_text(FILE *f, const struct snapshot *s);
 int compare_print_text(FILE *f, const struct compare_result *r);
 int compare_print_json(FILE *f, const struct compare_result *r);
-/* "4K", "1M", ">4M" for a histogram bucket; "" past the end. */
-void snapshot_bucket_label(const struct snapshot_vec_def *def, unsigned i, char *out, size_t len);
+/* A histogram bucket as format_bucket writes it ("<=4K", "<=512µs"); ""
+ * past the end. utf8: the terminal takes µ. */
+void snapshot_bucket_label(const struct snapshot_vec_def *def, unsigned i, bool utf8, char *out, size_t len);
+/* A vector's unit for people: "bytes", "µs" (or "us"), "requests". */
+const char *snapshot_unit_text(const struct snapshot_vec_def *def, bool utf8);
 
 #endif

@@ -8,6 +8,7 @@
 
 const char *const compare_verdict_names[CMP_VERDICTS] = {
 	[CMP_NA] = "n/a", [CMP_NOISE] = "within noise", [CMP_HIGHER] = "higher", [CMP_LOWER] = "lower",
+	[CMP_SAME] = "same",
 };
 
 const char *const compare_judgement_names[CMP_WORSE + 1] = {
@@ -68,7 +69,11 @@ void compare_metric(enum column_id col, const struct stats_summary *a, const str
 	out->active = (a->n && (a->min != 0 || a->max != 0)) || (b->n && (b->min != 0 || b->max != 0));
 	out->change_pct = a->n && b->n && a->mean != 0 ? (b->mean - a->mean) / fabs(a->mean) * 100 : NAN;
 	stats_welch(a, b, &out->w);
-	if (!out->w.valid)
+	/* A figure that did not move (0.0 against 0.0, 4.0 KiB requests on both
+	 * sides) is the same, not "within noise": there was no noise. */
+	if (a->n && b->n && a->min == a->max && b->min == b->max && a->min == b->min)
+		out->verdict = CMP_SAME;
+	else if (!out->w.valid)
 		out->verdict = CMP_NA;
 	else if (!out->w.significant)
 		out->verdict = CMP_NOISE;

@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include <errno.h>
+#include <langinfo.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -85,6 +86,50 @@ void format_kb(double kb, char *out, size_t len)
 		snprintf(out, len, "%.0f%c", kb, unit[i]);
 	else
 		snprintf(out, len, "%.1f%c", kb, unit[i]);
+}
+
+const char *format_us(bool utf8)
+{
+	return utf8 ? "\u00b5s" : "us";
+}
+
+int format_pad(const char *s, int width)
+{
+	for (; *s; s++)
+		width += ((unsigned char)*s & 0xc0) == 0x80;
+	return width;
+}
+
+bool format_locale_utf8(void)
+{
+	return !strcmp(nl_langinfo(CODESET), "UTF-8");
+}
+
+void format_bucket(uint64_t le, uint64_t prev_le, bool bytes, bool utf8, char *out, size_t len)
+{
+	char b[24];
+
+	if (le == 0) { /* the open last bucket */
+		if (bytes)
+			format_kb((double)prev_le / 1024.0, b, sizeof(b));
+		else
+			snprintf(b, sizeof(b), "%llus", (unsigned long long)(prev_le / 1000000));
+		snprintf(out, len, ">%s", b);
+		return;
+	}
+	if (bytes) {
+		if (le < 1024)
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)le);
+		else
+			format_kb((double)le / 1024.0, b, sizeof(b));
+	} else if (le < 1000) {
+		snprintf(b, sizeof(b), "%llu%s", (unsigned long long)le, format_us(utf8));
+	} else if (le < 1000000) {
+		snprintf(b, sizeof(b), "%.3gms", (double)le / 1000.0);
+	} else {
+		snprintf(b, sizeof(b), "%.3gs", (double)le / 1e6);
+	}
+	snprintf(out, len, "<=%s", b);
 }
 
 void format_uptime(double secs, char *out, size_t len)

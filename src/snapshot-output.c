@@ -12,39 +12,18 @@ static void when(double t, char *out, size_t len)
 	format_time(t, "%Y-%m-%d %H:%M:%S", out, len);
 }
 
-/* Bucket bounds in the unit's natural steps: 512 -> "512", 4096 -> "4K". */
-static void human(uint64_t v, char *out, size_t len)
+void snapshot_bucket_label(const struct snapshot_vec_def *def, unsigned i, bool utf8, char *out, size_t len)
 {
-	static const char sfx[] = "KMGT";
-	int k = -1;
-
-	while (v >= 1024 && v % 1024 == 0 && k < 3) {
-		v /= 1024;
-		k++;
-	}
-	if (k < 0)
-		snprintf(out, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(out, len, "%llu%c", (unsigned long long)v, sfx[k]);
-}
-
-void snapshot_bucket_label(const struct snapshot_vec_def *def, unsigned i, char *out, size_t len)
-{
-	char b[24];
-	uint64_t le;
-
 	if (!def->bucket_le || i >= def->len) {
 		snprintf(out, len, "%s", "");
 		return;
 	}
-	le = def->bucket_le(i);
-	if (le) {
-		human(le, b, sizeof(b));
-		snprintf(out, len, "<=%s", b);
-	} else {
-		human(def->bucket_le(i - 1), b, sizeof(b));
-		snprintf(out, len, ">%s", b);
-	}
+	format_bucket(def->bucket_le(i), i ? def->bucket_le(i - 1) : 0, !strcmp(def->unit, "bytes"), utf8, out, len);
+}
+
+const char *snapshot_unit_text(const struct snapshot_vec_def *def, bool utf8)
+{
+	return !strcmp(def->unit, "us") ? format_us(utf8) : def->unit;
 }
 
 static void num(double v, int width, int prec, char *out, size_t len)
@@ -73,22 +52,23 @@ static const char *plain(double v, int sig, char *buf)
 	return buf;
 }
 
-static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct snapshot_vec *v, size_t i)
+static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct snapshot_vec *v, size_t i, bool utf8)
 {
 	char label[32], n[48];
 
 	if (def->kind == SNAP_VEC_HIST)
-		snapshot_bucket_label(def, (unsigned)i, label, sizeof(label));
+		snapshot_bucket_label(def, (unsigned)i, utf8, label, sizeof(label));
 	else if (def->kind == SNAP_VEC_PERCPU)
 		snprintf(label, sizeof(label), "cpu%zu", i);
 	else
 		snprintf(label, sizeof(label), "%s", def->names[i]);
-	fprintf(f, "    %-10s %12s", label, plain(v->v[i], 6, n));
+	fprintf(f, "    %-*s %12s", format_pad(label, 10), label, plain(v->v[i], 6, n));
 }
 
 int snapshot_print_text(FILE *f, const struct snapshot *s)
 {
 	char t[32], a[32], b[32];
+	bool utf8 = format_locale_utf8();
 
 	when(s->time, t, sizeof(t));
 	fprintf(f, "snapshot of %s, kernel %s, taken %s, window up to %s s\n", s->host, s->kernel, t,
@@ -118,11 +98,11 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 			fprintf(f, "    %-28s %s\n", d->tun[k].name, d->tun[k].value);
 		for (size_t k = 0; k < d->nvec; k++) {
 			const struct snapshot_vec_def *def = &snapshot_vecs[d->vec[k].id];
-			fprintf(f, "  %s (%s):\n", def->title, def->unit);
+			fprintf(f, "  %s (%s):\n", def->title, snapshot_unit_text(def, utf8));
 			for (size_t j = 0; j < d->vec[k].n; j++) {
 				if (def->kind != SNAP_VEC_VALUES && d->vec[k].v[j] == 0)
 					continue;
-				vec_line(f, def, &d->vec[k], j);
+				vec_line(f, def, &d->vec[k], j, utf8);
 				fputc('\n', f);
 			}
 		}
@@ -136,13 +116,14 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 	const struct snapshot_vec_def *def = &snapshot_vecs[id];
 	const struct snapshot_vec *va = a ? snapshot_dev_vec(a, id) : NULL, *vb = b ? snapshot_dev_vec(b, id) : NULL;
 	size_t n = va ? va->n : 0;
+	bool utf8 = format_locale_utf8();
 	double sa = vec_sum(va), sb = vec_sum(vb);
 
 	if (!va && !vb)
 		return;
 	if (vb && vb->n > n)
 		n = vb->n;
-	fprintf(f, "  %s (%s)\n    %-10s %18s %18s\n", def->title, def->unit, "", "A", "B");
+	fprintf(f, "  %s (%s)\n    %-10s %18s %18s\n", def->title, snapshot_unit_text(def, utf8), "", "A", "B");
 	for (size_t i = 0; i < n; i++) {
 		double x = va && i < va->n ? va->v[i] : NAN, y = vb && i < vb->n ? vb->v[i] : NAN;
 		char label[32], n1[48], n2[48];
@@ -150,7 +131,7 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 		if (def->kind != SNAP_VEC_VALUES && !(x > 0) && !(y > 0))
 			continue;
 		if (def->kind == SNAP_VEC_HIST)
-			snapshot_bucket_label(def, (unsigned)i, label, sizeof(label));
+			snapshot_bucket_label(def, (unsigned)i, utf8, label, sizeof(label));
 		else if (def->kind == SNAP_VEC_PERCPU)
 			snprintf(label, sizeof(label), "cpu%zu", i);
 		else
@@ -158,7 +139,7 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 		if (def->kind == SNAP_VEC_VALUES)
 			fprintf(f, "    %-10s %18s %18s\n", label, plain(x, 6, n1), plain(y, 6, n2));
 		else
-			fprintf(f, "    %-10s %10.0f %6.1f%% %10.0f %6.1f%%\n", label, isnan(x) ? 0 : x,
+			fprintf(f, "    %-*s %10.0f %6.1f%% %10.0f %6.1f%%\n", format_pad(label, 10), label, isnan(x) ? 0 : x,
 				sa > 0 && !isnan(x) ? x / sa * 100 : 0, isnan(y) ? 0 : y,
 				sb > 0 && !isnan(y) ? y / sb * 100 : 0);
 	}

@@ -19,9 +19,9 @@ static const char *const pct_names[] = { "p50", "p90", "p99" };
 static const double pct_at[] = { 0.50, 0.90, 0.99 };
 
 const struct snapshot_vec_def snapshot_vecs[SNAP_VEC_COUNT] = {
-	[SNAP_VEC_SIZE_READ] = { "trace", "size_read", SNAP_VEC_HIST, TRACE_SIZE_BUCKETS, "B",
+	[SNAP_VEC_SIZE_READ] = { "trace", "size_read", SNAP_VEC_HIST, TRACE_SIZE_BUCKETS, "bytes",
 				 trace_size_bucket_le, NULL, "read request sizes (traced)" },
-	[SNAP_VEC_SIZE_WRITE] = { "trace", "size_write", SNAP_VEC_HIST, TRACE_SIZE_BUCKETS, "B",
+	[SNAP_VEC_SIZE_WRITE] = { "trace", "size_write", SNAP_VEC_HIST, TRACE_SIZE_BUCKETS, "bytes",
 				  trace_size_bucket_le, NULL, "write request sizes (traced)" },
 	[SNAP_VEC_LAT] = { "trace", "lat_us", SNAP_VEC_HIST, TRACE_LAT_BUCKETS, "us", trace_lat_bucket_le_us,
 			   NULL, "request latency, allocation to completion (traced)" },

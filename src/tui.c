@@ -2,7 +2,6 @@
 
 #include <curses.h>
 #include <errno.h>
-#include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "persist.h"
 #include "action.h"
 #include "cli-tunable.h"
+#include "format.h"
 #include "keymap.h"
 #include "loop.h"
 #include "view.h"
@@ -185,7 +185,7 @@ int tui_run(struct app *a)
 	u.app = a;
 	u.mode = UI_TABLE;
 	u.unit = COLUMN_UNIT_MB;
-	u.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	u.utf8 = format_locale_utf8();
 	ab_init(&u.ab);
 	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)
 		return err;

@@ -108,17 +108,17 @@ static void histogram(struct page *p, const struct compare_dev *cd, enum snapsho
 
 	if ((!va && !vb) || def->kind != SNAP_VEC_HIST)
 		return;
-	put(p, VC_TITLE, "%s (%s): A | B", def->title, def->unit);
+	put(p, VC_TITLE, "%s (%s): A | B", def->title, snapshot_unit_text(def, p->st->ui->utf8));
 	for (size_t i = 0; i < def->len; i++) {
 		double x = va && i < va->n ? va->v[i] : 0, y = vb && i < vb->n ? vb->v[i] : 0;
 		char label[24], ba[256], bb[256];
 
 		if (x == 0 && y == 0)
 			continue;
-		snapshot_bucket_label(def, (unsigned)i, label, sizeof(label));
+		snapshot_bucket_label(def, (unsigned)i, p->st->ui->utf8, label, sizeof(label));
 		bar(ba, sizeof(ba), sa > 0 ? x / sa : 0, bw);
 		bar(bb, sizeof(bb), sb > 0 ? y / sb : 0, bw);
-		put(p, VC_NORMAL, "%-8s %5.1f%% %-*s %5.1f%% %s", label, sa > 0 ? x / sa * 100 : 0, bw, ba,
+		put(p, VC_NORMAL, "%-*s %5.1f%% %-*s %5.1f%% %s", format_pad(label, 8), label, sa > 0 ? x / sa * 100 : 0, bw, ba,
 		    sb > 0 ? y / sb * 100 : 0, bb);
 	}
 }

@@ -33,31 +33,10 @@ static void no_trace(struct ui *u, const struct disk_metrics *m, int y)
 		mvprintw(y, 0, "no traced I/O on this device in the last interval");
 }
 
-static void bucket_label(char *out, size_t len, uint64_t le, bool bytes, uint64_t prev_le)
+/* Under a "<=" heading the bound alone; the open last bucket keeps its ">". */
+static const char *le_only(const char *lab)
 {
-	char b[16];
-
-	if (le == 0) { /* the open last bucket */
-		if (bytes)
-			format_kb((double)prev_le / 1024.0, b, sizeof(b));
-		else
-			snprintf(b, sizeof(b), "%llus", (unsigned long long)(prev_le / 1000000));
-		snprintf(out, len, ">%s", b);
-		return;
-	}
-	if (bytes) {
-		if (le < 1024)
-			snprintf(b, sizeof(b), "%llu", (unsigned long long)le);
-		else
-			format_kb((double)le / 1024.0, b, sizeof(b));
-	} else if (le < 1000) {
-		snprintf(b, sizeof(b), "%lluus", (unsigned long long)le);
-	} else if (le < 1000000) {
-		snprintf(b, sizeof(b), "%.3gms", (double)le / 1000.0);
-	} else {
-		snprintf(b, sizeof(b), "%.3gs", (double)le / 1e6);
-	}
-	snprintf(out, len, "<=%s", b);
+	return strncmp(lab, "<=", 2) ? lab : lab + 2;
 }
 
 static void bar(int n, int width)
@@ -122,8 +101,8 @@ void view_trace_sizes_draw(struct ui *u, int y, int height, int width)
 	if (lhi - llo + 1 > rows)
 		llo = lhi - rows + 1;
 	for (int i = lo, r = 0; i <= hi && r < rows; i++, r++) {
-		bucket_label(lab, sizeof(lab), trace_size_bucket_le((unsigned)i), true,
-			     i ? trace_size_bucket_le((unsigned)i - 1) : 0);
+		format_bucket(trace_size_bucket_le((unsigned)i), i ? trace_size_bucket_le((unsigned)i - 1) : 0, true,
+			      u->utf8, lab, sizeof(lab));
 		mvprintw(y + 2 + r, 0, "%-8s %8llu %5.1f%% %8llu %5.1f%% ", lab, (unsigned long long)sz[0][i],
 			 rb ? 100.0 * (double)t->d.size_bytes[TRACE_OP_READ][i] / (double)rb : 0.0,
 			 (unsigned long long)sz[1][i],
@@ -131,17 +110,17 @@ void view_trace_sizes_draw(struct ui *u, int y, int height, int width)
 		bar(smax ? (int)((sz[0][i] + sz[1][i]) * 12 / smax) : 0, right - 2 - getcurx(stdscr));
 	}
 	for (int i = llo, r = 0; i <= lhi && r < rows; i++, r++) {
-		bucket_label(lab, sizeof(lab), trace_lat_bucket_le_us((unsigned)i), false,
-			     i ? trace_lat_bucket_le_us((unsigned)i - 1) : 0);
-		mvprintw(y + 2 + r, right, "%-9s %8llu %5.1f%% ", lab + 2, (unsigned long long)t->d.lat[i],
-			 ltot ? 100.0 * (double)t->d.lat[i] / (double)ltot : 0.0);
+		format_bucket(trace_lat_bucket_le_us((unsigned)i), i ? trace_lat_bucket_le_us((unsigned)i - 1) : 0,
+			      false, u->utf8, lab, sizeof(lab));
+		mvprintw(y + 2 + r, right, "%-*s %8llu %5.1f%% ", format_pad(le_only(lab), 9), le_only(lab),
+			 (unsigned long long)t->d.lat[i], ltot ? 100.0 * (double)t->d.lat[i] / (double)ltot : 0.0);
 		bar(lmax ? (int)(t->d.lat[i] * 16 / lmax) : 0, width - getcurx(stdscr) - 1);
 	}
 	if (rtot + wtot == 0 && ltot == 0)
 		mvprintw(y + 2, 0, "no reads or writes traced in the last interval");
 	if (height > 2 && isfinite(t->lat_p50_us))
-		mvprintw(y + height - 1, right, "p50 %.0f  p90 %.0f  p99 %.0f  max %.0f us (bucket resolution)",
-			 t->lat_p50_us, t->lat_p90_us, t->lat_p99_us, t->lat_max_us);
+		mvprintw(y + height - 1, right, "p50 %.0f  p90 %.0f  p99 %.0f  max %.0f %s (bucket resolution)",
+			 t->lat_p50_us, t->lat_p90_us, t->lat_p99_us, t->lat_max_us, format_us(u->utf8));
 }
 
 static void cell_us(double v, bool known)
@@ -171,7 +150,7 @@ void view_trace_split_draw(struct ui *u, int y, int height, int width)
 		return;
 	}
 	attrset(view_attr(u, VC_TITLE));
-	mvprintw(y, 0, "where the time goes (traced, this interval; us at log2-bucket resolution)");
+	mvprintw(y, 0, "where the time goes (traced, this interval; %s at log2-bucket resolution)", format_us(u->utf8));
 	attrset(A_NORMAL);
 	mvprintw(y + 1, 0, "%-7s %8s %6s  |%7s %6s %6s %6s |%7s %6s %6s %6s | %s", "op", "requests", "alloc>", "queue",
 		 "p50", "p90", "p99", "device", "p50", "p90", "p99", "no issue time");
@@ -244,9 +223,9 @@ void view_trace_split_draw(struct ui *u, int y, int height, int width)
 	}
 	mvprintw(line++, 0, "%-9s %8s %-20s %8s", "<=", "queue", "", "device");
 	for (int i = lo; i <= hi && line < y + height; i++, line++) {
-		bucket_label(lab, sizeof(lab), trace_lat_bucket_le_us((unsigned)i), false,
-			     i ? trace_lat_bucket_le_us((unsigned)i - 1) : 0);
-		mvprintw(line, 0, "%-9s %8llu ", lab + 2, (unsigned long long)t->qall[i]);
+		format_bucket(trace_lat_bucket_le_us((unsigned)i), i ? trace_lat_bucket_le_us((unsigned)i - 1) : 0,
+			      false, u->utf8, lab, sizeof(lab));
+		mvprintw(line, 0, "%-*s %8llu ", format_pad(le_only(lab), 9), le_only(lab), (unsigned long long)t->qall[i]);
 		bar(qmax ? (int)(t->qall[i] * 20 / qmax) : 0, 20);
 		mvprintw(line, 39, "%8llu ", (unsigned long long)t->dall[i]);
 		bar(dmax ? (int)(t->dall[i] * 20 / dmax) : 0, width - getcurx(stdscr) - 1);

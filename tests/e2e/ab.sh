@@ -107,10 +107,29 @@ t_check "p judges IOPS instead" tm_wait "better/worse judged on IOPS" 2
 t_check "and the headline is about r/s" tm_wait "^primary IOPS: r/s " 1
 read -r _ _ _ _ verdict <<<"$(tm_screen | grep -E '^r/s ' | head -n 1)"
 t_check "a significant r/s change is now judged ($verdict)" \
-	bash -c "[[ '$verdict' == 'within noise' || '$verdict' == *', better' || '$verdict' == *', worse' ]]"
+	bash -c "[[ '$verdict' == 'within noise' || '$verdict' == same || '$verdict' == *', better' || '$verdict' == *', worse' ]]"
 read -r _ _ _ _ verdict <<<"$(tm_screen | grep -E '^rMB/s ' | head -n 1)"
 t_check "and rMB/s no longer is ($verdict)" test "$verdict" = "$fsign"
 t_check "histograms side by side" tm_wait "read request sizes (traced)" 1
+# Units as the detail pages write them: sizes in bytes (never "(B)" beside
+# snapshot B), latency buckets in µs/ms, us where the locale is not UTF-8
+# (they read "<=1K", a thousand and twenty-four microseconds).
+us=us
+[ "$(locale charmap 2>/dev/null)" = UTF-8 ] && us=µs
+t_check "sizes are in bytes" tm_wait "read request sizes (traced) (bytes): A | B" 1
+t_check "no (B) for bytes" sh -c "! tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS' | grep -qF '(B)'"
+for _ in 1 2 3 4 5 6; do
+	tm_screen | grep -qF "request latency, allocation to completion (traced) ($us): A | B" && break
+	tm_keys NPage
+	sleep 0.3
+done
+t_check "the latency histogram's unit is $us" \
+	tm_wait "request latency, allocation to completion (traced) ($us): A | B" 1
+lat_labels() { awk '/request latency, allocation/ { f = 1; next } f && NF == 0 { exit } f && /^[<>]/ { print $1 }'; }
+tm_screen | lat_labels > "$T_TMP/lat-tui"
+t_check "latency buckets on screen ($(head -c 60 "$T_TMP/lat-tui" | tr '\n' ' '))" test -s "$T_TMP/lat-tui"
+t_check "each one in $us, ms or s" \
+	sh -c "! grep -qvxE '(<=[0-9.]+($us|ms|s)|>[0-9]+s)' '$T_TMP/lat-tui'"
 
 tm_keys A
 t_check "A puts A's max_sectors_kb back" wait_sysfs $q/max_sectors_kb "$ms0"
@@ -126,6 +145,15 @@ t_check "B's file the value in force during B" grep -q "^tunable max_sectors_kb 
 t_eq "blktune diff reads them" "$?" 0
 t_check "and lists max_sectors_kb" grep -q "max_sectors_kb *$ms0 -> $low" "$T_TMP/diff.txt"
 t_check "with the same throughput verdict" grep -Eq "^  rMB/s .* $fsign, $judged" "$T_TMP/diff.txt"
+for loc in C C.UTF-8; do
+	u=us
+	[ $loc = C.UTF-8 ] && u=µs
+	LC_ALL=$loc "$BLKTUNE" diff "$1" "$2" | awk '/request latency, allocation/ { f = 1; next } f && !/^    / { exit }
+		f && $1 ~ /^[<>]/ { print $1 }' > "$T_TMP/lat-$loc"
+	t_check "diff under $loc: latency buckets ($(head -c 40 "$T_TMP/lat-$loc" | tr '\n' ' '))" test -s "$T_TMP/lat-$loc"
+	t_check "diff under $loc: each in $u, ms or s" sh -c "! grep -qvxE '(<=[0-9.]+($u|ms|s)|>[0-9]+s)' '$T_TMP/lat-$loc'"
+done
+t_check "diff: sizes in bytes" grep -q "read request sizes (traced) (bytes)" "$T_TMP/diff.txt"
 t_check "blktune show says what A left out" \
 	bash -c "'$BLKTUNE' show '$1' | grep -q '$a_busy intervals, .*; $a_idle idle and $a_part partial intervals left out'"
 

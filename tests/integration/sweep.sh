@@ -54,7 +54,7 @@ d = json.load(open('$T_TMP/diff.json'))
 dev = d['devices'][0]
 assert dev['device'] == '$n'
 assert dev['tunables'][0]['name'] == 'read_ahead_kb' and dev['tunables'][0]['differs']
-assert all(m['verdict'] in ('higher', 'lower', 'within noise', 'n/a') and m['judgement'] in (None, 'better', 'worse') for m in dev['metrics'])
+assert all(m['verdict'] in ('higher', 'lower', 'within noise', 'same', 'n/a') and m['judgement'] in (None, 'better', 'worse') for m in dev['metrics'])
 "
 out=$("$T_SW" show "$a" 2>&1)
 t_eq "show exit status" "$?" 0

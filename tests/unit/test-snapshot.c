@@ -96,7 +96,7 @@ START_TEST(test_verdicts)
 	series_mark_change(se, makedev(7, 7), "loop7", 20);
 	/* Throughput up by 3 sd: r/s and rMB/s higher; only rMB/s (the
 	 * primary figure, throughput) is judged: better. Request size 4 -> 8:
-	 * higher, never judged. r_await constant: within noise. */
+	 * higher, never judged. r_await constant on both sides: same. */
 	feed(se, 20, 20, 115, 5, 8);
 	take(se, 40, &b);
 	ck_assert_uint_eq(b.dev[0].n, 20);
@@ -122,7 +122,7 @@ START_TEST(test_verdicts)
 			ck_assert_int_eq(m->verdict, CMP_HIGHER);
 			ck_assert_int_eq(m->judged, CMP_UNJUDGED);
 		} else if (m->col == COLUMN_R_AWAIT) {
-			ck_assert_int_eq(m->verdict, CMP_NOISE);
+			ck_assert_int_eq(m->verdict, CMP_SAME);
 			ck_assert_int_eq(m->judged, CMP_UNJUDGED);
 		}
 	}
@@ -152,6 +152,19 @@ START_TEST(test_verdicts)
 		ck_assert_int_eq(m.verdict, CMP_NOISE);
 		compare_metric_text(&m, v, sizeof(v));
 		ck_assert_str_eq(v, "within noise");
+		/* nothing moved on either side: "same", even with one interval */
+		{
+			struct stats_summary c = { 20, 4, 0, 4, 4 }, d = { 1, 4, NAN, 4, 4 };
+			compare_metric(COLUMN_RAREQ_SZ, &c, &c, &m);
+			compare_metric_text(&m, v, sizeof(v));
+			ck_assert_str_eq(v, "same");
+			compare_metric(COLUMN_RAREQ_SZ, &c, &d, &m);
+			ck_assert_int_eq(m.verdict, CMP_SAME);
+			/* constant on both sides but at different values: higher */
+			d.n = 20, d.sd = 0, d.mean = d.min = d.max = 8;
+			compare_metric(COLUMN_RAREQ_SZ, &c, &d, &m);
+			ck_assert_int_eq(m.verdict, CMP_HIGHER);
+		}
 		y.mean = 110;
 		compare_metric(COLUMN_W_AWAIT, &x, &y, &m);
 		ck_assert_int_eq(m.verdict, CMP_HIGHER);
