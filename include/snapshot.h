@@ -138,8 +138,9 @@ const char *snapshot_tunable(const struct snapshot_dev *d, const char *name);
 /* The text format to a stream. Returns 0 or -EIO. */
 int snapshot_write(const struct snapshot *s, FILE *f);
 /* $XDG_STATE_HOME/blktune, else $HOME/.local/state/blktune (created 0700).
- * Returns 0 or -errno. */
-int snapshot_default_dir(char *out, size_t len);
+ * Returns 0 or -errno, msg naming the directory that could not be made or
+ * is not safe. */
+int snapshot_default_dir(char *out, size_t len, char *msg, size_t msg_size);
 /* Write to a temporary file in dir (NULL: the default), fsync, rename to
  * "<time>-<label>.snap" (never over an existing file), fsync dir. The final
  * name holds a complete file or nothing. path gets the final path. Returns 0

@@ -178,7 +178,10 @@ static int run(struct persist_cli *c, struct root *r)
 	}
 	if (!status) {
 		printf("%s:\n%s", path, rule);
-		if (!confirmed(c, path))
+		if (geteuid() != 0 && access(c->rules_dir, W_OK) < 0)
+			status = fail(1, "%s is root's: run it as root to write the rule above (sudo blktune persist ...)",
+				      c->rules_dir);
+		else if (!confirmed(c, path))
 			status = 1;
 		else if (persist_write(c->rules_dir, file, rule, why, sizeof(why)) < 0)
 			status = fail(1, "not written: %s", why);

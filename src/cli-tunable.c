@@ -117,7 +117,14 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 		free(parsed);
 		return 1;
 	}
-	if ((status = open_journal(s, &ctx)) != 0) {
+	if (!tunable_session_writable(s, NULL)) {
+		fprintf(err, "blktune: --set writes kernel settings: run it as root (sudo blktune --set %s)\n",
+			nspecs > 1 ? "..." : specs[0]);
+		status = 1;
+	} else {
+		status = open_journal(s, &ctx);
+	}
+	if (status != 0) {
 		tunable_session_close(s);
 		root_close(r);
 		free(parsed);
@@ -154,12 +161,22 @@ int cli_tunable_restore(const char *root_dir, const char *jdir, FILE *out, FILE 
 		fprintf(out, "nothing to restore: no journal in %s\n", journal_dir(jdir));
 		return 0;
 	}
-	if (pending < 0) {
-		put_msg(err, "blktune: ", msg);
-		return pending == -EPERM ? 2 : 1;
-	}
 	if (open_session(root_dir, jdir, &r, &s, err))
 		return 1;
+	/* Before the journal directory's checks: /run/blktune is root's, and
+	 * "owned by uid 0, not 1000" would not say what to do. */
+	if (!tunable_session_writable(s, NULL)) {
+		fprintf(err, "blktune: --restore writes kernel settings: run it as root (sudo blktune --restore)\n");
+		tunable_session_close(s);
+		root_close(r);
+		return 1;
+	}
+	if (pending < 0) {
+		put_msg(err, "blktune: ", msg);
+		tunable_session_close(s);
+		root_close(r);
+		return pending == -EPERM ? 2 : 1;
+	}
 	n = tunable_restore_all(s, report, &ctx);
 	if (n < 0 && ctx.n == 0)
 		fprintf(err, "blktune: restore: %s\n", strerror(-n));

@@ -24,23 +24,28 @@ static void say(char *msg, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int mkdir_p(const char *path)
+/* failed gets the directory of the chain that could not be made (the one a
+ * person must fix: "/nonexistent", not the snapshot directory below it). */
+static int mkdir_p(const char *path, char *failed, size_t flen)
 {
 	char buf[PATH_MAX];
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return -ENAMETOOLONG;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
+	for (char *p = buf + 1;; p++) {
+		if (*p && *p != '/')
 			continue;
+		char c = *p;
 		*p = '\0';
-		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-			return -errno;
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST) {
+			int err = -errno;
+			snprintf(failed, flen, "%s", buf);
+			return err;
+		}
+		if (!c)
+			return 0;
 		*p = '/';
 	}
-	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
 }
 
 /* One directory of the chain: the last one (leaf) must be the running uid's
@@ -112,8 +117,8 @@ static int check(const char *dir, bool create, char *real, struct stat *st, char
 		say(msg, size, "empty directory name");
 		return -EINVAL;
 	}
-	if (create && (err = mkdir_p(dir)) < 0) {
-		say(msg, size, "%s: %s", dir, strerror(-err));
+	if (create && (err = mkdir_p(dir, real, PATH_MAX)) < 0) {
+		say(msg, size, "cannot create %s: %s", err == -ENAMETOOLONG ? dir : real, strerror(-err));
 		return err;
 	}
 	if (!realpath(dir, real)) {

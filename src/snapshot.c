@@ -352,7 +352,7 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-int snapshot_default_dir(char *out, size_t len)
+int snapshot_default_dir(char *out, size_t len, char *msg, size_t msg_size)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
 	int n;
@@ -362,11 +362,15 @@ int snapshot_default_dir(char *out, size_t len)
 		n = snprintf(out, len, "%s/blktune", xdg);
 	else if (home && home[0] == '/')
 		n = snprintf(out, len, "%s/.local/state/blktune", home);
-	else
+	else {
+		snprintf(msg, msg_size, "neither XDG_STATE_HOME nor HOME is an absolute path");
 		return -ENOENT;
-	if (n < 0 || (size_t)n >= len)
+	}
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(msg, msg_size, "%s...: name too long", out);
 		return -ENAMETOOLONG;
-	return safe_dir_check(out, true, NULL, 0);
+	}
+	return safe_dir_check(out, true, msg, msg_size);
 }
 
 /* Write, flush and fsync s into fd (closed here). */
@@ -398,10 +402,9 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 	int fd, err;
 
 	if (!dir) {
-		if ((err = snapshot_default_dir(def, sizeof(def))) < 0) {
-			snprintf(msg, len, "snapshot directory %s: %s", def, err == -EPERM ?
-				 "not safe (owned by another user, or writable by group or others): refused" :
-				 strerror(-err));
+		if ((err = snapshot_default_dir(def, sizeof(def), why, sizeof(why))) < 0) {
+			/* Which directory could not be written, and where else to put them. */
+			snprintf(msg, len, "%s (set XDG_STATE_HOME)", why);
 			return err;
 		}
 		dir = def;

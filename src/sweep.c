@@ -142,7 +142,7 @@ static void label(char *out, size_t len, const char *name, const char *value, lo
 			*p = '_';
 }
 
-static int sweep_dir(const struct sweep_opts *o, char *out, size_t len)
+static int sweep_dir(const struct sweep_opts *o, char *out, size_t len, char *why, size_t why_size)
 {
 	char base[PATH_MAX], stamp[32];
 	time_t now = time(NULL);
@@ -152,14 +152,17 @@ static int sweep_dir(const struct sweep_opts *o, char *out, size_t len)
 	if (o->dir) {
 		snprintf(out, len, "%s", o->dir);
 	} else {
-		if ((err = snapshot_default_dir(base, sizeof(base))) < 0)
+		if ((err = snapshot_default_dir(base, sizeof(base), why, why_size)) < 0)
 			return err;
 		localtime_r(&now, &tm);
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 		snprintf(out, len, "%s/sweep-%s-%s", base, stamp, o->dev);
 	}
-	if (mkdir(out, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+		err = -errno;
+		snprintf(why, why_size, "cannot create %s: %s", out, strerror(-err));
+		return err;
+	}
 	return 0;
 }
 
@@ -319,7 +322,8 @@ static int setup(struct sweep *sw, int argc, char **argv)
 		return err;
 	}
 	if (!tunable_session_writable(sw->ts, &why)) {
-		fprintf(stderr, "blktune sweep: %s\n", why);
+		fprintf(stderr, "blktune sweep: a sweep writes %s's %s: run it as root (sudo blktune sweep ...)\n",
+			sw->o.dev, sw->o.name);
 		return -EACCES;
 	}
 	if ((err = tunable_get(sw->ts, sw->o.dev, sw->o.name, &info, msg, sizeof(msg))) < 0) {
@@ -333,8 +337,8 @@ static int setup(struct sweep *sw, int argc, char **argv)
 	/* per-CPU /proc/stat rows for the busy split (IRQ counts come along) */
 	if (app_cpu_view(&sw->a, true, sw->o.dev) < 0)
 		fprintf(stderr, "blktune sweep: per-CPU split n/a\n");
-	if ((err = sweep_dir(&sw->o, sw->dir, sizeof(sw->dir))) < 0) {
-		fprintf(stderr, "blktune sweep: snapshot directory %s: %s\n", sw->dir, strerror(-err));
+	if ((err = sweep_dir(&sw->o, sw->dir, sizeof(sw->dir), msg, sizeof(msg))) < 0) {
+		fprintf(stderr, "blktune sweep: results directory: %s\n", msg);
 		return err;
 	}
 	gather_info(sw, argc, argv, info.value);

@@ -616,7 +616,7 @@ START_TEST(test_save_and_default_dir)
 
 	sample_snapshot(&s);
 	setenv("XDG_STATE_HOME", dir, 1);
-	ck_assert_int_eq(snapshot_default_dir(d, sizeof(d)), 0);
+	ck_assert_int_eq(snapshot_default_dir(d, sizeof(d), NULL, 0), 0);
 	ck_assert(strstr(d, "/blktune") != NULL);
 	ck_assert_int_eq(snapshot_save(&s, NULL, "A", p1, sizeof(p1), msg, sizeof(msg)), 0);
 	ck_assert_int_eq(snapshot_save(&s, NULL, "A", p2, sizeof(p2), msg, sizeof(msg)), 0);
