@@ -62,6 +62,13 @@ struct disk_info {
 	long long logical_block_size, physical_block_size, rotational;
 	int nr_hw_queues;               /* mq/ entries, -1 when unknown */
 	char scheduler[SAMPLE_SCHED_MAX]; /* the active one, "none" if none */
+	/* Context for people (the detail pane): what the device is and what
+	 * is on it. */
+	long long size_sectors;         /* size, 512-byte sectors (re-read with the tunables) */
+	char model[48], vendor[24];     /* device/model and device/vendor, trimmed; "" if none */
+	char backing[96];               /* a loop device's backing file, else "" */
+	char mounts[96];                /* its mountpoints, comma-separated (source-mounts) */
+	char fstype[16];                /* the filesystem mounted, "" if none */
 };
 
 struct disk_sample {

@@ -277,7 +277,8 @@ const struct column columns[COLUMN_COUNT] = {
 		.width = 16,
 		.prec = 0,
 		.table = true,
-		.formula = "on X: the devices a dm/md device stacks on (slaves/); in X: what holds it (holders/)",
+		.formula = "on X: the devices a dm/md device stacks on (slaves/); in X: what holds it (holders/); "
+			   "of X: the disk a partition is part of",
 	},
 	[COLUMN_D_S] = {
 		.header = "d/s",
@@ -463,7 +464,10 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 	} else if (c->type == COL_SCHED) {
 		r = strcmp(a->info.scheduler, b->info.scheduler);
 	} else if (c->type == COL_STACK) {
-		r = strcmp(a->info.slaves, b->info.slaves);
+		char x[200], y[200];
+		column_stack_text(a, x, sizeof(x));
+		column_stack_text(b, y, sizeof(y));
+		r = strcmp(x, y);
 	} else if (c->type == COL_NAME) {
 		r = column_natural_cmp(names_label(a), names_label(b));
 	}
@@ -472,7 +476,10 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 
 void column_stack_text(const struct disk_metrics *m, char *out, size_t len)
 {
-	if (m->info.slaves[0])
+	/* A partition is part of its disk, and may hold a dm device itself. */
+	if (m->info.kind == DISK_KIND_PARTITION && m->info.parent[0])
+		snprintf(out, len, "of %s%s%s", m->info.parent, m->info.holders[0] ? ", in " : "", m->info.holders);
+	else if (m->info.slaves[0])
 		snprintf(out, len, "on %s", m->info.slaves);
 	else if (m->info.holders[0])
 		snprintf(out, len, "in %s", m->info.holders);

@@ -16,6 +16,7 @@
 #include "source-cpus.h"
 #include "source-diskstats.h"
 #include "source-mem.h"
+#include "source-mounts.h"
 #include "source-names.h"
 #include "source-queue.h"
 #include "source-readahead.h"
@@ -32,6 +33,7 @@ struct sampler {
 	const struct root *root;
 	struct source_diskstats *ds;
 	struct source_queue *q;
+	struct source_mounts *mounts;
 	struct source_cpu *cpu;
 	struct source_mem *mem;
 	struct source_sensors *sensors;
@@ -116,6 +118,8 @@ int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
 		sp->cpu = NULL;
 	if (source_mem_open(r, &sp->mem) < 0)
 		sp->mem = NULL;
+	if (source_mounts_open(r, &sp->mounts) < 0)
+		sp->mounts = NULL;
 	if (source_sensors_open(r, &sp->sensors) < 0)
 		sp->sensors = NULL;
 	/* Tracing watches the live kernel: meaningless beside a captured tree. */
@@ -151,6 +155,7 @@ void sampler_close(struct sampler *sp)
 	adopt_tracer(sp, true);
 	source_diskstats_close(sp->ds);
 	source_queue_close(sp->q);
+	source_mounts_close(sp->mounts);
 	source_cpu_close(sp->cpu);
 	source_mem_close(sp->mem);
 	source_sensors_close(sp->sensors);
@@ -226,6 +231,8 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		return -ENOMEM;
 	if (source_queue_fill(sp->q, s) < 0 || (sp->names && source_names_fill(sp->names, s) < 0))
 		return -ENOMEM;
+	if (sp->mounts)
+		source_mounts_fill(sp->mounts, s);
 	if (sp->bpf)
 		disks_changed(sp, s);
 	if (sp->cpu)

@@ -120,6 +120,23 @@ static long long read_ll(const struct root *r, const char *dir, const char *file
 	return number_or(err, v);
 }
 
+/* A one-line text file, trimmed of the blanks sysfs pads with ("ATA     "). */
+static void read_text(const struct root *r, const char *dir, const char *file, char *out, size_t len)
+{
+	char path[PATH_MAX], buf[256];
+	ssize_t n;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((n = root_read(r, path, buf, sizeof(buf))) <= 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	n = (ssize_t)strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	format_sanitize(buf + strspn(buf, " "), out, len);
+}
+
 /* "a b c" directory listing of slaves/ or holders/ into a comma list. */
 static void read_links(const struct root *r, const char *dir, const char *sub, char *out, size_t len)
 {
@@ -260,6 +277,10 @@ static void discover(struct source_queue *sq, struct entry *e)
 	read_links(r, dir, "slaves", in->slaves, sizeof(in->slaves));
 	read_links(r, dir, "holders", in->holders, sizeof(in->holders));
 	in->nr_hw_queues = count_dir(r, dir, "mq");
+	in->size_sectors = read_ll(r, dir, "size");
+	read_text(r, dir, "device/model", in->model, sizeof(in->model));
+	read_text(r, dir, "device/vendor", in->vendor, sizeof(in->vendor));
+	read_text(r, dir, "loop/backing_file", in->backing, sizeof(in->backing));
 	if (in->has_queue) {
 		in->max_hw_sectors_kb = read_ll(r, dir, "queue/max_hw_sectors_kb");
 		in->logical_block_size = read_ll(r, dir, "queue/logical_block_size");
@@ -296,9 +317,13 @@ static void read_tunables(struct source_queue *sq, struct entry *e)
 				     &e->info.nr_requests };
 	char dir[PATH_MAX], path[PATH_MAX + 32], buf[256];
 
+	device_dir(e, dir, sizeof(dir));
+	/* A loop device is resized (losetup -c) and re-backed in place. */
+	e->info.size_sectors = read_ll(sq->root, dir, "size");
+	if (!strncmp(e->name, "loop", 4))
+		read_text(sq->root, dir, "loop/backing_file", e->info.backing, sizeof(e->info.backing));
 	if (!e->info.has_queue)
 		return;
-	device_dir(e, dir, sizeof(dir));
 	for (int i = 0; i < TF_COUNT; i++) {
 		long long v = 0;
 		int err;

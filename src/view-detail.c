@@ -32,6 +32,32 @@ static void ll(char *out, size_t len, long long v)
 		snprintf(out, len, "%lld", v);
 }
 
+/* What the device is and what is on it: size, model and vendor (or a loop
+ * device's backing file), rotational, mountpoints and filesystem. */
+static void context(const struct disk_info *in, int y, int width)
+{
+	char size[16] = "-", line[512];
+	const char *rot = in->rotational == SAMPLE_UNREADABLE ? "n/a" : in->rotational < 0 ? "-" :
+			  in->rotational ? "yes" : "no";
+	int n;
+
+	if (in->size_sectors >= 0)
+		format_kb((double)in->size_sectors / 2, size, sizeof(size));
+	n = snprintf(line, sizeof(line), "device   size %s", size);
+	if (in->model[0] || in->vendor[0])
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "  model %s%s%s%s", in->model[0] ? in->model : "-",
+			      in->vendor[0] ? " (vendor " : "", in->vendor, in->vendor[0] ? ")" : "");
+	if (in->backing[0])
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "  file %s", in->backing);
+	snprintf(line + n, sizeof(line) - (size_t)n, "  rotational %s", rot);
+	mvprintw(y, 0, "%.*s", width, line);
+	if (in->mounts[0])
+		snprintf(line, sizeof(line), "mounted  %s (%s)", in->mounts, in->fstype);
+	else
+		snprintf(line, sizeof(line), "mounted  -");
+	mvprintw(y + 1, 0, "%.*s", width, line);
+}
+
 void view_detail_draw(struct ui *u, int y, int height, int width)
 {
 	static const enum column_id rd[] = { COLUMN_R_S, COLUMN_RKB_S, COLUMN_RRQM_S, COLUMN_RRQM_PCT, COLUMN_R_AWAIT, COLUMN_RAREQ_SZ };
@@ -60,13 +86,15 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 	if (in->persistent[0])
 		printw("  (%s)", in->persistent);
 	attrset(A_NORMAL);
+	context(in, line, width);
+	line += 2;
 	ll(b[0], sizeof(b[0]), in->max_hw_sectors_kb);
 	ll(b[1], sizeof(b[1]), in->logical_block_size);
 	ll(b[2], sizeof(b[2]), in->physical_block_size);
 	ll(b[3], sizeof(b[3]), in->nr_requests);
 	ll(b[4], sizeof(b[4]), in->nr_hw_queues);
-	mvprintw(line++, 0, "limits   max_hw_sectors_kb %s  logical %s  physical %s  rotational %s  hw queues %s  nr_requests %s",
-		 b[0], b[1], b[2], in->rotational == SAMPLE_UNREADABLE ? "n/a" : in->rotational < 0 ? "-" : in->rotational ? "yes" : "no", b[4], b[3]);
+	mvprintw(line++, 0, "limits   max_hw_sectors_kb %s  logical %s  physical %s  hw queues %s  nr_requests %s",
+		 b[0], b[1], b[2], b[4], b[3]);
 	ll(b[0], sizeof(b[0]), in->read_ahead_kb);
 	ll(b[1], sizeof(b[1]), in->max_sectors_kb);
 	mvprintw(line++, 0, "tunables read_ahead_kb %s  max_sectors_kb %s  scheduler %s", b[0], b[1],

@@ -177,6 +177,12 @@ START_TEST(cells_in_every_state)
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "in dm-0         ");
 	snprintf(m.info.slaves, sizeof(m.info.slaves), "sda,sdb,sdc,sdd,sde");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "on sda,sdb,sdc,s");
+	/* a partition: the disk it is part of, and what it holds */
+	m.info.kind = DISK_KIND_PARTITION;
+	snprintf(m.info.parent, sizeof(m.info.parent), "sda");
+	ck_assert_str_eq(cell(COLUMN_STACK, &m), "of sda, in dm-0 ");
+	m.info.holders[0] = '\0';
+	ck_assert_str_eq(cell(COLUMN_STACK, &m), "of sda          ");
 }
 END_TEST
 

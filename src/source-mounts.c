@@ -1,0 +1,219 @@
+#include "source-mounts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "format.h"
+
+/* A mountinfo of a machine with thousands of mounts is a few MB: enough. */
+#define MOUNTINFO_MAX (8u << 20)
+
+struct source_mounts {
+	const struct root *root;
+	struct source_mounts_entry *e;
+	size_t n;
+	double next_read;
+};
+
+int source_mounts_open(const struct root *r, struct source_mounts **out)
+{
+	struct source_mounts *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	m->root = r;
+	*out = m;
+	return 0;
+}
+
+void source_mounts_close(struct source_mounts *m)
+{
+	if (!m)
+		return;
+	free(m->e);
+	free(m);
+}
+
+/* mountinfo writes space, tab, newline and backslash as \ooo. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' &&
+		    r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	const struct source_mounts_entry *x = a, *y = b;
+
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+static struct source_mounts_entry *find(struct source_mounts_entry *e, size_t n, dev_t dev)
+{
+	struct source_mounts_entry key = { .dev = dev };
+
+	return bsearch(&key, e, n, sizeof(*e), cmp_dev);
+}
+
+/* Add a mountpoint once; what does not fit ends in "...". */
+static void add_point(struct source_mounts_entry *e, const char *point)
+{
+	size_t used = strlen(e->points), len = strlen(point);
+	const char *p = e->points;
+
+	while ((p = strstr(p, point))) {
+		if ((p == e->points || p[-1] == ' ') && (p[len] == ',' || !p[len]))
+			return;
+		p += len;
+	}
+	if (used && used + 2 + len >= sizeof(e->points)) {
+		if (used + 4 < sizeof(e->points) && strcmp(e->points + used - 3, "..."))
+			strcat(e->points, ", ...");
+		return;
+	}
+	snprintf(e->points + used, sizeof(e->points) - used, "%s%s", used ? ", " : "", point);
+}
+
+/* One line: "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw". */
+static int parse_line(char *line, dev_t *dev, char **point, char **fstype)
+{
+	char *f[6], *save = NULL, *t;
+	unsigned ma, mi;
+	int n = 0;
+
+	for (t = strtok_r(line, " ", &save); t && n < 6; t = strtok_r(NULL, " ", &save))
+		f[n++] = t;
+	if (n < 6 || sscanf(f[2], "%u:%u", &ma, &mi) != 2)
+		return -EINVAL;
+	/* optional fields up to the lone "-", then the filesystem type */
+	while (t && strcmp(t, "-"))
+		t = strtok_r(NULL, " ", &save);
+	if (!t || !(t = strtok_r(NULL, " ", &save)))
+		return -EINVAL;
+	*dev = makedev(ma, mi);
+	*point = f[4];
+	*fstype = t;
+	return 0;
+}
+
+int source_mounts_parse(const char *text, struct source_mounts_entry **out)
+{
+	struct source_mounts_entry *e = NULL;
+	size_t n = 0, cap = 0;
+	char *copy = strdup(text), *save = NULL;
+
+	*out = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *point, *fstype, clean[sizeof(e->points)], type[sizeof(e->fstype)];
+		struct source_mounts_entry *x;
+		dev_t dev;
+
+		/* anonymous devices (tmpfs, proc, overlay) are no block device */
+		if (parse_line(line, &dev, &point, &fstype) < 0 || major(dev) == 0)
+			continue;
+		x = NULL;
+		for (size_t i = 0; i < n && !x; i++)
+			if (e[i].dev == dev)
+				x = &e[i];
+		if (!x) {
+			if (n == cap) {
+				struct source_mounts_entry *ne = realloc(e, (cap = cap ? cap * 2 : 16) * sizeof(*e));
+				if (!ne) {
+					free(e);
+					free(copy);
+					return -ENOMEM;
+				}
+				e = ne;
+			}
+			x = &e[n++];
+			memset(x, 0, sizeof(*x));
+			x->dev = dev;
+			format_sanitize(fstype, type, sizeof(type));
+			snprintf(x->fstype, sizeof(x->fstype), "%s", type);
+		}
+		unescape(point);
+		format_sanitize(point, clean, sizeof(clean));
+		add_point(x, clean);
+	}
+	free(copy);
+	if (n)
+		qsort(e, n, sizeof(*e), cmp_dev);
+	*out = e;
+	return (int)n;
+}
+
+/* The whole file through the root, however long (proc files have no size). */
+static char *read_all(const struct root *r, const char *rel)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap);
+	int fd = root_openat(r, rel, O_RDONLY);
+
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		ssize_t k;
+		if (len + 1 == cap) {
+			char *nb = cap < MOUNTINFO_MAX ? realloc(buf, cap * 2) : NULL;
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		k = read(fd, buf + len, cap - 1 - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		len += (size_t)k;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+void source_mounts_fill(struct source_mounts *m, struct sample *s)
+{
+	if (s->t >= m->next_read) {
+		char *text = read_all(m->root, "proc/self/mountinfo");
+		struct source_mounts_entry *e = NULL;
+		int n = text ? source_mounts_parse(text, &e) : 0;
+
+		free(text);
+		/* no file (a captured tree without one): no mounts; no memory: the last */
+		if (n >= 0) {
+			free(m->e);
+			m->e = e;
+			m->n = (size_t)n;
+		}
+		m->next_read = s->t + SOURCE_MOUNTS_REREAD_S;
+	}
+	for (size_t i = 0; i < s->ndisks; i++) {
+		struct disk_info *in = &s->disks[i].info;
+		const struct source_mounts_entry *x = m->n ? find(m->e, m->n, s->disks[i].st.dev) : NULL;
+
+		snprintf(in->mounts, sizeof(in->mounts), "%s", x ? x->points : "");
+		snprintf(in->fstype, sizeof(in->fstype), "%s", x ? x->fstype : "");
+	}
+}
