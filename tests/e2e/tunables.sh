@@ -40,7 +40,10 @@ t_check "S changes the scheduler" t_until 3 sched_is_not "$sched0"
 tm_keys t
 t_check "t opens the tunables panel" tm_wait "tunables of $name" 2
 t_check "the panel shows the value at start" tm_wait "^read_ahead_kb *$((ra0 * 2)) *$ra0 " 2
-# read_ahead_kb is the panel's first row: type an exact value
+# the panel opens on the last tunable changed (the scheduler, S); read_ahead_kb
+# is its first row: up there, type an exact value
+t_check "the panel opens on the scheduler, changed last" tm_wait "scheduler of the request queue" 2
+for i in 1 2 3 4 5 6 7 8; do tm_keys Up; done
 tm_keys Enter
 t_check "Enter asks for a value" tm_wait "read_ahead_kb = " 2
 for i in 1 2 3 4 5 6 7 8; do tm_keys BSpace; done
