@@ -37,6 +37,7 @@ struct app_options {
 	enum names_type names; /* -j: persistent names shown and accepted */
 	const char *listen;   /* --listen ADDR:PORT: Prometheus /metrics, or NULL */
 	const char *textfile; /* --textfile DIR: node_exporter textfile, or NULL */
+	const char *columns;  /* -o: the table's columns, checked by main (column-layout) */
 	const char *devs[APP_MAX_DEVS]; /* -p, as typed */
 	size_t ndevs;
 };

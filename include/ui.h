@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "app.h"
+#include "column-layout.h"
 #include "columns.h"
 #include "loop.h"
 #include "ab.h"
@@ -67,6 +68,7 @@ struct ui {
 	char sel_name[SAMPLE_NAME_MAX];
 	int sel_row, top_row;
 	int hscroll;      /* table columns scrolled off to the left (after DEVICE) */
+	struct column_layout layout; /* the table's columns after DEVICE (-o, f, config) */
 	int help_top;
 	enum ui_prompt prompt;
 	char input[64];

@@ -10,6 +10,7 @@
 
 #include "action.h"
 #include "columns.h"
+#include "config.h"
 
 const double keymap_intervals[KEYMAP_INTERVALS] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60 };
 
@@ -357,13 +358,13 @@ static unsigned act_end(struct ui *u)
 
 static unsigned sort_step(struct ui *u, int dir)
 {
-	int c = u->app->filter.sort_column;
+	/* Only columns on the table can be sort keys: DEVICE, then the layout. */
+	int n = u->layout.n + 1, i = column_layout_find(&u->layout, u->app->filter.sort_column) + 1, c;
 
-	/* Only columns of the table can be sort keys. */
-	do
-		c = (c + dir + COLUMN_COUNT) % COLUMN_COUNT;
-	while (!columns[c].table ||
-	       ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler)));
+	do {
+		i = (i + dir + n) % n;
+		c = i ? u->layout.col[i - 1] : COLUMN_DEVICE;
+	} while ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler));
 	u->app->filter.sort_column = c;
 	/* Numbers read best largest first; names alphabetically. */
 	u->app->filter.sort_reverse = columns[c].type == COL_NUM;
@@ -507,7 +508,7 @@ static unsigned act_left(struct ui *u)
 
 static unsigned act_right(struct ui *u)
 {
-	if (u->hscroll < COLUMN_STACK - 1)
+	if (u->hscroll < u->layout.n - 1)
 		u->hscroll++;
 	return ACT_REDRAW;
 }
@@ -538,6 +539,21 @@ static unsigned act_escape(struct ui *u)
 		return ACT_ROWS;
 	}
 	return 0;
+}
+
+/* W: top's "write the configuration file": columns, sort, interval, colours. */
+static unsigned act_config_save(struct ui *u)
+{
+	struct config c = {
+		.has_columns = true, .has_sort = true, .has_interval = true, .has_color = true,
+		.columns = u->layout, .sort_column = u->app->filter.sort_column,
+		.sort_reverse = u->app->filter.sort_reverse, .interval = u->app->opt.interval, .color = u->color,
+	};
+	char msg[512];
+
+	config_save(&c, msg, sizeof(msg));
+	ui_status(u, "%s", msg);
+	return ACT_REDRAW;
 }
 
 static unsigned act_redraw(struct ui *u)
@@ -590,6 +606,8 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all },
 	{ ALL, { 'K', 0 }, "K", "keep the changes: no restore at quit or hang-up", action_keep },
 	{ ALL, { 12, 0 }, "Ctrl-L", "redraw the screen", act_redraw },
+	{ ALL, { 'W', 0 }, "W", "write columns, sort, interval and colours to the config file (see FILES)",
+	  act_config_save },
 	{ TUN, { 'j', KEY_DOWN, 0 }, "j, Down", "next tunable", act_tun_down },
 	{ TUN, { 'k', KEY_UP, 0 }, "k, Up", "previous tunable", act_tun_up },
 	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right", "step up: double a size, next choice, +1", act_tun_inc },

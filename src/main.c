@@ -19,6 +19,8 @@
 #include "sweep.h"
 #include "terminal.h"
 #include "sweep-report.h"
+#include "column-layout.h"
+#include "config.h"
 #include "doc.h"
 #include "names.h"
 #include "tui.h"
@@ -34,6 +36,7 @@ static const struct option long_opts[] = {
 	{ "delay", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "device", required_argument, NULL, 'p' },
+	{ "columns", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "partitions", no_argument, NULL, OPT_PARTITIONS },
 	{ "root", required_argument, NULL, OPT_ROOT },
@@ -70,6 +73,8 @@ static void usage(FILE *f)
 		"  -p, --device DEV       only this device (repeatable): a kernel name (sda, dm-3), a mapper\n"
 		"                         name (vg0-data), a /dev/ path (/dev/mapper/X, /dev/disk/by-id/X)\n"
 		"                         or, with -j, a persistent name\n"
+		"  -o, --columns LIST     full screen: the table's columns after DEVICE, in this order\n"
+		"                         (r/s,w/s,rMB/s,...; blktune --list columns; f changes them)\n"
 		"  -j, --persistent-names TYPE  show and accept /dev/disk/by-TYPE names, as iostat -j\n"
 		"                         (TYPE: ID, LABEL, PATH, UUID, PARTUUID)\n"
 		"  -z, --omit-idle        batch: leave out devices with no I/O in the interval (iostat -z);\n"
@@ -115,6 +120,7 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 
 /* What main does besides running a front end. */
 struct cli {
+	bool delay_given, color_given; /* over the config file's */
 	const char *sets[APP_MAX_DEVS];
 	size_t nsets;
 	bool restore;
@@ -127,13 +133,14 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 
 	*done = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bd:n:p:j:zhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:p:j:o:zhV", long_opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'b':
 			o->batch = true;
 			break;
 		case 'd':
+			cli->delay_given = true;
 			errno = 0;
 			o->interval = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !isfinite(o->interval) ||
@@ -153,6 +160,14 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 				return bad("-p '%s': give a device name (sda, vg0-data) or a /dev/ path", optarg);
 			o->devs[o->ndevs++] = optarg;
 			break;
+		case 'o': {
+			struct column_layout l;
+			char why[160];
+			if (column_layout_parse(optarg, &l, why, sizeof(why)) < 0)
+				return bad("-o %s: %s", optarg, why);
+			o->columns = optarg;
+			break;
+		}
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -163,6 +178,7 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 			o->root_dir = optarg;
 			break;
 		case OPT_NO_COLOR:
+			cli->color_given = true;
 			o->no_color = true;
 			break;
 		case OPT_NO_TRACE:
@@ -240,6 +256,8 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	if (o->columns && o->batch)
+		return bad("%s chooses the full-screen table's columns; batch output has iostat's", "-o");
 	if (o->json && !o->batch)
 		return bad("%s only applies with -b", "--json");
 	if (o->cgroups && !o->json)
@@ -263,7 +281,8 @@ int main(int argc, char **argv)
 	struct cli cli = { 0 };
 	struct app a;
 	int err, done;
-	char why[128];
+	char why[512], conf_cols[1024];
+	struct config conf = { 0 };
 
 	/* Started by bpf-loader to load a BPF object: nothing else. */
 	if ((err = bpf_helper_main(argc, argv)) >= 0)
@@ -294,11 +313,31 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blktune: %s: the full-screen view cannot be drawn; use -b for batch output\n", why);
 		return 2;
 	}
+	/* The full screen's saved settings (W), under the command line's. */
+	if (!o.batch) {
+		err = config_load(&conf, why, sizeof(why));
+		if (err < 0 && err != -ENOENT) {
+			fprintf(stderr, "blktune: config %s\n", why);
+			return 2;
+		}
+		if (conf.has_interval && !cli.delay_given)
+			o.interval = conf.interval;
+		if (conf.has_color && !cli.color_given)
+			o.no_color = !conf.color;
+		if (conf.has_columns && !o.columns) {
+			column_layout_text(&conf.columns, conf_cols, sizeof(conf_cols));
+			o.columns = conf_cols;
+		}
+	}
 	if ((err = app_open(&a, &o)) < 0) {
 		bool usage = a.bad_arg;
 		fprintf(stderr, "blktune: %s\n", a.error[0] ? a.error : strerror(-err));
 		app_close(&a);
 		return usage ? 2 : 1;
+	}
+	if (conf.has_sort) {
+		a.filter.sort_column = conf.sort_column;
+		a.filter.sort_reverse = conf.sort_reverse;
 	}
 	/* Without -b, -z starts the TUI with idle devices hidden (its i key). */
 	if (!o.batch && o.omit_zero) {

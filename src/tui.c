@@ -185,6 +185,9 @@ int tui_run(struct app *a)
 	u.app = a;
 	u.mode = UI_TABLE;
 	u.unit = COLUMN_UNIT_MB;
+	column_layout_default(&u.layout);
+	if (a->opt.columns)
+		column_layout_parse(a->opt.columns, &u.layout, NULL, 0); /* main checked it */
 	u.utf8 = format_locale_utf8();
 	ab_init(&u.ab);
 	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)

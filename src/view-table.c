@@ -14,9 +14,9 @@ static int visible_columns(const struct ui *u, int width, int name_width, int *o
 	int n = 0, x = name_width;
 
 	out[n++] = COLUMN_DEVICE;
-	for (int c = COLUMN_R_S + u->hscroll; c < COLUMN_COUNT; c++) {
-		if (!columns[c].table ||
-		    ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler)))
+	for (int i = u->hscroll; i < u->layout.n; i++) {
+		int c = u->layout.col[i];
+		if ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler))
 			continue;
 		if (x + 1 + columns[c].width > width)
 			break;
