@@ -26,7 +26,7 @@ t_check "the header names the host and kernel" tm_wait "$(uname -r)" 2
 t_check "the detail pane is shown" tm_wait "^limits " 2
 
 tm_keys '?'
-t_check "? shows the help generated from the key table" tm_wait "sort by the next column" 2
+t_check "? shows the help generated from the key table" tm_wait "pause or resume sampling" 2
 tm_keys NPage NPage
 t_check "PgDn scrolls help to the column formulas" tm_wait "io_ticks (ms) / interval" 2
 tm_keys Escape
