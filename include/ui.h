@@ -75,6 +75,9 @@ struct ui {
 	bool input_fresh; /* input is the pre-filled value: typing replaces it */
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */
+	/* where the last draw put the table, for mouse clicks: its header line
+	 * (-1: not shown) and each column's first x */
+	int table_y, ntable_x, table_x[COLUMN_COUNT + 1], table_col[COLUMN_COUNT];
 	enum column_unit unit; /* of the table's throughput columns (m cycles) */
 	int detail_page;  /* enum ui_detail_page */
 	int cpu_top;      /* first CPU row shown in the CPU view */

@@ -113,6 +113,37 @@ static unsigned prompt_key(struct ui *u, int key)
 	return ACT_REDRAW;
 }
 
+/* A click on the table: on a row selects it, on a column's header sorts by
+ * it (again: the other way). Geometry from the last draw. */
+static unsigned mouse_click(struct ui *u)
+{
+	MEVENT ev;
+	int i;
+
+	if (getmouse(&ev) != OK || u->prompt != UI_PROMPT_NONE || u->table_y < 0 || ev.y < u->table_y ||
+	    ev.y > u->table_y + u->table_rows)
+		return 0;
+	if (ev.y > u->table_y) {
+		if (u->top_row + ev.y - u->table_y - 1 >= (int)u->app->nrows)
+			return 0;
+		ui_select_row(u, u->top_row + ev.y - u->table_y - 1);
+		return ACT_REDRAW;
+	}
+	for (i = 0; i < u->ntable_x && ev.x >= u->table_x[i + 1]; i++)
+		;
+	if (i == u->ntable_x)
+		return 0;
+	if (u->app->filter.sort_column == u->table_col[i]) {
+		u->app->filter.sort_reverse = !u->app->filter.sort_reverse;
+	} else {
+		u->app->filter.sort_column = u->table_col[i];
+		u->app->filter.sort_reverse = columns[u->table_col[i]].type == COL_NUM;
+	}
+	ui_status(u, "sorted by %s%s", columns[u->table_col[i]].header,
+		  u->app->filter.sort_reverse ? " (descending)" : " (ascending)");
+	return ACT_ROWS;
+}
+
 static unsigned handle_keys(struct ui *u)
 {
 	unsigned flags = 0;
@@ -121,6 +152,10 @@ static unsigned handle_keys(struct ui *u)
 	while ((key = getch()) != ERR) {
 		if (key == KEY_RESIZE) {
 			flags |= ACT_REDRAW;
+			continue;
+		}
+		if (key == KEY_MOUSE) {
+			flags |= mouse_click(u);
 			continue;
 		}
 		if (u->prompt != UI_PROMPT_NONE) {

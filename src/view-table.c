@@ -48,8 +48,12 @@ int view_table_draw(struct ui *u, int y, int height, int width)
 	attrset(view_attr(u, VC_HEADER));
 	mvhline(y, 0, ' ', width);
 	move(y, 0);
+	u->table_y = y;
+	u->ntable_x = ncols;
 	for (int i = 0; i < ncols; i++) {
 		const struct column *c = &columns[cols[i]];
+		u->table_col[i] = cols[i];
+		u->table_x[i] = getcurx(stdscr);
 		bool sorted = cols[i] == a->filter.sort_column;
 		char h[40], name[32];
 		column_header_unit(c, u->unit, name, sizeof(name));
@@ -60,6 +64,7 @@ int view_table_draw(struct ui *u, int y, int height, int width)
 			printw(i ? " %-*s" : "%-*s", cols[i] == COLUMN_DEVICE ? name_width : c->width, h);
 	}
 	attrset(A_NORMAL);
+	u->table_x[ncols] = getcurx(stdscr);
 	u->table_rows = height - 1;
 	ui_sync_selection(u);
 	if (a->nrows == 0) {

@@ -48,6 +48,9 @@ int view_init(bool no_color, bool *color)
 	curs_set(0);
 	/* Esc is a key of ours: don't wait a second for an escape sequence. */
 	set_escdelay(25);
+	/* a click selects a row or sorts by a column; no drag, no report of moves */
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	mouseinterval(0);
 	*color = false;
 	if (!no_color && !getenv("NO_COLOR") && has_colors()) {
 		start_color();
@@ -184,6 +187,7 @@ void view_draw(struct ui *u)
 {
 	int h = LINES, w = COLS, y;
 
+	u->table_y = -1;
 	erase();
 	if (h < 5 || w < 20) {
 		mvprintw(0, 0, "%.*s", w, "blktune: window too small");
