@@ -20,6 +20,10 @@ struct rows_filter {
 
 /* Fill idx with the indices of m[] to show, in order; returns how many. */
 size_t rows_build(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx);
+/* The same, where idx already holds the last order (nprev rows): when that
+ * is still the order, it is kept without sorting. */
+size_t rows_build_from(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx,
+		       size_t nprev);
 /* The name filter's test: fnmatch(3) when pattern holds a glob character
  * (* ? [), else a substring. An empty name never matches. */
 bool rows_name_match(const char *pattern, const char *name);

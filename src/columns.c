@@ -489,7 +489,7 @@ void column_stack_text(const struct disk_metrics *m, char *out, size_t len)
 
 void column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len)
 {
-	snprintf(out, len, "%-*.*s", width, width, names_label(m));
+	format_left(out, len, width, names_label(m));
 }
 
 int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n, int max)
@@ -509,24 +509,24 @@ static inline void num_cell(const struct column *c, const struct disk_metrics *m
 		     size_t len)
 {
 	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics) {
-		snprintf(out, len, "%*s", c->width, "-");
+		format_right(out, len, c->width, "-");
 		return;
 	}
 	if ((c->flags & COLUMN_TRACED) && !m->traced) {
-		snprintf(out, len, "%*s", c->width, "n/a");
+		format_right(out, len, c->width, "n/a");
 		return;
 	}
 	if ((c->flags & COLUMN_SPLIT) && m->t_metrics && !m->t_split) {
-		snprintf(out, len, "%*s", c->width, "n/a");
+		format_right(out, len, c->width, "n/a");
 		return;
 	}
 	if (c->flags & COLUMN_GAUGE) {
 		if (v < 0) {
-			snprintf(out, len, "%*s", c->width, v == SAMPLE_UNREADABLE ? "n/a" : "-");
+			format_right(out, len, c->width, v == SAMPLE_UNREADABLE ? "n/a" : "-");
 			return;
 		}
 	} else if (m->state != DISK_OK) {
-		snprintf(out, len, "%*s", c->width, m->state == DISK_RESTARTED ? "reset" : "-");
+		format_right(out, len, c->width, m->state == DISK_RESTARTED ? "reset" : "-");
 		return;
 	}
 	format_num(v, c->width, prec, out, len);
@@ -539,13 +539,13 @@ void column_cell(const struct column *c, const struct disk_metrics *m, char *out
 		column_name_cell(m, c->width, out, len);
 		return;
 	case COL_SCHED:
-		snprintf(out, len, "%-*.*s", c->width, c->width, m->info.has_queue ? m->info.scheduler : "-");
+		format_left(out, len, c->width, m->info.has_queue ? m->info.scheduler : "-");
 		return;
 	case COL_STACK:
 		{
 			char t[200];
 			column_stack_text(m, t, sizeof(t));
-			snprintf(out, len, "%-*.*s", c->width, c->width, t);
+			format_left(out, len, c->width, t);
 		}
 		return;
 	case COL_NUM:

@@ -45,13 +45,48 @@ static int fixed(double v, int width, int prec, char *out, size_t len)
 	return width;
 }
 
+/* pad spaces, then n bytes of s, then post spaces, cut to len - 1 */
+static void pad(char *out, size_t len, size_t pre, const char *s, size_t n, size_t post)
+{
+	size_t room = len ? len - 1 : 0, k;
+
+	if (!len)
+		return;
+	k = pre < room ? pre : room;
+	memset(out, ' ', k);
+	out += k;
+	room -= k;
+	k = n < room ? n : room;
+	memcpy(out, s, k);
+	out += k;
+	room -= k;
+	k = post < room ? post : room;
+	memset(out, ' ', k);
+	out[k] = '\0';
+}
+
+void format_right(char *out, size_t len, int width, const char *s)
+{
+	size_t n = strlen(s), w = width < 0 ? (size_t)-(long)width : (size_t)width;
+
+	/* printf: a negative width pads on the right */
+	pad(out, len, width > 0 && w > n ? w - n : 0, s, n, width < 0 && w > n ? w - n : 0);
+}
+
+void format_left(char *out, size_t len, int width, const char *s)
+{
+	size_t w = width > 0 ? (size_t)width : 0, n = strnlen(s, w);
+
+	pad(out, len, 0, s, n, w - n);
+}
+
 void format_num(double v, int width, int prec, char *out, size_t len)
 {
 	static const char suffix[] = "kMGTP";
 	double a = v;
 
 	if (!isfinite(v)) {
-		snprintf(out, len, "%*s", width, "-");
+		format_right(out, len, width, "-");
 		return;
 	}
 	for (int p = prec; p >= 0; p--)
@@ -70,7 +105,7 @@ void format_num(double v, int width, int prec, char *out, size_t len)
 				return;
 		}
 	}
-	snprintf(out, len, "%*s", width, "#");
+	format_right(out, len, width, "#");
 }
 
 void format_kb(double kb, char *out, size_t len)

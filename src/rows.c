@@ -76,20 +76,61 @@ static int cmp_items(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-size_t rows_build(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx)
+/* Whether idx[0..nprev) is still the order of the k visible rows: k of
+ * them, each visible, each after the one before (cmp_items is a total
+ * order, so none twice).
+ * n - 1 comparisons instead of a sort; visible[] marks the rows to show. */
+static bool still_ordered(const struct disk_metrics *m, size_t n, const struct rows_filter *f, const size_t *idx,
+			  size_t nprev, const unsigned char *visible, size_t k)
+{
+	if (nprev != k || f->sort_column < 0 || f->sort_column >= COLUMN_COUNT)
+		return false;
+	for (size_t i = 0; i < nprev; i++) {
+		struct sort_item a, b;
+
+		if (idx[i] >= n || !visible[idx[i]])
+			return false;
+		if (!i)
+			continue;
+		a = (struct sort_item){ &m[idx[i - 1]], idx[i - 1], f };
+		b = (struct sort_item){ &m[idx[i]], idx[i], f };
+		if (cmp_items(&a, &b) >= 0)
+			return false;
+	}
+	return true;
+}
+
+size_t rows_build_from(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx,
+		       size_t nprev)
 {
 	struct sort_item *items = malloc((n ? n : 1) * sizeof(*items));
+	unsigned char *visible = malloc(n ? n : 1);
 	size_t k = 0;
 
-	if (!items)
+	if (!items || !visible) {
+		free(items);
+		free(visible);
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (rows_visible(&m[i], f))
+	}
+	for (size_t i = 0; i < n; i++) {
+		visible[i] = rows_visible(&m[i], f);
+		if (visible[i])
 			items[k++] = (struct sort_item){ &m[i], i, f };
-	if (f->sort_column >= 0 && f->sort_column < COLUMN_COUNT)
-		qsort(items, k, sizeof(*items), cmp_items);
-	for (size_t i = 0; i < k; i++)
-		idx[i] = items[i].idx;
+	}
+	/* A refresh seldom changes the order (by name, never while the set
+	 * of devices stays): sort only when the last one no longer holds. */
+	if (!still_ordered(m, n, f, idx, nprev, visible, k)) {
+		if (f->sort_column >= 0 && f->sort_column < COLUMN_COUNT)
+			qsort(items, k, sizeof(*items), cmp_items);
+		for (size_t i = 0; i < k; i++)
+			idx[i] = items[i].idx;
+	}
 	free(items);
+	free(visible);
 	return k;
+}
+
+size_t rows_build(const struct disk_metrics *m, size_t n, const struct rows_filter *f, size_t *idx)
+{
+	return rows_build_from(m, n, f, idx, 0);
 }

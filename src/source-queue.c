@@ -328,7 +328,11 @@ static void read_tunables(struct source_queue *sq, struct entry *e)
 		long long v = 0;
 		int err;
 
-		snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
+		/* the path only where no fd is kept (past the fd budget) */
+		if (e->fd[i] < 0) {
+			device_dir(e, dir, sizeof(dir));
+			snprintf(path, sizeof(path), "%s/%s", dir, tunable_files[i]);
+		}
 		if (i == TF_SCHED) {
 			ssize_t n = e->fd[i] >= 0 ? root_pread(e->fd[i], buf, sizeof(buf))
 						  : root_read(sq->root, path, buf, sizeof(buf));

@@ -146,6 +146,38 @@ START_TEST(column_lookup)
 }
 END_TEST
 
+/* The padding helpers are printf's "%*s" and "%-*.*s": compared byte for
+ * byte with snprintf at every width, string length and buffer size around
+ * the edges (cut to len - 1, empty strings, zero and negative widths). */
+START_TEST(padding_is_printfs)
+{
+	static const char *const strs[] = { "", "-", "n/a", "reset", "mq-deadline", "loop1023", "sda\xc3\xa9" };
+	char want[32], got[32];
+
+	for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++)
+		for (int w = -2; w <= 14; w++)
+			for (size_t len = 1; len <= sizeof(got); len++) {
+				memset(got, 'x', sizeof(got));
+				snprintf(want, len, "%*s", w, strs[k]);
+				format_right(got, len, w, strs[k]);
+				ck_assert_msg(!strcmp(got, want), "right \"%s\" w %d len %zu: \"%s\" not \"%s\"", strs[k],
+					      w, len, got, want);
+				if (w < 0)
+					continue;
+				memset(got, 'x', sizeof(got));
+				snprintf(want, len, "%-*.*s", w, w, strs[k]);
+				format_left(got, len, w, strs[k]);
+				ck_assert_msg(!strcmp(got, want), "left \"%s\" w %d len %zu: \"%s\" not \"%s\"", strs[k],
+					      w, len, got, want);
+			}
+	/* nothing written to a buffer of no size */
+	got[0] = 'x';
+	format_right(got, 0, 5, "abc");
+	format_left(got, 0, 5, "abc");
+	ck_assert_int_eq(got[0], 'x');
+}
+END_TEST
+
 UNIT_SUITE(output_suite)
 static Suite *output_suite(void)
 {
@@ -153,6 +185,7 @@ static Suite *output_suite(void)
 	TCase *tc = tcase_create("output");
 
 	tcase_add_test(tc, numbers_fit_their_cells);
+	tcase_add_test(tc, padding_is_printfs);
 	tcase_add_test(tc, sparkline_scales_to_max);
 	tcase_add_test(tc, json_uses_iostat_keys);
 	tcase_add_test(tc, text_columns_align);

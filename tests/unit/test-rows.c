@@ -63,6 +63,48 @@ START_TEST(sort_and_filter)
 }
 END_TEST
 
+/* The last order is kept only while it is still the order: a stale one
+ * (a row gone, one twice, out of range, out of order, another sort, another
+ * count) gives what a fresh sort gives. */
+static void same_as_fresh(const struct disk_metrics *m, size_t n, const struct rows_filter *f, const size_t *prev,
+			  size_t nprev)
+{
+	size_t want[8], got[8], nw, ng;
+
+	nw = rows_build(m, n, f, want);
+	memcpy(got, prev, nprev * sizeof(*prev));
+	ng = rows_build_from(m, n, f, got, nprev);
+	ck_assert_uint_eq(ng, nw);
+	for (size_t i = 0; i < nw; i++)
+		ck_assert_msg(got[i] == want[i], "row %zu: %zu, not %zu", i, got[i], want[i]);
+}
+
+START_TEST(last_order_kept_only_while_it_holds)
+{
+	struct disk_metrics m[5];
+	struct rows_filter f = { .sort_column = COLUMN_DEVICE };
+	size_t fresh[5], n;
+
+	setup(m);
+	n = rows_build(m, 5, &f, fresh); /* loop0 sda sdb dm-0: 4 1 0 3 */
+	ck_assert_uint_eq(n, 4);
+	same_as_fresh(m, 5, &f, fresh, n);
+	same_as_fresh(m, 5, &f, (const size_t[]){ 1, 4, 0, 3 }, 4); /* out of order */
+	same_as_fresh(m, 5, &f, (const size_t[]){ 4, 1, 1, 3 }, 4); /* one twice, one missing */
+	same_as_fresh(m, 5, &f, (const size_t[]){ 4, 1, 0, 9 }, 4); /* out of range */
+	same_as_fresh(m, 5, &f, (const size_t[]){ 4, 1, 2, 3 }, 4); /* a hidden row */
+	same_as_fresh(m, 5, &f, (const size_t[]){ 4, 1, 0 }, 3);    /* one fewer */
+	same_as_fresh(m, 5, &f, (const size_t[]){ 4, 1, 0, 3, 2 }, 5);
+	f.sort_reverse = true; /* another order: the same rows reversed */
+	same_as_fresh(m, 5, &f, fresh, n);
+	f.sort_reverse = false;
+	f.sort_column = COLUMN_R_S; /* by r/s: sdb (10) before sda (300) */
+	same_as_fresh(m, 5, &f, fresh, n);
+	m[0].r_s = 1000; /* the figures moved: sdb now last */
+	same_as_fresh(m, 5, &f, fresh, n);
+}
+END_TEST
+
 START_TEST(names_in_natural_order)
 {
 	static const char *const kernel[] = { "loop10", "sdb", "loop2", "nvme0n1p10", "sda2", "nvme0n1", "loop1",
@@ -196,6 +238,7 @@ static Suite *rows_suite(void)
 	TCase *tc = tcase_create("rows");
 
 	tcase_add_test(tc, sort_and_filter);
+	tcase_add_test(tc, last_order_kept_only_while_it_holds);
 	tcase_add_test(tc, glob_filter);
 	tcase_add_test(tc, device_list_overrides);
 	tcase_add_test(tc, names_in_natural_order);
