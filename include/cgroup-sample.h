@@ -41,6 +41,8 @@ struct cgroup_group {
  * traced cgroup ids (the bio's blkcg) find their path here. */
 struct cgroup_sample {
 	bool valid;
+	double t;                 /* CLOCK_MONOTONIC in the middle of the walk: rates use
+				   * the walk's own instants, not the sample's */
 	int version;              /* 2: v2 io controller, 1: v1 blkio */
 	char mount[64];           /* the hierarchy, relative to the root dir */
 	struct cgroup_group *groups;

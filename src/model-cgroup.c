@@ -89,7 +89,9 @@ int model_cgroup(const struct sample *prev, const struct sample *cur, const dev_
 {
 	const struct cgroup_sample *c = &cur->cg;
 	const struct cgroup_sample *pc = prev && prev->cg.valid ? &prev->cg : NULL;
-	double interval = prev ? cur->t - prev->t : 0;
+	/* the walk's own instants: a walk of many cgroups takes a while after
+	 * the sample's diskstats instant, and not always as long */
+	double interval = pc ? c->t - pc->t : 0;
 
 	out->nrows = 0;
 	out->nuncounted = 0;

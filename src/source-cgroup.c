@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup-stat.h"
@@ -260,8 +261,17 @@ static uint64_t root_id(const struct source_cgroup *src)
 	return id;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int source_cgroup_read(struct source_cgroup *src, struct cgroup_sample *out)
 {
+	double t0 = now();
 	int err = 0;
 
 	cgroup_sample_reset(out);
@@ -297,5 +307,6 @@ int source_cgroup_read(struct source_cgroup *src, struct cgroup_sample *out)
 			return err;
 	}
 	out->valid = true;
+	out->t = (t0 + now()) / 2;
 	return 0;
 }

@@ -270,6 +270,7 @@ static void fake(struct sample *s, double t, uint64_t id, uint64_t rb, uint64_t 
 		d->info.kind = disks[i].kind;
 	}
 	s->cg.valid = true;
+	s->cg.t = t + 0.001; /* read a little after the sample's instant */
 	s->cg.version = 1;
 	snprintf(s->cg.mount, sizeof(s->cg.mount), "sys/fs/cgroup/blkio");
 	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s->cg, 1, "/", 0));
@@ -315,6 +316,14 @@ START_TEST(test_model)
 	/* loop1 has no line in the root: counted by nobody; the partition is not listed */
 	ck_assert_uint_eq(m.nuncounted, 1);
 	ck_assert_str_eq(m.uncounted[0], "loop1");
+	/* rates over the walks' own instants, not the samples' */
+	a.cg.t = 10.5;
+	b.cg.t = 12.5 - 0.5 / 2;
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert_double_eq_tol(row_of(&m, "/a")->rbytes_s, 8192 / 1.75, 1e-9);
+	ck_assert_double_eq_tol(m.interval, 1.75, 1e-9);
+	a.cg.t = 10.001;
+	b.cg.t = 12.001;
 	/* the device filter */
 	ck_assert_int_eq(model_cgroup(&a, &b, &only, 1, &m), 0);
 	ck_assert_uint_eq(m.nrows, 0);
