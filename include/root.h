@@ -59,6 +59,14 @@ ssize_t root_pread(int fd, char *buf, size_t size);
 /* The same, parsed as one unsigned number. Returns 0 or -errno. */
 int root_pread_u64(int fd, unsigned long long *out);
 int root_pread_s64(int fd, long long *out);
+/* A file of any length (proc files have no size), read from offset 0 to its
+ * end into *buf (NUL-terminated), which grows, doubling from *cap (a NULL
+ * *buf starts at 16 KiB), up to max bytes. A short read is not the end: the
+ * kernel hands some proc files out a page per read. Returns the length,
+ * -EFBIG past max, or -errno; *buf stays the caller's to free. */
+ssize_t root_pread_all(int fd, char **buf, size_t *cap, size_t max);
+/* The same for a file opened, read whole and closed. */
+ssize_t root_read_all(const struct root *r, const char *rel, char **buf, size_t *cap, size_t max);
 
 /* Make or remove a directory below the root (cgroups). Return 0 or -errno. */
 int root_mkdir(const struct root *r, const char *rel, mode_t mode);

@@ -154,6 +154,51 @@ ssize_t root_pread(int fd, char *buf, size_t size)
 	return n;
 }
 
+ssize_t root_pread_all(int fd, char **buf, size_t *cap, size_t max)
+{
+	size_t len = 0;
+
+	if (!*buf) {
+		*cap = 16384;
+		if (!(*buf = malloc(*cap)))
+			return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n = pread(fd, *buf + len, *cap - 1 - len, (off_t)len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len < *cap - 1)
+			continue;
+		if (*cap >= max)
+			return -EFBIG;
+		char *b = realloc(*buf, *cap * 2);
+		if (!b)
+			return -ENOMEM;
+		*buf = b;
+		*cap *= 2;
+	}
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
+}
+
+ssize_t root_read_all(const struct root *r, const char *rel, char **buf, size_t *cap, size_t max)
+{
+	int fd = root_openat(r, rel, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = root_pread_all(fd, buf, cap, max);
+	close(fd);
+	return n;
+}
+
 ssize_t root_read(const struct root *r, const char *rel, char *buf, size_t size)
 {
 	size_t len = 0;

@@ -113,21 +113,9 @@ void source_cgroup_close(struct source_cgroup *src)
 static ssize_t read_whole(struct source_cgroup *src, const char *dir, const char *file)
 {
 	char path[CGROUP_PATH_MAX + 160];
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s%s/%s", src->mount, dir, file);
-	for (;;) {
-		n = root_read(src->root, path, src->buf, src->cap);
-		if (n < 0 || (size_t)n < src->cap - 1)
-			return n;
-		if (src->cap >= BUF_MAX)
-			return -EFBIG;
-		char *b = realloc(src->buf, src->cap * 2);
-		if (!b)
-			return -ENOMEM;
-		src->buf = b;
-		src->cap *= 2;
-	}
+	return root_read_all(src->root, path, &src->buf, &src->cap, BUF_MAX);
 }
 
 /* One v1 counter's two files into devs[c]; a missing file is no device. */

@@ -172,35 +172,13 @@ void source_diskstats_close(struct source_diskstats *src)
 
 int source_diskstats_read(struct source_diskstats *src, struct sample *s)
 {
-	size_t len = 0;
+	/* The whole file from the kept fd: the kernel hands /proc/diskstats
+	 * out a page (about 70 devices) per read, so a short read is not the
+	 * end, and the buffer grows to the whole file. */
+	ssize_t n = root_pread_all(src->fd, &src->buf, &src->cap, SIZE_MAX);
 
-	if (!src->buf) {
-		src->cap = 16384;
-		if (!(src->buf = malloc(src->cap)))
-			return -ENOMEM;
-	}
-	/* pread on until end of file: the kernel hands /proc/diskstats out a
-	 * page (about 70 devices) per read, so a short read is not the end.
-	 * The buffer grows to the whole file. */
-	for (;;) {
-		ssize_t n = pread(src->fd, src->buf + len, src->cap - 1 - len, (off_t)len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		len += (size_t)n;
-		if (n == 0)
-			break;
-		if (len < src->cap - 1)
-			continue;
-		char *b = realloc(src->buf, src->cap * 2);
-		if (!b)
-			return -ENOMEM;
-		src->buf = b;
-		src->cap *= 2;
-	}
-	src->buf[len] = '\0';
+	if (n < 0)
+		return (int)n;
 	return source_diskstats_parse(src->buf, s, src->err, sizeof(src->err));
 }
 

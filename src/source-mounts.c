@@ -159,49 +159,18 @@ int source_mounts_parse(const char *text, struct source_mounts_entry **out)
 	return (int)n;
 }
 
-/* The whole file through the root, however long (proc files have no size). */
-static char *read_all(const struct root *r, const char *rel)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap);
-	int fd = root_openat(r, rel, O_RDONLY);
-
-	if (fd < 0 || !buf) {
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		ssize_t k;
-		if (len + 1 == cap) {
-			char *nb = cap < MOUNTINFO_MAX ? realloc(buf, cap * 2) : NULL;
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-		k = read(fd, buf + len, cap - 1 - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		len += (size_t)k;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
 void source_mounts_fill(struct source_mounts *m, struct sample *s)
 {
 	if (s->t >= m->next_read) {
-		char *text = read_all(m->root, "proc/self/mountinfo");
+		char *text = NULL;
+		size_t cap = 0;
+		ssize_t len = root_read_all(m->root, "proc/self/mountinfo", &text, &cap, MOUNTINFO_MAX);
 		struct source_mounts_entry *e = NULL;
-		int n = text ? source_mounts_parse(text, &e) : 0;
+		int n = len >= 0 ? source_mounts_parse(text, &e) : len == -ENOMEM || len == -EFBIG ? -1 : 0;
 
 		free(text);
-		/* no file (a captured tree without one): no mounts; no memory: the last */
+		/* no file (a captured tree without one): no mounts; no memory, or
+		 * past MOUNTINFO_MAX (never a cut file's half line): the last */
 		if (n >= 0) {
 			free(m->e);
 			m->e = e;
