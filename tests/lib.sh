@@ -72,8 +72,15 @@ t_loop_create_fresh() {
 	return 1
 }
 
+# Commands t_cleanup runs first, while the test's directory still exists: a
+# helper library that starts something living in it (lib-tmux.bash's server,
+# whose socket is there) adds its stop here, so t_done's cleanup stops it too.
+T_CLEANUP_FIRST=()
 t_cleanup() {
 	local d m
+	for d in "${T_CLEANUP_FIRST[@]}"; do
+		"$d"
+	done
 	# A filesystem a test mounted below its own directory and could not
 	# unmount (a process still inside) would survive its loop device and
 	# the rm below: take it down first, lazily if it is busy.

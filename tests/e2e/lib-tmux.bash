@@ -44,3 +44,5 @@ tm_stop() {
 	done
 	rm -f "$TM_SOCK"
 }
+# t_done removes $T_TMP, the socket with it: stop the server before that.
+T_CLEANUP_FIRST+=(tm_stop)
