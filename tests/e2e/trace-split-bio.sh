@@ -17,7 +17,25 @@ grep -q '^/dev/zram0 ' /proc/swaps /proc/mounts && t_skip "zram0 is swap or moun
 export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
 echo 64M > $z/disksize || t_skip "cannot size zram0"
 load=
-trap 'tm_stop; [ -n "$load" ] && kill $load 2>/dev/null; wait 2>/dev/null; echo 1 > $z/reset; t_cleanup' EXIT
+# The load's running dd keeps zram0 open after its loop is killed, and a
+# reset of an open zram fails (EBUSY): stop both, and retry the reset while
+# a dd started between the two kills finishes (bounded: 5 s).
+zram_reset() {
+	local i
+	for i in $(seq 50); do
+		{ echo 1 > $z/reset; } 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "# zram0 could not be reset: $(cat $z/disksize) bytes still set" >&2
+}
+stop_load() {
+	[ -n "$load" ] || return 0
+	pkill -P "$load" 2>/dev/null
+	kill "$load" 2>/dev/null
+	wait 2>/dev/null
+	load=
+}
+trap 'tm_stop; stop_load; zram_reset; t_cleanup' EXIT
 dd if=/dev/zero of=/dev/zram0 bs=1M count=64 oflag=direct status=none
 # reads for as long as the test runs (bounded: 600 rounds)
 (for i in $(seq 600); do dd if=/dev/zram0 of=/dev/null bs=4k count=4000 iflag=direct status=none || break; done) &
