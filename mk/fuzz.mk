@@ -12,14 +12,15 @@ FUZZ_TARGETS += snapshot procfiles journal sweep
 # The snapshot reader (and its writer, for the round trip).
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/names.c src/format.c src/trace.c \
             src/trace-topology.c src/model.c src/sample.c src/readahead.c \
-            src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c src/safe-file.c src/diskseq.c
+            src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c src/safe-file.c src/diskseq.c \
+            src/cgroup-sample.c
 $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(FUZZ_SRC) -lm
 
 # /proc/diskstats, /proc/interrupts and /proc/softirqs.
 PROC_FUZZ_SRC := src/source-diskstats.c src/source-cpus.c src/sample.c src/root.c src/device-irq.c src/trace.c \
-                 src/trace-topology.c src/readahead.c src/format.c
+                 src/trace-topology.c src/readahead.c src/format.c src/cgroup-sample.c
 $(BUILD)/fuzz/fuzz-procfiles: tests/fuzz/fuzz-procfiles.c $(PROC_FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(PROC_FUZZ_SRC) -lproc2 -lm
@@ -50,3 +51,7 @@ fuzz: $(foreach t,$(FUZZ_TARGETS),$(BUILD)/fuzz/fuzz-$(t))
 			$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(or $(FUZZ_TIME),60)) \
 			$(BUILD)/fuzz/corpus-$$t; \
 	done
+
+# The targets' names, for tests/integration/fuzz-build.sh.
+print-fuzz-targets:
+	@echo $(FUZZ_TARGETS)
