@@ -28,5 +28,9 @@ int column_layout_toggle(struct column_layout *l, int col);
 /* Move the column at position i one place (dir -1 or +1). Returns the new
  * position. */
 int column_layout_move(struct column_layout *l, int i, int dir);
+/* The columns panel's rows (top's f): the shown columns in their order, then
+ * the hidden ones in the table's usual order. Fills out (room for
+ * COLUMN_COUNT), returns how many; *shown gets how many of them are shown. */
+int column_layout_panel(const struct column_layout *l, int *out, int *shown);
 
 #endif

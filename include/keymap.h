@@ -13,7 +13,7 @@
 
 struct keymap_entry {
 	unsigned modes;       /* enum ui_mode bits the key works in */
-	int keys[4];          /* ncurses key codes, 0-terminated */
+	int keys[5];          /* ncurses key codes, 0-terminated */
 	const char *label;    /* as shown in help: "j, Down" */
 	const char *help;
 	unsigned (*action)(struct ui *u);

@@ -20,6 +20,7 @@ enum ui_mode {
 	UI_CPUS = 8,
 	UI_AB = 16,
 	UI_CGROUPS = 32,
+	UI_COLUMNS = 64,  /* the columns panel (f) */
 };
 #define UI_ALL_MODES 0xffu
 
@@ -70,6 +71,7 @@ struct ui {
 	int hscroll;      /* table columns scrolled off to the left (after DEVICE) */
 	struct column_layout layout; /* the table's columns after DEVICE (-o, f, config) */
 	int help_top;
+	int colp_sel, colp_top; /* the columns panel's selected and first shown row */
 	enum ui_prompt prompt;
 	char input[64];
 	bool input_fresh; /* input is the pre-filled value: typing replaces it */

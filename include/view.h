@@ -42,5 +42,6 @@ void view_trace_cpus_draw(struct ui *u, int y, int height, int width);
 void view_cpus_draw(struct ui *u, int y, int height, int width);
 void view_readahead_draw(struct ui *u, int y, int height, int width);
 void view_cgroup_draw(struct ui *u, int y, int height, int width);
+void view_columns_draw(struct ui *u, int y, int height, int width);
 
 #endif

@@ -96,3 +96,16 @@ int column_layout_move(struct column_layout *l, int i, int dir)
 	l->col[j] = t;
 	return j;
 }
+
+int column_layout_panel(const struct column_layout *l, int *out, int *shown)
+{
+	int n = 0;
+
+	for (int i = 0; i < l->n; i++)
+		out[n++] = l->col[i];
+	*shown = n;
+	for (int c = COLUMN_DEVICE + 1; c < COLUMN_COUNT; c++)
+		if (column_layout_find(l, c) < 0)
+			out[n++] = c;
+	return n;
+}

@@ -356,6 +356,15 @@ static unsigned act_end(struct ui *u)
 	return move_sel(u, (int)u->app->nrows);
 }
 
+static unsigned sort_by(struct ui *u, int c, const char *note)
+{
+	u->app->filter.sort_column = c;
+	/* Numbers read best largest first; names alphabetically. */
+	u->app->filter.sort_reverse = columns[c].type == COL_NUM;
+	ui_status(u, "sorted by %s%s%s", columns[c].header, u->app->filter.sort_reverse ? " (descending)" : "", note);
+	return ACT_ROWS;
+}
+
 static unsigned sort_step(struct ui *u, int dir)
 {
 	/* Only columns on the table can be sort keys: DEVICE, then the layout. */
@@ -365,11 +374,7 @@ static unsigned sort_step(struct ui *u, int dir)
 		i = (i + dir + n) % n;
 		c = i ? u->layout.col[i - 1] : COLUMN_DEVICE;
 	} while ((columns[c].flags & COLUMN_RAMODE) && !sampler_readahead_on(u->app->sampler));
-	u->app->filter.sort_column = c;
-	/* Numbers read best largest first; names alphabetically. */
-	u->app->filter.sort_reverse = columns[c].type == COL_NUM;
-	ui_status(u, "sorted by %s%s", columns[c].header, u->app->filter.sort_reverse ? " (descending)" : "");
-	return ACT_ROWS;
+	return sort_by(u, c, "");
 }
 
 static unsigned act_sort_next(struct ui *u)
@@ -541,6 +546,116 @@ static unsigned act_escape(struct ui *u)
 	return 0;
 }
 
+/* f: the columns panel (top's field management), opened on the first column. */
+static unsigned act_columns(struct ui *u)
+{
+	if (u->mode == UI_COLUMNS) {
+		u->mode = UI_TABLE;
+		return ACT_REDRAW;
+	}
+	u->mode = UI_COLUMNS;
+	u->colp_sel = u->colp_top = 0;
+	return ACT_REDRAW;
+}
+
+/* The column on the panel's selected row; *pos its place among the shown
+ * columns (-1: hidden). */
+static int colp_column(const struct ui *u, int *pos)
+{
+	int rows[COLUMN_COUNT], shown, n = column_layout_panel(&u->layout, rows, &shown);
+	int i = u->colp_sel < n ? u->colp_sel : n - 1;
+
+	*pos = i < shown ? i : -1;
+	return rows[i];
+}
+
+/* The panel's cursor follows the column it acts on. */
+static void colp_follow(struct ui *u, int col)
+{
+	int rows[COLUMN_COUNT], shown, n = column_layout_panel(&u->layout, rows, &shown);
+
+	for (int i = 0; i < n; i++)
+		if (rows[i] == col)
+			u->colp_sel = i;
+	if (u->hscroll > u->layout.n - 1)
+		u->hscroll = u->layout.n - 1;
+}
+
+static unsigned colp_cursor(struct ui *u, int delta)
+{
+	int rows[COLUMN_COUNT], shown, n = column_layout_panel(&u->layout, rows, &shown);
+
+	u->colp_sel += delta;
+	if (u->colp_sel >= n)
+		u->colp_sel = n - 1;
+	if (u->colp_sel < 0)
+		u->colp_sel = 0;
+	return ACT_REDRAW;
+}
+
+static unsigned act_colp_down(struct ui *u)
+{
+	return colp_cursor(u, 1);
+}
+
+static unsigned act_colp_up(struct ui *u)
+{
+	return colp_cursor(u, -1);
+}
+
+static unsigned act_colp_pgdown(struct ui *u)
+{
+	return colp_cursor(u, LINES - 8 > 1 ? LINES - 8 : 1);
+}
+
+static unsigned act_colp_pgup(struct ui *u)
+{
+	return colp_cursor(u, -(LINES - 8 > 1 ? LINES - 8 : 1));
+}
+
+static unsigned act_colp_toggle(struct ui *u)
+{
+	int pos, c = colp_column(u, &pos);
+
+	if (column_layout_toggle(&u->layout, c) < 0) {
+		ui_status(u, "%s is the last column shown: show another one first", columns[c].header);
+		return ACT_REDRAW;
+	}
+	colp_follow(u, c);
+	ui_status(u, "%s %s", columns[c].header, pos < 0 ? "shown, at the end (J/K move it)" : "hidden");
+	return ACT_ROWS;
+}
+
+static unsigned colp_move(struct ui *u, int dir)
+{
+	int pos, c = colp_column(u, &pos);
+
+	if (pos < 0) {
+		ui_status(u, "%s is hidden: space shows it, then it can move", columns[c].header);
+		return ACT_REDRAW;
+	}
+	column_layout_move(&u->layout, pos, dir);
+	colp_follow(u, c);
+	return ACT_REDRAW;
+}
+
+static unsigned act_colp_later(struct ui *u)
+{
+	return colp_move(u, +1);
+}
+
+static unsigned act_colp_earlier(struct ui *u)
+{
+	return colp_move(u, -1);
+}
+
+static unsigned act_colp_sort(struct ui *u)
+{
+	int pos, c = colp_column(u, &pos);
+
+	return sort_by(u, c, pos < 0 ? " (a hidden column)" : "");
+}
+
 /* W: top's "write the configuration file": columns, sort, interval, colours. */
 static unsigned act_config_save(struct ui *u)
 {
@@ -569,6 +684,7 @@ static unsigned act_redraw(struct ui *u)
 #define CPU UI_CPUS
 #define AB UI_AB
 #define CGV UI_CGROUPS
+#define COLS UI_COLUMNS
 /* tunable quick keys: also while watching the CPU view (seed 002's rq_affinity) */
 #define QUICK (UI_TABLE | UI_CPUS)
 
@@ -580,11 +696,24 @@ const struct keymap_section keymap_sections[] = {
 	{ CPU, "CPU view (c)" },
 	{ AB, "A/B view (v)" },
 	{ CGV, "Cgroup view (C)" },
+	{ COLS, "Columns panel (f)" },
 };
 const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
 
 /* First match wins: mode-specific rows come before the general ones. */
 const struct keymap_entry keymap[] = {
+	/* before "Everywhere": space, s and d mean something else here */
+	{ COLS, { ' ', 'd', 0 }, "space, d", "show or hide the selected column (a shown column goes to the end)",
+	  act_colp_toggle },
+	{ COLS, { 'J', KEY_SF, 0 }, "J", "move the selected column one place later, to the right (also Shift-Down)",
+	  act_colp_later },
+	{ COLS, { 'K', KEY_SR, 0 }, "K", "move it one place earlier, to the left (also Shift-Up)", act_colp_earlier },
+	{ COLS, { 's', 0 }, "s", "sort the table by the selected column", act_colp_sort },
+	{ COLS, { 'j', KEY_DOWN, 0 }, "j, Down", "next column", act_colp_down },
+	{ COLS, { 'k', KEY_UP, 0 }, "k, Up", "previous column", act_colp_up },
+	{ COLS, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_colp_pgdown },
+	{ COLS, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_colp_pgup },
+	{ COLS, { 'f', 27, '\n', KEY_ENTER }, "f, Esc", "back to the device table, as does Enter (W keeps the layout)", act_columns },
 	{ ALL, { 'q', KEY_F(10), 0 }, "q, F10", "quit (asks to restore or keep changed tunables)", act_quit_ask },
 	{ ALL, { '?', 'h', KEY_F(1), 0 }, "?, h, F1", "this help (again to close)", act_help },
 	{ ALL, { ' ', 0 }, "space", "pause or resume sampling", act_pause },
@@ -650,6 +779,8 @@ const struct keymap_entry keymap[] = {
 	{ TAB, { 'd', '\n', KEY_ENTER, 0 }, "d, Enter", "detail pane of the selected device on or off", act_detail },
 	{ TAB, { '\t', 0 }, "Tab", "next detail page: figures, traced sizes and latency, where the time goes, per-CPU, readahead",
 	  act_detail_page },
+	{ TAB, { 'f', 0 }, "f", "columns panel: choose, order and sort by the table's columns (top's f; W keeps them)",
+	  act_columns },
 	{ TAB, { 'R', 0 }, "R", "readahead mode on or off (hit, waste, window; costs per page-cache event)",
 	  act_readahead },
 	{ TAB, { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },

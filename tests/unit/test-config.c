@@ -43,6 +43,30 @@ START_TEST(layout_parse_and_edit)
 }
 END_TEST
 
+/* The columns panel (f): shown columns first in their order, then every
+ * other one in the table's order, each once. */
+START_TEST(layout_panel_rows)
+{
+	struct column_layout l;
+	int rows[COLUMN_COUNT], shown, n, seen[COLUMN_COUNT] = { 0 };
+	char why[160];
+
+	ck_assert_int_eq(column_layout_parse("%util,r/s", &l, why, sizeof(why)), 0);
+	n = column_layout_panel(&l, rows, &shown);
+	ck_assert_int_eq(n, COLUMN_COUNT - 1);
+	ck_assert_int_eq(shown, 2);
+	ck_assert_int_eq(rows[0], COLUMN_UTIL);
+	ck_assert_int_eq(rows[1], COLUMN_R_S);
+	ck_assert_int_eq(rows[2], COLUMN_W_S);
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_ne(rows[i], COLUMN_DEVICE);
+		ck_assert_int_eq(seen[rows[i]]++, 0);
+		if (i > 2)
+			ck_assert_int_gt(rows[i], rows[i - 1]);
+	}
+}
+END_TEST
+
 START_TEST(config_round_trip)
 {
 	struct config c, back;
@@ -104,6 +128,7 @@ static Suite *config_suite(void)
 	TCase *tc = tcase_create("config");
 
 	tcase_add_test(tc, layout_parse_and_edit);
+	tcase_add_test(tc, layout_panel_rows);
 	tcase_add_test(tc, config_round_trip);
 	tcase_add_test(tc, config_refusals);
 	suite_add_tcase(s, tc);
