@@ -348,5 +348,6 @@ int main(int argc, char **argv)
 	if (err < 0 && err != -EPIPE)
 		fprintf(stderr, "blktune: %s\n", a.error[0] ? a.error : strerror(-err));
 	app_close(&a);
-	return err < 0 && err != -EPIPE ? 1 : 0;
+	/* TUI_UNRESTORED: the exit report said what was not restored. */
+	return (err < 0 && err != -EPIPE) || err == TUI_UNRESTORED ? 1 : 0;
 }

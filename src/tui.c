@@ -214,7 +214,7 @@ int tui_run(struct app *a)
 	struct ui u;
 	int err, signo;
 	long refreshes = 0;
-	bool report;
+	bool report, unrestored;
 
 	memset(&u, 0, sizeof(u));
 	u.app = a;
@@ -315,14 +315,18 @@ int tui_run(struct app *a)
 	view_end();
 	loop_free(u.loop);
 	report = u.exit_log.lines || u.exit_log.dropped || u.journal_pending > 0;
+	/* Anything not restored (at quit, or from an earlier journal at
+	 * start) is exit status 1, as --restore's: the report says what. */
+	unrestored = u.exit_log.failed > 0;
 	action_exit_report(&u, stderr);
-	if (tunable_session_changes(u.ts) > 0 && !u.keep_on_exit)
+	if (tunable_session_changes(u.ts) > 0 && !u.keep_on_exit) {
 		fprintf(stderr, "blktune: %zu tunable change(s) could not be restored; blktune --restore retries\n",
 			tunable_session_changes(u.ts));
-	else if (!report && u.status[0] && (u.keep_on_exit || u.exit_restored))
+		unrestored = true;
+	} else if (!report && u.status[0] && (u.keep_on_exit || u.exit_restored))
 		fprintf(stderr, "blktune: %s\n", u.status);
 	tunable_session_close(u.ts);
 	ab_free(&u.ab);
 	free(u.tun);
-	return err;
+	return err < 0 ? err : unrestored ? TUI_UNRESTORED : 0;
 }

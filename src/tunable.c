@@ -712,7 +712,7 @@ static const char *errno_words(const struct target *t, int err)
 		return "the kernel said Invalid argument";
 	if (err == -EACCES || err == -EPERM)
 		return "permission denied (not root?)";
-	return strerror(-err);
+	return root_strerror(err); /* strerror, or what the root refused */
 }
 
 /* Write one value, read it back. Returns 0 or -errno. */
@@ -1061,11 +1061,12 @@ static enum fate restore_one(struct tunable_session *s, const struct journal_ent
 	if (err && !refusal(err)) {
 		res->err = err;
 		catf(res->msg, sizeof(res->msg), 0, "%s %s not restored to %s: %s (now %s); kept in the journal to retry",
-		     e->dev, e->name, norm, errno_words(&t, err), res->got);
+		     e->dev, e->name, norm, errno_words(&t, err), res->got[0] ? res->got : "unreadable");
 		return FATE_RETRY;
 	}
 	if (err) {
-		snprintf(why, wsize, "%s refused by the kernel: %s (now %s)", norm, errno_words(&t, err), res->got);
+		snprintf(why, wsize, "%s refused by the kernel: %s (now %s)", norm, errno_words(&t, err),
+			 res->got[0] ? res->got : "unreadable");
 		return FATE_ASIDE;
 	}
 	if (!same_value(t.def, res->got, norm)) {

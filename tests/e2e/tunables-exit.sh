@@ -47,6 +47,7 @@ quit
 t_eq "restore and quit: read_ahead_kb back" "$(cat "$q/read_ahead_kb")" "$ra0"
 said "restore and quit: the value restored is printed" "blktune: $name read_ahead_kb $((ra0 * 2)) -> $ra0 restored"
 said "restore and quit: a summary" "this session: 1 restored, 0 not restored, 0 kept changed"
+t_eq "restore and quit: exit status 0" "$(cat "$T_TMP/exit")" "EXIT=0"
 
 # Quit with keep: each value kept is listed (it is no longer journaled).
 start
@@ -59,6 +60,7 @@ quit
 said "keep and quit: the value kept is printed" \
 	"blktune: $name read_ahead_kb kept at $((ra0 * 2)) (original $ra0, no longer journaled)"
 said "keep and quit: a summary" "this session: 0 restored, 0 not restored, 1 kept changed"
+t_eq "keep and quit: exit status 0 (kept is not a failure)" "$(cat "$T_TMP/exit")" "EXIT=0"
 echo "$ra0" > "$q/read_ahead_kb"
 
 # An earlier journal with an entry the checks refuse and one of an earlier
@@ -78,6 +80,7 @@ if [ "$seq" != - ]; then
 		"blktune: journal line 3: $name nomerges 2 not restored: another device now (diskseq $seq, was $((seq - 1)))"
 	said "both kept aside" "kept aside in $jdir/journal.rejected"
 	said "a summary" "this session: 0 restored, 2 not restored, 0 kept changed"
+	t_eq "entries not restored: exit status 1" "$(cat "$T_TMP/exit")" "EXIT=1"
 	t_eq "nomerges of this device not written" "$(cat "$q/nomerges")" "$nm0"
 fi
 
@@ -90,4 +93,5 @@ tm_keys n
 tm_keys q
 quit
 said "a journal left as it was is said at exit" "the journal an earlier blktune left (1 line) is as it was"
+t_eq "a journal left as it was by choice: exit status 0" "$(cat "$T_TMP/exit")" "EXIT=0"
 t_done
