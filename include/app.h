@@ -10,6 +10,7 @@
 #include "model.h"
 #include "model-cgroup.h"
 #include "model-cpus.h"
+#include "model-procs.h"
 #include "names.h"
 #include "root.h"
 #include "rows.h"
@@ -29,6 +30,7 @@ struct app_options {
 	bool batch, json, partitions, no_color, no_trace;
 	bool readahead;      /* start with the readahead mode on (--readahead) */
 	bool cgroups;        /* batch: per-cgroup figures in the JSON (--cgroups) */
+	bool top_processes;  /* batch: per-process figures in the JSON (--top-processes) */
 	bool since_boot;     /* batch: one report of averages since boot (--since-boot) */
 	bool omit_zero;      /* -z: leave out devices without I/O in the interval */
 	bool human;          /* -h: batch text with units, iostat -h's layout */
@@ -64,6 +66,11 @@ struct app {
 	bool cgroup_view;          /* per-cgroup counters sampled (cgroup view or --cgroups) */
 	struct cgroup_metrics cgm; /* their rows, valid while cgroup_view */
 	dev_t *cg_devs;            /* the devices the filter shows (model_cgroup's only) */
+	bool proc_view;            /* per-process counters sampled (process view or --top-processes) */
+	struct proc_metrics pm;    /* their rows, valid while proc_view, in the order below */
+	enum proc_column proc_sort;
+	bool proc_reverse;         /* the other way than the column's own */
+	bool proc_all;             /* every process, not only those with I/O in the interval */
 	struct history *hist;
 	struct rows_filter filter;
 	char devnames[APP_MAX_DEVS][NAMES_MAX]; /* -p resolved (/dev/ paths to kernel names) */
@@ -94,5 +101,11 @@ void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev)
 int app_cpu_view(struct app *a, bool on, const char *dev);
 /* Turn per-cgroup sampling on or off. Returns 0 or -errno. */
 int app_cgroup_view(struct app *a, bool on);
+/* Turn per-process sampling on or off. Returns 0 or -errno with the reason
+ * in a->error. */
+int app_proc_view(struct app *a, bool on);
+/* Re-derive the process rows after a change of proc_sort, proc_reverse or
+ * proc_all (no sampling). Returns 0 or -ENOMEM. */
+int app_proc_rows(struct app *a);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "model.h"
 #include "model-cgroup.h"
+#include "model-procs.h"
 #include "rows.h"
 #include "sample.h"
 #include "sampler.h"
@@ -25,6 +26,7 @@ struct output_report {
 	bool human;         /* -h: text with K/M/G units, iostat -h's layout */
 	const struct sampler_host *host;
 	const struct cgroup_metrics *cgroups; /* --cgroups (JSON), else NULL */
+	const struct proc_metrics *procs;     /* --top-processes (JSON), else NULL */
 };
 
 /* Batch text names are never cut: the DEVICE column grows to this. */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cgroup-sample.h"
+#include "proc-sample.h"
 #include "readahead.h"
 #include "trace.h"
 
@@ -124,6 +125,7 @@ struct sample {
 	bool ra_valid;             /* ra holds readahead counters (mode on) */
 	struct ra_sample ra;       /* cumulative, keyed by s_dev and disk */
 	struct cgroup_sample cg;   /* per-cgroup counters, valid while the cgroup view is on */
+	struct proc_sample procs;  /* per-process counters, valid while the process view is on */
 };
 
 void sample_init(struct sample *s);

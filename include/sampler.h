@@ -48,6 +48,10 @@ bool sampler_readahead_on(const struct sampler *sp);
 /* Per-cgroup counters (source-cgroup) on or off: read only while the
  * cgroup view is shown or --cgroups asks. Returns 0 or -errno. */
 int sampler_cgroups(struct sampler *sp, bool on);
+/* Per-process counters (source-procs) on or off: read only while the
+ * process view is shown or --top-processes asks. Returns 0 or -errno with a
+ * one-line reason in why. */
+int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen);
 /* Persistent names (-j): fill info.persistent from dev/disk/by-TYPE, or
  * stop (NAMES_NONE). Returns 0 or -errno. */
 int sampler_names(struct sampler *sp, enum names_type t);

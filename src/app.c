@@ -90,6 +90,15 @@ int app_open(struct app *a, const struct app_options *o)
 		return err;
 	if (o->cgroups && (err = app_cgroup_view(a, true)) < 0)
 		return err;
+	a->proc_sort = PROC_COL_BYTES_S;
+	if (o->top_processes && (err = app_proc_view(a, true)) < 0) {
+		char why[sizeof(a->error)];
+
+		snprintf(why, sizeof(why), "%s", a->error);
+		snprintf(a->error, sizeof(a->error), "--top-processes: %s", why);
+		a->bad_arg = err == -EOPNOTSUPP;
+		return err;
+	}
 	if (o->readahead && (err = sampler_readahead(a->sampler, true, a->error, sizeof(a->error))) < 0)
 		return err;
 	if ((o->listen || o->textfile) &&
@@ -116,6 +125,7 @@ void app_close(struct app *a)
 	free(a->rows);
 	model_cpus_free(&a->cpus);
 	model_cgroup_free(&a->cgm);
+	model_procs_free(&a->pm);
 	free(a->cg_devs);
 	memset(a, 0, sizeof(*a));
 }
@@ -207,6 +217,8 @@ int app_refresh(struct app *a)
 	}
 	if (a->cgroup_view && (err = cgroup_rows(a)) < 0)
 		return err;
+	if (a->proc_view && (err = app_proc_rows(a)) < 0)
+		return err;
 	if (a->hist && a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;
 	app_rows(a);
@@ -241,6 +253,31 @@ int app_cgroup_view(struct app *a, bool on)
 	a->cgroup_view = on;
 	a->cgm.valid = false;
 	return sampler_cgroups(a->sampler, on);
+}
+
+int app_proc_view(struct app *a, bool on)
+{
+	int err;
+
+	a->pm.valid = false;
+	if ((err = sampler_procs(a->sampler, on, a->error, sizeof(a->error))) < 0) {
+		a->proc_view = false;
+		return err;
+	}
+	a->proc_view = on;
+	return 0;
+}
+
+int app_proc_rows(struct app *a)
+{
+	int err;
+
+	if (!a->proc_view || !a->cur.procs.valid)
+		return 0;
+	if ((err = model_procs(a->have_prev ? &a->prev.procs : NULL, &a->cur.procs, a->proc_all, &a->pm)) < 0)
+		return err;
+	model_procs_sort(&a->pm, a->proc_sort, a->proc_reverse);
+	return 0;
 }
 
 int app_readahead(struct app *a, bool on, char *why, size_t whylen)

@@ -17,6 +17,7 @@ static int report(struct app *a)
 		.since_boot = a->since_boot, .persistent = a->opt.names != NAMES_NONE, .human = a->opt.human,
 		.host = sampler_host(a->sampler),
 		.cgroups = a->opt.cgroups ? &a->cgm : NULL,
+		.procs = a->opt.top_processes ? &a->pm : NULL,
 	};
 
 	if (*sampler_error(a->sampler))

@@ -6,6 +6,7 @@
 #include "columns.h"
 #include "format.h"
 #include "output-cgroup.h"
+#include "output-procs.h"
 
 static const char *const kind_names[] = {
 	[DISK_KIND_DISK] = "disk", [DISK_KIND_PARTITION] = "part", [DISK_KIND_DM] = "dm",
@@ -127,6 +128,10 @@ int output_json(FILE *f, const struct output_report *r)
 	if (r->cgroups) {
 		fputs(", \"cgroups\": ", f);
 		output_cgroup_json(f, r->cgroups);
+	}
+	if (r->procs) {
+		fputs(", \"processes\": ", f);
+		output_procs_json(f, r->procs);
 	}
 	fputs("}\n", f);
 	return fflush(f) == 0 ? 0 : -1;

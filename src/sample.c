@@ -10,6 +10,7 @@ void sample_init(struct sample *s)
 	trace_sample_init(&s->trace);
 	ra_sample_init(&s->ra);
 	cgroup_sample_init(&s->cg);
+	proc_sample_init(&s->procs);
 }
 
 static void cpus_free(struct cpus_sample *c)
@@ -50,6 +51,7 @@ void sample_free(struct sample *s)
 	trace_sample_free(&s->trace);
 	ra_sample_free(&s->ra);
 	cgroup_sample_free(&s->cg);
+	proc_sample_free(&s->procs);
 	sample_init(s);
 }
 
@@ -60,11 +62,14 @@ void sample_clear(struct sample *s)
 	struct ra_sample ra = s->ra;
 	struct cpus_sample cpus = s->cpus;
 	struct cgroup_sample cg = s->cg;
+	struct proc_sample procs = s->procs;
 	size_t cap = s->cap;
 
 	memset(s, 0, sizeof(*s));
 	s->cg = cg;
 	cgroup_sample_reset(&s->cg);
+	s->procs = procs;
+	proc_sample_reset(&s->procs);
 	s->ra = ra;
 	ra_sample_reset(&s->ra);
 	s->disks = d;

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "source-bpf.h"
 #include "source-cgroup.h"
+#include "source-procs.h"
 #include "source-cpu.h"
 #include "source-cpus.h"
 #include "source-diskstats.h"
@@ -46,6 +47,7 @@ struct sampler {
 	struct source_cpus *cpus; /* only while the CPU view is on */
 	struct source_ra *ra;     /* only while the readahead mode is on */
 	struct source_cgroup *cg; /* only while the cgroup view (or --cgroups) is on */
+	struct source_procs *procs; /* only while the process view (or --top-processes) is on */
 	struct source_names *names; /* only with -j */
 	char trace_why[160];
 	/* the tracer loading in a thread (SAMPLER_DEFER_TRACE) */
@@ -163,6 +165,7 @@ void sampler_close(struct sampler *sp)
 	source_cpus_close(sp->cpus);
 	source_ra_close(sp->ra);
 	source_cgroup_close(sp->cg);
+	source_procs_close(sp->procs);
 	source_names_close(sp->names);
 	free(sp);
 }
@@ -228,6 +231,9 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		s->traced = source_bpf_read(sp->bpf, &s->trace) == 0;
 	/* cgroup counters too: their rates are compared with the device's */
 	if (sp->cg && source_cgroup_read(sp->cg, &s->cg) < 0)
+		return -ENOMEM;
+	/* and the processes' (a process gone meanwhile is left out) */
+	if (sp->procs && source_procs_read(sp->procs, &s->procs) == -ENOMEM)
 		return -ENOMEM;
 	if (source_queue_fill(sp->q, s) < 0 || (sp->names && source_names_fill(sp->names, s) < 0))
 		return -ENOMEM;
@@ -339,6 +345,22 @@ int sampler_cgroups(struct sampler *sp, bool on)
 		return 0;
 	}
 	return sp->cg ? 0 : source_cgroup_open(sp->root, &sp->cg);
+}
+
+int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen)
+{
+	int err;
+
+	if (!on) {
+		source_procs_close(sp->procs);
+		sp->procs = NULL;
+		return 0;
+	}
+	if (sp->procs)
+		return 0;
+	if ((err = source_procs_open(sp->root, &sp->procs, why, whylen)) < 0)
+		sp->procs = NULL;
+	return err;
 }
 
 bool sampler_readahead_on(const struct sampler *sp)

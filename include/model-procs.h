@@ -1,0 +1,72 @@
+/* model-procs: the process view's figures, a pure function of two samples:
+ * per process, read and write bytes per second over the interval (from
+ * /proc/PID/io read_bytes and write_bytes) and the cumulative counts,
+ * matched between samples by PID and start time; and the rows in the order
+ * of any column. */
+#ifndef BLKTUNE_MODEL_PROCS_H
+#define BLKTUNE_MODEL_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proc-sample.h"
+
+enum proc_column {
+	PROC_COL_PID,
+	PROC_COL_USER,
+	PROC_COL_RBYTES_S,
+	PROC_COL_WBYTES_S,
+	PROC_COL_BYTES_S, /* read + write */
+	PROC_COL_RBYTES,
+	PROC_COL_WBYTES,
+	PROC_COL_COMMAND,
+	PROC_COLUMNS
+};
+
+/* A column: its header, its JSON key, and the order a first sort by it
+ * takes (figures largest first, names and PIDs ascending). */
+struct proc_column_info {
+	const char *header;
+	const char *json;
+	bool descending;
+	const char *help;
+};
+extern const struct proc_column_info proc_columns[PROC_COLUMNS];
+
+struct proc_row {
+	pid_t pid;
+	uint64_t start;
+	uid_t uid;
+	char user[PROC_USER_MAX];
+	char comm[PROC_COMM_MAX];
+	char cmdline[PROC_CMDLINE_MAX];
+	bool rates; /* the previous sample had this process and its counters did not go back */
+	double rbytes_s, wbytes_s;
+	uint64_t rbytes, wbytes;
+};
+
+struct proc_metrics {
+	bool valid;
+	char why[160];
+	double interval;
+	bool all_users;      /* root: every process; else only the caller's */
+	uid_t uid;
+	unsigned unreadable; /* processes whose io the caller may not read */
+	size_t nprocs;       /* processes seen (readable) */
+	struct proc_row *row;
+	size_t nrows, cap;
+};
+
+/* Derive the rows of cur (prev may be NULL or invalid: no rates). With all
+ * false only processes that read or wrote in the interval are rows. The rows
+ * come sorted by PID. Returns 0 or -ENOMEM. */
+int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, bool all, struct proc_metrics *out);
+/* Order the rows by column (the column's own direction, or the other one
+ * when reverse); ties by PID. Rows without rates sort after those with. */
+void model_procs_sort(struct proc_metrics *m, enum proc_column col, bool reverse);
+/* The row of pid, or NULL. */
+const struct proc_row *model_procs_find(const struct proc_metrics *m, pid_t pid);
+void model_procs_free(struct proc_metrics *m);
+
+#endif

@@ -1,0 +1,51 @@
+/* proc-sample: cumulative per-process I/O counters at one instant, as
+ * source-procs read them from /proc/PID/io (the process view's part of a
+ * sample). A process is keyed by PID and start time, so a PID reused by a new
+ * process is another process: no rate spans the two. */
+#ifndef BLKTUNE_PROC_SAMPLE_H
+#define BLKTUNE_PROC_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROC_USER_MAX 32
+#define PROC_COMM_MAX 64
+#define PROC_CMDLINE_MAX 256
+
+struct proc_entry {
+	pid_t pid;
+	uint64_t start;                 /* start time in clock ticks since boot (stat field 22) */
+	uid_t uid;                      /* effective */
+	char user[PROC_USER_MAX];
+	char comm[PROC_COMM_MAX];       /* stat's comm: "fio", "kworker/u8:2" */
+	char cmdline[PROC_CMDLINE_MAX]; /* arguments joined by spaces; "" for kernel threads */
+	/* /proc/PID/io: bytes this process caused to be read from or sent to
+	 * the block layer (a buffered write counts when it dirties the page) */
+	uint64_t rbytes, wbytes;
+};
+
+struct proc_sample {
+	bool valid;
+	double t;            /* CLOCK_MONOTONIC in the middle of the walk */
+	bool all_users;      /* every process's io was readable (root); else only own */
+	uid_t uid;           /* without root: the user whose processes were read */
+	unsigned unreadable; /* processes left out: their io is not ours to read */
+	struct proc_entry *p; /* by PID, ascending */
+	size_t n, cap;
+	char why[160];       /* when not valid: why */
+};
+
+void proc_sample_init(struct proc_sample *s);
+void proc_sample_free(struct proc_sample *s);
+/* Empty it, keeping the allocation. */
+void proc_sample_reset(struct proc_sample *s);
+/* Append a process (callers append in ascending PID order, or call
+ * proc_sample_sort after). Returns it zeroed, or NULL on ENOMEM. */
+struct proc_entry *proc_sample_add(struct proc_sample *s, pid_t pid, uint64_t start);
+void proc_sample_sort(struct proc_sample *s);
+/* The same process (PID and start time) in s, or NULL. */
+const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start);
+
+#endif

@@ -1,0 +1,244 @@
+/* procs: the process view's model on a fixture of two samples
+ * (tests/fixtures/procs): rates over the interval, identity by PID and
+ * start time, counters that go back, idle and new processes, sorting by
+ * every column both ways with ties by PID, and the JSON it renders to. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-procs.h"
+#include "output-procs.h"
+#include "unit.h"
+
+/* A fixture file into a sample (the README says the format). */
+static void load(const char *name, struct proc_sample *s)
+{
+	char path[512], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", unit_fixture("procs"), name);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	proc_sample_init(s);
+	s->valid = s->all_users = true;
+	while (fgets(line, sizeof(line), f)) {
+		char user[PROC_USER_MAX], comm[PROC_COMM_MAX];
+		unsigned long long start, rb, wb;
+		int pid, uid, at = 0;
+		struct proc_entry *e;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "t %lf", &s->t) == 1 || sscanf(line, "unreadable %u", &s->unreadable) == 1)
+			continue;
+		ck_assert_int_eq(sscanf(line, "%d %llu %d %31s %63s %llu %llu %n", &pid, &start, &uid, user, comm, &rb,
+					&wb, &at),
+				 7);
+		ck_assert_ptr_nonnull(e = proc_sample_add(s, pid, start));
+		e->uid = (uid_t)uid;
+		snprintf(e->user, sizeof(e->user), "%s", user);
+		snprintf(e->comm, sizeof(e->comm), "%s", comm);
+		snprintf(e->cmdline, sizeof(e->cmdline), "%s", line + at);
+		e->rbytes = rb;
+		e->wbytes = wb;
+	}
+	fclose(f);
+	proc_sample_sort(s);
+}
+
+static const struct proc_row *row(const struct proc_metrics *m, pid_t pid)
+{
+	return model_procs_find(m, pid);
+}
+
+START_TEST(test_rates)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	const struct proc_row *r;
+
+	load("t0", &a);
+	load("t1", &b);
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	ck_assert(m.valid);
+	ck_assert_double_eq_tol(m.interval, 2.0, 1e-9);
+	ck_assert_uint_eq(m.unreadable, 3);
+	ck_assert_uint_eq(m.nprocs, 8);
+	ck_assert_uint_eq(m.nrows, 8);
+	ck_assert_ptr_nonnull(r = row(&m, 100));
+	ck_assert(r->rates);
+	ck_assert_double_eq_tol(r->wbytes_s, 2 * 1048576.0, 1e-6);
+	ck_assert_double_eq_tol(r->rbytes_s, 0, 1e-9);
+	ck_assert_uint_eq(r->wbytes, 5242880);
+	ck_assert_str_eq(r->cmdline, "fio --name=writer --rw=write");
+	ck_assert_ptr_nonnull(r = row(&m, 101));
+	ck_assert_double_eq_tol(r->rbytes_s, 1048576.0, 1e-6);
+	ck_assert_ptr_nonnull(r = row(&m, 102));
+	ck_assert(r->rates);
+	ck_assert_double_eq_tol(r->rbytes_s + r->wbytes_s, 0, 1e-9);
+	ck_assert_ptr_nonnull(r = row(&m, 103)); /* PID reused: another process */
+	ck_assert(!r->rates);
+	ck_assert_str_eq(r->comm, "new");
+	ck_assert_ptr_nonnull(r = row(&m, 104)); /* counters back: no rate, not a huge one */
+	ck_assert(!r->rates);
+	ck_assert_ptr_null(row(&m, 105));       /* gone */
+	ck_assert_ptr_nonnull(r = row(&m, 106)); /* new: its bytes predate the interval */
+	ck_assert(!r->rates);
+	ck_assert_ptr_nonnull(r = row(&m, 107));
+	ck_assert_double_eq_tol(r->rbytes_s, 524288.0, 1e-6);
+	ck_assert_str_eq(r->cmdline, "");
+	ck_assert_ptr_nonnull(r = row(&m, 108));
+	ck_assert_str_eq(r->user, "alice");
+	ck_assert_uint_eq(r->uid, 1000);
+
+	/* only those that moved bytes in the interval */
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_uint_eq(m.nrows, 4);
+	ck_assert_ptr_nonnull(row(&m, 100));
+	ck_assert_ptr_nonnull(row(&m, 101));
+	ck_assert_ptr_nonnull(row(&m, 107));
+	ck_assert_ptr_nonnull(row(&m, 108));
+	ck_assert_ptr_null(row(&m, 102));
+	ck_assert_ptr_null(row(&m, 106));
+
+	/* no previous sample, or an invalid one: no rates, no active rows */
+	ck_assert_int_eq(model_procs(NULL, &b, true, &m), 0);
+	ck_assert_double_eq_tol(m.interval, 0, 1e-9);
+	for (size_t i = 0; i < m.nrows; i++)
+		ck_assert(!m.row[i].rates);
+	a.valid = false;
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_uint_eq(m.nrows, 0);
+	/* an invalid current sample: not valid, why kept */
+	b.valid = false;
+	snprintf(b.why, sizeof(b.why), "no /proc");
+	ck_assert_int_eq(model_procs(NULL, &b, true, &m), 0);
+	ck_assert(!m.valid);
+	ck_assert_str_eq(m.why, "no /proc");
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+static void order(const struct proc_metrics *m, const pid_t *want, size_t n)
+{
+	ck_assert_uint_eq(m->nrows, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(m->row[i].pid == want[i], "row %zu: pid %d, want %d", i, (int)m->row[i].pid, (int)want[i]);
+}
+
+START_TEST(test_sort)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+
+	load("t0", &a);
+	load("t1", &b);
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	/* read + write: 108 (4 MiB/s) > 100 (2) > 101 (1) > 107 (0.5) */
+	model_procs_sort(&m, PROC_COL_BYTES_S, false);
+	order(&m, (const pid_t[]){ 108, 100, 101, 107 }, 4);
+	model_procs_sort(&m, PROC_COL_BYTES_S, true);
+	order(&m, (const pid_t[]){ 107, 101, 100, 108 }, 4);
+	/* ties by PID: 100 and 108 both write 2 MiB/s */
+	model_procs_sort(&m, PROC_COL_WBYTES_S, false);
+	order(&m, (const pid_t[]){ 100, 108, 101, 107 }, 4);
+	model_procs_sort(&m, PROC_COL_RBYTES_S, false);
+	order(&m, (const pid_t[]){ 108, 101, 107, 100 }, 4);
+	model_procs_sort(&m, PROC_COL_PID, false);
+	order(&m, (const pid_t[]){ 100, 101, 107, 108 }, 4);
+	model_procs_sort(&m, PROC_COL_PID, true);
+	order(&m, (const pid_t[]){ 108, 107, 101, 100 }, 4);
+	model_procs_sort(&m, PROC_COL_USER, false);
+	order(&m, (const pid_t[]){ 108, 100, 101, 107 }, 4);
+	/* command line, else comm: the kworker's empty one sorts by "kworker/u8:1" */
+	model_procs_sort(&m, PROC_COL_COMMAND, false);
+	order(&m, (const pid_t[]){ 108, 101, 100, 107 }, 4);
+	model_procs_sort(&m, PROC_COL_RBYTES, false);
+	order(&m, (const pid_t[]){ 108, 101, 107, 100 }, 4);
+	model_procs_sort(&m, PROC_COL_WBYTES, false);
+	order(&m, (const pid_t[]){ 100, 108, 101, 107 }, 4);
+	/* a column past the table sorts by read + write */
+	model_procs_sort(&m, PROC_COLUMNS, false);
+	order(&m, (const pid_t[]){ 108, 100, 101, 107 }, 4);
+
+	/* with every process: those without rates after those with, whatever the order */
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	model_procs_sort(&m, PROC_COL_BYTES_S, true);
+	ck_assert(m.row[0].rates && m.row[4].rates);
+	ck_assert(!m.row[5].rates && !m.row[6].rates && !m.row[7].rates);
+	ck_assert_int_eq(m.row[0].pid, 102); /* 0 B/s, the least that has a rate */
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+START_TEST(test_json)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	load("t0", &a);
+	load("t1", &b);
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	model_procs_sort(&m, PROC_COL_BYTES_S, false);
+	m.nrows = 1;
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	output_procs_json(f, &m);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"interval\": 2.000, \"all_users\": true, \"processes\": 8, \"unreadable\": 3, \"rows\": ["
+			      "{\"pid\": 108, \"user\": \"alice\", \"uid\": 1000, \"command\": \"dd\", \"cmdline\": "
+			      "\"dd if=/dev/zero of=/tmp/x\", \"rbytes\": 4194304, \"wbytes\": 4194304, "
+			      "\"rbytes_s\": 2097152.0, \"wbytes_s\": 2097152.0}]}");
+	free(buf);
+	m.valid = false;
+	snprintf(m.why, sizeof(m.why), "not \"live\"");
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	output_procs_json(f, &m);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"error\": \"not \\\"live\\\"\"}");
+	free(buf);
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+START_TEST(test_find)
+{
+	struct proc_sample s;
+
+	proc_sample_init(&s);
+	for (int pid = 50; pid > 0; pid -= 7)
+		ck_assert_ptr_nonnull(proc_sample_add(&s, pid, (uint64_t)pid * 10));
+	proc_sample_sort(&s);
+	for (size_t i = 1; i < s.n; i++)
+		ck_assert_int_lt(s.p[i - 1].pid, s.p[i].pid);
+	ck_assert_ptr_nonnull(proc_sample_find(&s, 1, 10));
+	ck_assert_ptr_nonnull(proc_sample_find(&s, 50, 500));
+	ck_assert_ptr_null(proc_sample_find(&s, 50, 501)); /* same PID, another start */
+	ck_assert_ptr_null(proc_sample_find(&s, 51, 510));
+	ck_assert_ptr_null(proc_sample_find(&s, 0, 0));
+	proc_sample_reset(&s);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_ptr_null(proc_sample_find(&s, 1, 10));
+	proc_sample_free(&s);
+}
+END_TEST
+
+UNIT_SUITE(procs_suite)
+static Suite *procs_suite(void)
+{
+	Suite *s = suite_create("procs");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_rates);
+	tcase_add_test(tc, test_sort);
+	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_find);
+	suite_add_tcase(s, tc);
+	return s;
+}
