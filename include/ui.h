@@ -21,6 +21,7 @@ enum ui_mode {
 	UI_AB = 16,
 	UI_CGROUPS = 32,
 	UI_COLUMNS = 64,  /* the columns panel (f) */
+	UI_PROCS = 128,
 };
 #define UI_ALL_MODES 0xffu
 
@@ -84,6 +85,8 @@ struct ui {
 	int detail_page;  /* enum ui_detail_page */
 	int cpu_top;      /* first CPU row shown in the CPU view */
 	int cg_top;       /* first row shown in the cgroup view */
+	int proc_top;     /* first row shown in the process view */
+	pid_t proc_sel_pid; /* the process selected there (follows the process, not the row) */
 	char cpu_dev[SAMPLE_NAME_MAX]; /* the device whose IRQs the CPU view watches */
 	struct ab ab;     /* A/B snapshots and their comparison */
 	int ab_top;       /* lines of the A/B view scrolled off */

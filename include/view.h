@@ -43,5 +43,6 @@ void view_cpus_draw(struct ui *u, int y, int height, int width);
 void view_readahead_draw(struct ui *u, int y, int height, int width);
 void view_cgroup_draw(struct ui *u, int y, int height, int width);
 void view_columns_draw(struct ui *u, int y, int height, int width);
+void view_procs_draw(struct ui *u, int y, int height, int width);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "action.h"
+#include "action-procs.h"
 #include "columns.h"
 #include "config.h"
 
@@ -534,6 +535,8 @@ static unsigned act_escape(struct ui *u)
 		return act_cpus(u);
 	if (u->mode == UI_CGROUPS)
 		return act_cgroups(u);
+	if (u->mode == UI_PROCS)
+		return action_procs(u);
 	if (u->mode != UI_TABLE) {
 		u->mode = UI_TABLE;
 		return ACT_REDRAW;
@@ -685,6 +688,7 @@ static unsigned act_redraw(struct ui *u)
 #define AB UI_AB
 #define CGV UI_CGROUPS
 #define COLS UI_COLUMNS
+#define PRV UI_PROCS
 /* tunable quick keys: also while watching the CPU view (seed 002's rq_affinity) */
 #define QUICK (UI_TABLE | UI_CPUS)
 
@@ -697,6 +701,7 @@ const struct keymap_section keymap_sections[] = {
 	{ AB, "A/B view (v)" },
 	{ CGV, "Cgroup view (C)" },
 	{ COLS, "Columns panel (f)" },
+	{ PRV, "Process view (o)" },
 };
 const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
 
@@ -723,6 +728,7 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { 'c', 0 }, "c", "CPU view of the selected device on or off", act_cpus },
 	{ ALL, { 'C', 0 }, "C", "cgroup view on or off: per cgroup and device, read/write bytes and I/Os (v2 io.stat, else v1 blkio)",
 	  act_cgroups },
+	{ ALL, { 'o', 0 }, "o", "process view on or off: per process read/write B/s from /proc/PID/io", action_procs },
 	{ ALL, { 'a', 0 }, "a", "take snapshot A of the selected device (since its last tunable change, at most the A/B window)",
 	  act_take_a },
 	{ ALL, { 'b', 0 }, "b", "take snapshot B and compare it with A (opens the A/B view)", act_take_b },
@@ -758,6 +764,18 @@ const struct keymap_entry keymap[] = {
 	{ CGV, { KEY_NPAGE, 0 }, "PgDn", "a page of cgroups down", act_view_pgdown },
 	{ CGV, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_view_pgup },
 	{ CGV, { 27, 0 }, "Esc", "back to the device table", act_escape },
+	{ PRV, { 'j', KEY_DOWN, 0 }, "j, Down", "select the next process", action_procs_down },
+	{ PRV, { 'k', KEY_UP, 0 }, "k, Up", "select the previous process", action_procs_up },
+	{ PRV, { KEY_NPAGE, 0 }, "PgDn", "a page of processes down", action_procs_pgdown },
+	{ PRV, { KEY_PPAGE, 0 }, "PgUp", "a page up", action_procs_pgup },
+	{ PRV, { '>', '.', 0 }, ">", "sort by the next column", action_procs_sort_next },
+	{ PRV, { '<', ',', 0 }, "<", "sort by the previous column", action_procs_sort_prev },
+	{ PRV, { 'r', 0 }, "r", "reverse the sort order", action_procs_reverse },
+	{ PRV, { 'i', 0 }, "i", "show every process, or only those with I/O in the interval", action_procs_all },
+	{ PRV, { 'f', 0 }, "f",
+	  "filter the device table to the devices the selected process did I/O on (with --trace-processes), and back",
+	  action_procs_devices },
+	{ PRV, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ CPU, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the CPUs down", act_view_down },
 	{ CPU, { 'k', KEY_UP, 0 }, "k, Up", "scroll the CPUs up", act_view_up },
 	{ CPU, { KEY_NPAGE, 0 }, "PgDn", "a page of CPUs down", act_view_pgdown },

@@ -209,6 +209,8 @@ void view_draw(struct ui *u)
 		view_cgroup_draw(u, y, h - y - 1, w);
 	} else if (u->mode == UI_COLUMNS) {
 		view_columns_draw(u, y, h - y - 1, w);
+	} else if (u->mode == UI_PROCS) {
+		view_procs_draw(u, y, h - y - 1, w);
 	} else if (u->mode == UI_TUNABLES) {
 		/* a few device rows stay in view, so the effect shows at once */
 		int table_h = (h - y - 1) / 3;

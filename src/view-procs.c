@@ -1,0 +1,150 @@
+#include <curses.h>
+#include <string.h>
+
+#include "format.h"
+#include "view.h"
+
+/* Widths of the columns before COMMAND, which takes the rest. */
+static const int widths[PROC_COLUMNS] = {
+	[PROC_COL_PID] = 7, [PROC_COL_USER] = -9, [PROC_COL_RBYTES_S] = 7, [PROC_COL_WBYTES_S] = 7,
+	[PROC_COL_BYTES_S] = 7, [PROC_COL_RBYTES] = 8, [PROC_COL_WBYTES] = 8, [PROC_COL_COMMAND] = 0,
+};
+
+static void bytes_cell(double bytes, bool valid, int width)
+{
+	char b[32];
+
+	if (!valid)
+		snprintf(b, sizeof(b), "-");
+	else if (bytes < 1)
+		snprintf(b, sizeof(b), "0");
+	else
+		format_kb(bytes / 1024, b, sizeof(b));
+	printw(" %*s", width, b);
+}
+
+static void command_cell(const struct proc_row *r, int width)
+{
+	char cmd[PROC_CMDLINE_MAX + 2], clean[PROC_CMDLINE_MAX + 2];
+
+	if (width <= 0)
+		return;
+	if (r->cmdline[0])
+		snprintf(cmd, sizeof(cmd), "%s", r->cmdline);
+	else
+		snprintf(cmd, sizeof(cmd), "[%s]", r->comm);
+	format_sanitize(cmd, clean, sizeof(clean));
+	printw(" %.*s", width, clean);
+}
+
+static void row_draw(const struct proc_row *r, int width)
+{
+	char user[PROC_USER_MAX];
+
+	printw("%*d", widths[PROC_COL_PID], (int)r->pid);
+	format_sanitize(r->user, user, sizeof(user));
+	printw(" %-9.9s", user);
+	bytes_cell(r->rbytes_s, r->rates, widths[PROC_COL_RBYTES_S]);
+	bytes_cell(r->wbytes_s, r->rates, widths[PROC_COL_WBYTES_S]);
+	bytes_cell(r->rbytes_s + r->wbytes_s, r->rates, widths[PROC_COL_BYTES_S]);
+	bytes_cell((double)r->rbytes, true, widths[PROC_COL_RBYTES]);
+	bytes_cell((double)r->wbytes, true, widths[PROC_COL_WBYTES]);
+	command_cell(r, width - 62);
+}
+
+/* The column headers; the sorted one carries the order's arrow. */
+static void header_draw(struct ui *u, int y, int width)
+{
+	const struct app *a = u->app;
+
+	attrset(view_attr(u, VC_HEADER));
+	mvhline(y, 0, ' ', width);
+	move(y, 0);
+	for (int c = 0; c < PROC_COLUMNS; c++) {
+		char h[24];
+		bool sorted = (int)a->proc_sort == c;
+		bool down = proc_columns[c].descending != a->proc_reverse;
+		int w = widths[c] < 0 ? -widths[c] : widths[c];
+
+		snprintf(h, sizeof(h), "%s%s", proc_columns[c].header, sorted ? (down ? "v" : "^") : "");
+		if (c == PROC_COL_PID)
+			printw("%*s", w, h);
+		else if (widths[c] < 0 || c == PROC_COL_COMMAND)
+			printw(" %-*s", w, h);
+		else
+			printw(" %*s", w, h);
+	}
+	attrset(A_NORMAL);
+}
+
+/* What the figures are, and what this user may not see. */
+static int heading(struct ui *u, const struct proc_metrics *m, int y, int width)
+{
+	int lines = 0;
+
+	attrset(view_attr(u, VC_TITLE));
+	mvprintw(y, 0, "processes: %zu %s of %zu", m->nrows, u->app->proc_all ? "shown" : "with I/O", m->nprocs);
+	attrset(A_NORMAL);
+	printw("%.*s", width > 40 ? width - 40 : 0,
+	       "   bytes from /proc/PID/io as each process caused them: a buffered write when it dirties the page");
+	lines++;
+	if (!m->all_users) {
+		attrset(view_attr(u, VC_BAD));
+		mvprintw(y + lines, 0, "not root: only your own processes (uid %u) are shown; %u others' /proc/PID/io "
+				       "is not yours to read",
+			 (unsigned)m->uid, m->unreadable);
+		attrset(A_NORMAL);
+		lines++;
+	}
+	mvprintw(y + lines, 0, "%.*s", width,
+		 "devices per process: only with --trace-processes (off); a child's bytes join its parent's when it is reaped");
+	return lines + 1;
+}
+
+/* A row per process: sorted by any column (> < r), the selected one
+ * highlighted; i shows the idle ones too. */
+void view_procs_draw(struct ui *u, int y, int height, int width)
+{
+	const struct proc_metrics *m = &u->app->pm;
+	int head, rows, sel = -1;
+
+	if (!m->valid) {
+		attrset(view_attr(u, VC_TITLE));
+		mvprintw(y, 0, "processes");
+		attrset(A_NORMAL);
+		mvprintw(y + 1, 0, "%.*s", width, m->why[0] ? m->why : "collecting: the first sample is on its way");
+		return;
+	}
+	head = y + heading(u, m, y, width);
+	header_draw(u, head, width);
+	rows = y + height - head - 1;
+	if (!m->nrows) {
+		mvprintw(head + 1, 0, "%.*s", width,
+			 u->app->proc_all ? "no process is readable"
+					  : "no process read or wrote in the interval (i shows them all)");
+		return;
+	}
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->row[i].pid == u->proc_sel_pid)
+			sel = (int)i;
+	if (sel >= 0 && sel < u->proc_top)
+		u->proc_top = sel;
+	if (sel >= 0 && sel >= u->proc_top + rows)
+		u->proc_top = sel - rows + 1;
+	if (u->proc_top > (int)m->nrows - rows)
+		u->proc_top = (int)m->nrows - rows > 0 ? (int)m->nrows - rows : 0;
+	for (int i = 0; i < rows && u->proc_top + i < (int)m->nrows; i++) {
+		int k = u->proc_top + i;
+
+		if (k == sel) {
+			attrset(view_attr(u, VC_SELECTED));
+			mvhline(head + 1 + i, 0, ' ', width);
+		}
+		move(head + 1 + i, 0);
+		row_draw(&m->row[k], width);
+		attrset(A_NORMAL);
+	}
+	if ((int)m->nrows > rows)
+		mvprintw(y + height - 1, width - 30 > 0 ? width - 30 : 0, "rows %d-%d of %zu (j/k)", u->proc_top + 1,
+			 u->proc_top + rows < (int)m->nrows ? u->proc_top + rows : (int)m->nrows, m->nrows);
+}
