@@ -13,14 +13,15 @@ FUZZ_TARGETS += snapshot procfiles journal sweep
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/names.c src/format.c src/trace.c \
             src/trace-topology.c src/model.c src/sample.c src/readahead.c \
             src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c src/safe-file.c src/diskseq.c \
-            src/cgroup-sample.c
+            src/cgroup-sample.c src/proc-sample.c
 $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(FUZZ_SRC) -lm
 
 # /proc/diskstats, /proc/interrupts and /proc/softirqs.
 PROC_FUZZ_SRC := src/source-diskstats.c src/source-cpus.c src/sample.c src/root.c src/device-irq.c src/trace.c \
-                 src/trace-topology.c src/readahead.c src/format.c src/cgroup-sample.c
+                 src/trace-topology.c src/readahead.c src/format.c src/cgroup-sample.c \
+                 src/proc-sample.c
 $(BUILD)/fuzz/fuzz-procfiles: tests/fuzz/fuzz-procfiles.c $(PROC_FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(PROC_FUZZ_SRC) -lproc2 -lm
