@@ -34,6 +34,20 @@ wait_sysfs() {
 	done
 	return 1
 }
+# tm_consumed PID [SECONDS]: until the program PID has read every key sent
+# to the pane (its terminal's input queue is empty) and is back asleep in its
+# event loop's epoll_wait (x86-64 syscalls 232, 281): a key it ignores has
+# then been handled. For checks that something did NOT happen after a key.
+tm_consumed() {
+	local tty
+	tty=$(tm display-message -p -t "$TM_SESS" '#{pane_tty}') || return 1
+	t_until "${2:-5}" python3 -c '
+import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+call = open("/proc/%s/syscall" % sys.argv[2]).read().split()[0]
+sys.exit(0 if queued == 0 and call in ("232", "281") else 1)' "$tty" "$1"
+}
 # The server exits asynchronously: let it go before the next tm_start.
 tm_stop() {
 	local i

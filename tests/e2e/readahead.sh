@@ -38,9 +38,14 @@ t_check "the table gains ra_hit%" tm_wait "ra_hit%" 2
 load=$!
 t_check "the readahead page shows this interval's figures" tm_wait "$name, this interval: [0-9]* pages/s" 5
 wait $load; load=
-# bpftrace prints its running count every 0.2 s: the last line after the
-# load is the total (no reliance on its exit handler)
-sleep 1
+# bpftrace prints its running count every 0.2 s: a line printed after the
+# load ended is the total (no reliance on its exit handler). Wait for two
+# more lines than there were when the load ended (the first may have been
+# taken while the last read completed).
+bt_lines() { grep -c '^pages ' "$T_TMP/bt.out"; }
+at_end=$(bt_lines)
+bt_after() { [ "$(bt_lines)" -ge $((at_end + 2)) ]; }
+t_check "bpftrace counted on after the load" t_until 10 bt_after
 kill $bt; wait $bt 2>/dev/null; bt=
 added=$(awk '$1 == "pages" { n = $2 } END { print n }' "$T_TMP/bt.out")
 # wait for a refresh after the load (the figures since the mode was on settle)
@@ -55,7 +60,7 @@ t_check "readahead pages $pages <= pages added (bpftrace) $added" test "$pages" 
 t_check "readahead pages $pages >= 99% of pages added (bpftrace) $added" test "$((pages * 100))" -ge "$((${added:-0} * 99))"
 tm_keys R
 t_check "R again turns it off" tm_wait "readahead mode off" 3
-sleep 0.6
-t_check "and the column goes" bash -c "! tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS' | grep -q 'ra_hit%'"
+no_ra_column() { ! tm_screen | grep -q 'ra_hit%'; }
+t_check "and the column goes" t_until 3 no_ra_column
 tm_keys q
 ra_done

@@ -72,7 +72,8 @@ if [ "$seq" != - ]; then
 	start_asked
 	t_check "the start offers the earlier journal" tm_wait "An earlier blktune left" 5
 	tm_keys Enter
-	sleep 0.5
+	offer_gone() { ! tm_screen | grep -q 'y, Enter  restore the originals now'; }
+	t_check "Enter answers it (the box goes)" t_until 5 offer_gone
 	tm_keys q
 	quit
 	said "refused entry: printed with its line" "blktune: journal line 2: $name read_ahead_kb -1 not restored"

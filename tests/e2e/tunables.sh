@@ -105,8 +105,10 @@ t_check "the next start offers to restore it in a box" tm_wait "restore? " 5
 t_check "the box says what was left" tm_wait "An earlier blktune left [0-9][0-9]* tunable(s) changed" 1
 t_check "and its answers" tm_wait "y, Enter  restore the originals now" 1
 # r is the table's key, not an answer: the question stays, nothing is written
+# (checked once blktune has read r and is waiting for the next key)
+pid=$(pgrep -f "^$BLKTUNE -d 0.5 --journal-dir $jdir" | head -n 1)
 tm_keys r
-sleep 0.5
+t_check "blktune read r and waits again" tm_consumed "$pid"
 t_check "r is no answer: still asked" tm_wait "y, Enter  restore the originals now" 1
 t_check "r is no answer: nothing restored" test "$(cat $q/read_ahead_kb)" != "$ra0"
 tm_keys y
