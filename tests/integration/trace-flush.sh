@@ -32,16 +32,24 @@ ds() { awk -v n="$name" '$3 == n { print $4, $8, $15, $19 }' /proc/diskstats; }
 # fsync commits the journal (PREFLUSH|FUA write) and flushes.
 sync
 sleep 0.5
-read -r r0 w0 d0 f0 <<<"$(ds)"
+# diskstats is read on both sides of each of the probe's samples: a request
+# that completed between a diskstats read and the probe's map read (a jbd2
+# commit on its timer, say) is in one count and not the other, so the traced
+# count must lie between the inner and the outer diskstats window.
+read -r ra0 wa0 da0 fa0 <<<"$(ds)"
 tp_cmd start
+read -r r0 w0 d0 f0 <<<"$(ds)"
 fio --name=fsync --directory="$mnt" --rw=randwrite --bs=4k --size=8m --io_size=2m --fsync=1 \
 	--ioengine=psync --output-format=terse >/dev/null 2>"$T_TMP/fio.err" || t_fail "fio: $(cat "$T_TMP/fio.err")"
 sync
 sleep 0.5
 read -r r1 w1 d1 f1 <<<"$(ds)"
 tp_cmd stop || t_fail "probe answered"
+read -r rb1 wb1 db1 fb1 <<<"$(ds)"
 dr=$((r1 - r0)) dw=$((w1 - w0)) dd=$((d1 - d0)) df=$((f1 - f0))
-echo "# diskstats: reads $dr writes $dw discards $dd flushes $df; traced events that ended no request: ${TP[steps]:-}"
+# the outer window: diskstats before the first and after the second sample
+orr=$((rb1 - ra0)) ow=$((wb1 - wa0)) od=$((db1 - da0)) of=$((fb1 - fa0))
+echo "# diskstats: reads $dr..$orr writes $dw..$ow discards $dd..$od flushes $df..$of; traced events that ended no request: ${TP[steps]:-}; misses ${TP[misses]:-}"
 
 t_check "the workload flushed (diskstats flushes $df > 100)" test "$df" -gt 100
 t_check "some completion events were steps of a request (${TP[steps]:-0})" test "${TP[steps]:-0}" -gt 0
@@ -50,18 +58,28 @@ t_check "some completion events were steps of a request (${TP[steps]:-0})" test 
 # the tracer may lose a completion now and then (0.1 % allowed, as in
 # trace-loop.sh; one CI-like run lost 1 write of 1548): at least 2
 tol() { awk -v n="$1" 'BEGIN { t = int(n / 1000 + 0.999); print (t < 2 ? 2 : t) }'; }
-t_near "traced reads = diskstats reads" "${TP[completed_read]:-0}" "$dr" "$(tol "$dr")"
-t_near "traced writes = diskstats writes" "${TP[completed_write]:-0}" "$dw" "$(tol "$dw")"
-t_near "traced discards = diskstats discards" "${TP[completed_discard]:-0}" "$dd" "$(tol "$dd")"
-t_near "traced flushes = diskstats flushes" "${TP[completed_flush]:-0}" "$df" "$(tol "$df")"
+# t_within NAME GOT INNER OUTER: INNER - tol <= GOT <= OUTER + tol
+t_within() {
+	local t
+	t=$(tol "$3")
+	if [ "$2" -ge $(($3 - t)) ] && [ "$2" -le $(($4 + t)) ]; then
+		t_ok "$1 ($2 in $3..$4 +- $t)"
+	else
+		t_fail "$1: got $2, want $3..$4 +- $t"
+	fi
+}
+t_within "traced reads = diskstats reads" "${TP[completed_read]:-0}" "$dr" "$orr"
+t_within "traced writes = diskstats writes" "${TP[completed_write]:-0}" "$dw" "$ow"
+t_within "traced discards = diskstats discards" "${TP[completed_discard]:-0}" "$dd" "$od"
+t_within "traced flushes = diskstats flushes" "${TP[completed_flush]:-0}" "$df" "$of"
 t_eq "one latency sample per request" "${TP[lat_n]:-}" "${TP[completed]:-}"
 # The flush histograms hold the flushes and only them: each flush request has
 # a queue and a device time; the writes' histograms count writes only.
 t_eq "flush histogram holds every traced flush" "${TP[q_n_flush]:-}" "${TP[completed_flush]:-}"
 t_eq "flush device histogram too" "${TP[d_n_flush]:-}" "${TP[completed_flush]:-}"
-t_near "flush histogram against diskstats' flushes" "${TP[q_n_flush]:-0}" "$df" "$(tol "$df")"
-t_near "write histogram + writes without issue time = diskstats writes" \
-	"$(( ${TP[q_n_write]:-0} + ${TP[no_issue_write]:-0} ))" "$dw" "$(tol "$dw")"
+t_within "flush histogram against diskstats' flushes" "${TP[q_n_flush]:-0}" "$df" "$of"
+t_within "write histogram + writes without issue time = diskstats writes" \
+	"$(( ${TP[q_n_write]:-0} + ${TP[no_issue_write]:-0} ))" "$dw" "$ow"
 t_check "JSON: lat_split holds the same counts" python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])["lat_split"]
@@ -71,8 +89,11 @@ assert d["flush"]["requests"] == int(sys.argv[2])
 tp_close
 
 # blktune itself: per interval, trace_gap_pct compares traced requests with
-# diskstats requests (not events): 0 but for requests completing between the two
-# reads of one refresh, well under the documented 0.5 %; over the whole run the
+# diskstats requests (not events). A request completing between the two reads
+# of one refresh lands in the neighbouring interval, so one interval may be off
+# by the few requests of one fsync (write, journal write, flushes: 2.4 % of a
+# 0.5 s interval here under load), and the next makes up for it: the running
+# difference stays within one fsync's requests, and over the whole run the
 # traced total equals diskstats' (rates x interval, rounded to 0.01/s).
 "$BLKTUNE" -b --json -d 0.5 -n 8 -p "$name" --journal-dir "$T_TMP/j" >"$T_TMP/b.json" 2>"$T_TMP/b.err" &
 bpid=$!
@@ -81,7 +102,7 @@ fio --name=fsync2 --directory="$mnt" --rw=randwrite --bs=4k --size=8m --io_size=
 	--ioengine=psync --output-format=terse >/dev/null 2>&1
 wait $bpid
 t_check "blktune -b --json ran ($(head -c 200 "$T_TMP/b.err"))" test -s "$T_TMP/b.json"
-t_check "trace_gap_pct <= 0.5 in every traced interval with flushes, totals equal" python3 -c '
+t_check "trace_gap_pct is the traced/diskstats difference; differences cancel between intervals; totals equal" python3 -c '
 import json, sys
 n = tr = ds = 0
 for line in open(sys.argv[1]):
@@ -89,12 +110,16 @@ for line in open(sys.argv[1]):
     for d in o["disk"]:
         if d.get("trace_gap_pct") is None:
             continue
-        tr += d["trace_completed"]
-        ds += sum(d[k] for k in ("r/s", "w/s", "d/s", "f/s")) * o["interval_s"]
-        if d["f/s"] == 0:
-            continue
-        n += 1
-        assert d["trace_gap_pct"] <= 0.5, d["trace_gap_pct"]
+        t = d["trace_completed"]
+        k = sum(d[x] for x in ("r/s", "w/s", "d/s", "f/s")) * o["interval_s"]
+        tr += t
+        ds += k
+        if k > 0:
+            # the figure blktune shows is this difference, in percent
+            assert abs(d["trace_gap_pct"] - abs(t - k) / k * 100) < 0.05 + 100 / k * 0.01, (d["trace_gap_pct"], t, k)
+        if d["f/s"] > 0:
+            n += 1
+        assert abs(tr - ds) <= 8, ("running difference", tr, ds)
 assert n >= 1, n  # fio may finish its flushes within one interval
 print("# traced", tr, "diskstats", round(ds, 2))
 assert abs(tr - ds) <= 1 + ds / 1000, (tr, ds)  # the 0.1 % allowance above
