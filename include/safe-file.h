@@ -56,5 +56,15 @@ int safe_rename(const struct safe_dir *d, const char *from, const char *to);
 int safe_link(const struct safe_dir *d, const char *from, const char *to);
 /* unlinkat within d. Returns 0 or -errno (-ENOENT when absent). */
 int safe_unlink(const struct safe_dir *d, const char *name);
+/* Take (or drop) flock's exclusive lock on the directory itself: every writer
+ * of temporary files in it holds it while one exists, so a temporary file
+ * found under the lock is one a killed writer left. Blocks. 0 or -errno. */
+int safe_dir_lock(const struct safe_dir *d);
+int safe_dir_unlock(const struct safe_dir *d);
+/* Under that lock: remove what a killed writer left, the regular files named
+ * "PREFIX.XXXXXXXX" (safe_create_tmp's names). A link of such a name is
+ * removed itself (never followed); anything else (a directory, a FIFO,
+ * another name) is left. Returns how many were removed, or -errno. */
+int safe_remove_stale(const struct safe_dir *d, const char *prefix);
 
 #endif

@@ -1,6 +1,5 @@
 #include "journal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -405,27 +404,6 @@ static int load(struct journal *j, char *msg, size_t msg_size)
 	return err;
 }
 
-/* Temporary files a crash left in the middle of a rewrite: with the lock
- * held, no other instance is writing one. */
-static void remove_stale_tmp(struct journal *j)
-{
-	int fd = dup(j->dir.fd);
-	struct dirent *e;
-	DIR *d;
-
-	if (fd < 0)
-		return;
-	if (!(d = fdopendir(fd))) {
-		close(fd);
-		return;
-	}
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, JOURNAL_FILE ".tmp.", strlen(JOURNAL_FILE ".tmp.")) == 0 &&
-		    e->d_type == DT_REG)
-			safe_unlink(&j->dir, e->d_name);
-	closedir(d);
-}
-
 int journal_open(const char *dir, bool wait, struct journal **out, char *msg, size_t msg_size)
 {
 	struct journal *j;
@@ -448,7 +426,9 @@ int journal_open(const char *dir, bool wait, struct journal **out, char *msg, si
 		journal_close(j);
 		return err;
 	}
-	remove_stale_tmp(j);
+	/* Temporary files a crash left in the middle of a rewrite: with the
+	 * lock held, no other instance is writing one. */
+	safe_remove_stale(&j->dir, JOURNAL_FILE ".tmp");
 	if (j->rewrite) {
 		bool *keep = calloc(j->n + 1, sizeof(*keep));
 

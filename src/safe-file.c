@@ -1,16 +1,20 @@
 #include "safe-file.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define TMP_TRIES 100
+#define TMP_SUFFIX 8 /* letters or digits after "PREFIX." */
 
 static void say(char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *msg, size_t size, const char *fmt, ...)
@@ -312,7 +316,7 @@ int safe_create_tmp(const struct safe_dir *d, const char *prefix, char *name, si
 	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 	for (int tries = 0; tries < TMP_TRIES; tries++) {
-		unsigned char rnd[8];
+		unsigned char rnd[TMP_SUFFIX];
 		char suffix[sizeof(rnd) + 1];
 		int fd;
 
@@ -352,4 +356,58 @@ int safe_link(const struct safe_dir *d, const char *from, const char *to)
 int safe_unlink(const struct safe_dir *d, const char *name)
 {
 	return unlinkat(d->fd, name, 0) < 0 ? -errno : 0;
+}
+
+int safe_dir_lock(const struct safe_dir *d)
+{
+	while (flock(d->fd, LOCK_EX) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+int safe_dir_unlock(const struct safe_dir *d)
+{
+	return flock(d->fd, LOCK_UN) < 0 ? -errno : 0;
+}
+
+/* "PREFIX." and safe_create_tmp's 8 letters or digits, nothing else. */
+static bool tmp_name(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) || name[n] != '.' || strlen(name + n + 1) != TMP_SUFFIX)
+		return false;
+	for (const char *p = name + n + 1; *p; p++)
+		if (!isalnum((unsigned char)*p))
+			return false;
+	return true;
+}
+
+int safe_remove_stale(const struct safe_dir *d, const char *prefix)
+{
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
+	struct dirent *e;
+	DIR *dir;
+
+	if (fd < 0)
+		return -errno;
+	if (!(dir = fdopendir(fd))) {
+		close(fd);
+		return -errno;
+	}
+	while ((e = readdir(dir))) {
+		struct stat st;
+
+		if (!tmp_name(e->d_name, prefix))
+			continue;
+		/* lstat through the directory: a link is judged as a link. */
+		if (fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+			continue;
+		if (unlinkat(d->fd, e->d_name, 0) == 0)
+			n++;
+	}
+	closedir(dir);
+	return n;
 }

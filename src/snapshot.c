@@ -415,9 +415,17 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 		snprintf(msg, len, "snapshot directory %s", why);
 		return err;
 	}
+	/* Every save holds the directory's lock while its temporary file
+	 * exists, so one found under the lock was left by a killed save. */
+	if ((err = safe_dir_lock(&d)) < 0) {
+		snprintf(msg, len, "locking %s: %s", dir, strerror(-err));
+		safe_dir_close(&d);
+		return err;
+	}
+	safe_remove_stale(&d, ".snapshot");
 	if ((fd = safe_create_tmp(&d, ".snapshot", tmp, sizeof(tmp), why, sizeof(why))) < 0) {
 		snprintf(msg, len, "%s", why);
-		safe_dir_close(&d);
+		safe_dir_close(&d); /* closing the last descriptor drops the lock */
 		return fd;
 	}
 	if ((err = write_fd(s, fd)) < 0) {

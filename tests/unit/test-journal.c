@@ -91,7 +91,7 @@ static void write_bytes(const char *dir, const char *name, const char *buf, size
 
 START_TEST(test_torn_and_version_1)
 {
-	char *dir = tmpdir(), path[512], msg[256];
+	char *dir = tmpdir(), path[512], name[512], msg[256];
 	struct journal *j;
 
 	/* A crash in the middle of an append leaves a line without its newline:
@@ -117,10 +117,18 @@ START_TEST(test_torn_and_version_1)
 	unit_write_file(path, "blktune-journal 2\n");
 	snprintf(path, sizeof(path), "%s/journal.tmpfoo", dir);
 	unit_write_file(path, "x");
+	/* A link of that name is removed, never followed. */
+	snprintf(path, sizeof(path), "%s/victim", dir);
+	unit_write_file(path, "precious\n");
+	snprintf(name, sizeof(name), "%s/journal.tmp.LinkLink", dir);
+	ck_assert_int_eq(symlink(path, name), 0);
 	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), 0);
 	journal_close(j);
 	ck_assert_ptr_null(slurp_name(dir, "journal.tmp.AbCdEfGh"));
 	ck_assert_ptr_nonnull(slurp_name(dir, "journal.tmpfoo"));
+	ck_assert_ptr_null(slurp_name(dir, "journal.tmp.LinkLink"));
+	ck_assert_int_eq(access(name, F_OK), -1);
+	ck_assert_str_eq(slurp_name(dir, "victim"), "precious\n");
 	unit_rmtree(dir);
 	free(dir);
 }

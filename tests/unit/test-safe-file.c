@@ -199,6 +199,63 @@ START_TEST(test_snapshot_save_safe)
 }
 END_TEST
 
+/* What a kill -9 left: safe_remove_stale removes the regular files named as
+ * safe_create_tmp names them, and a link of such a name itself (its target
+ * untouched); never a directory, a FIFO, or another name. snapshot_save does
+ * it under the directory's lock, which it holds while its own file exists. */
+START_TEST(test_remove_stale)
+{
+	char *dir = tmpdir(), msg[512], path[4096], name[64];
+	struct safe_dir d;
+	struct snapshot s;
+	struct stat st;
+	int fd;
+
+	unit_write_file(at(dir, "victim"), "precious\n");
+	ck_assert_int_eq(mkdir(at(dir, "s"), 0700), 0);
+	unit_write_file(at(dir, "s/.snapshot.AbCd1234"), "half a snapshot");
+	ck_assert_int_eq(symlink(at(dir, "victim"), at(dir, "s/.snapshot.LinkLink")), 0);
+	ck_assert_int_eq(mkdir(at(dir, "s/.snapshot.DirDir00"), 0700), 0);
+	ck_assert_int_eq(mkfifo(at(dir, "s/.snapshot.Fifo0000"), 0600), 0);
+	unit_write_file(at(dir, "s/.snapshot.short"), "not ours");
+	unit_write_file(at(dir, "s/.snapshot.AbCd1234.x"), "not ours");
+	unit_write_file(at(dir, "s/.snapshotXAbCd1234"), "not ours");
+	unit_write_file(at(dir, "s/kept.snap"), "a snapshot");
+	ck_assert_int_eq(safe_dir_open(at(dir, "s"), false, &d, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(safe_dir_lock(&d), 0);
+	ck_assert_int_eq(safe_remove_stale(&d, ".snapshot"), 2);
+	ck_assert_int_eq(safe_dir_unlock(&d), 0);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.AbCd1234"), &st), -1);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.LinkLink"), &st), -1);
+	ck_assert_str_eq(unit_slurp(at(dir, "victim")), "precious\n");
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.DirDir00"), &st), 0);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.Fifo0000"), &st), 0);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.short"), &st), 0);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.AbCd1234.x"), &st), 0);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshotXAbCd1234"), &st), 0);
+	ck_assert_int_eq(lstat(at(dir, "s/kept.snap"), &st), 0);
+	/* A temporary file of a save under way (it holds the lock) is its own:
+	 * the lock is exclusive, so a second one waits (not tried here); the
+	 * file a save made is gone when it returns. */
+	fd = safe_create_tmp(&d, ".snapshot", name, sizeof(name), msg, sizeof(msg));
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	safe_dir_close(&d);
+	snapshot_init(&s);
+	snprintf(s.host, sizeof(s.host), "h");
+	snprintf(s.kernel, sizeof(s.kernel), "k");
+	s.time = 1764547200.0;
+	s.window = 1;
+	ck_assert_int_eq(snapshot_save(&s, at(dir, "s"), "A", path, sizeof(path), msg, sizeof(msg)), 0);
+	snprintf(path, sizeof(path), "%s/s/%s", dir, name);
+	ck_assert_msg(lstat(path, &st) == -1, "%s left by a killed save is still there", name);
+	ck_assert_int_eq(lstat(at(dir, "s/.snapshot.Fifo0000"), &st), 0);
+	snapshot_free(&s);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(safe_file_suite)
 static Suite *safe_file_suite(void)
 {
@@ -208,6 +265,7 @@ static Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_dir_chain);
 	tcase_add_test(tc, test_open_rules);
 	tcase_add_test(tc, test_snapshot_save_safe);
+	tcase_add_test(tc, test_remove_stale);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -602,7 +602,16 @@ START_TEST(test_kill9_never_leaves_half_file)
 	saved = count_files(dir, ".snap", true);
 	/* Temporary files may be left by the kills, never a final name. */
 	fprintf(stderr, "kill -9 test: %zu complete snapshots, %zu temporary files\n", saved,
-		count_files(dir, "", false) - saved);
+		count_files(dir, "", false) - saved - 2); /* not . and .. */
+	/* The next save (under the directory's lock) removes what the killed
+	 * ones left: afterwards only complete snapshots are there. */
+	{
+		char path[4096], msg[256];
+
+		ck_assert_int_eq(snapshot_save(&s, dir, "K", path, sizeof(path), msg, sizeof(msg)), 0);
+	}
+	ck_assert_uint_eq(count_files(dir, ".snap", true), saved + 1);
+	ck_assert_uint_eq(count_files(dir, "", false), saved + 1 + 2); /* with . and .. */
 	s.ndev = 1;
 	snapshot_free(&s);
 	unit_rmtree(dir);
