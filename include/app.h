@@ -60,6 +60,7 @@ struct app {
 	size_t nm, mcap;
 	size_t *rows;
 	size_t nrows;
+	size_t ntotal;             /* devices the table can show (rows_total) */
 	struct cpu_metrics cpu;
 	bool cpu_view;             /* per-CPU detail sampled (CPU view shown) */
 	struct cpus_metrics cpus;  /* its rows, valid while cpu_view */

@@ -28,5 +28,9 @@ size_t rows_build_from(const struct disk_metrics *m, size_t n, const struct rows
  * (* ? [), else a substring. An empty name never matches. */
 bool rows_name_match(const char *pattern, const char *name);
 bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f);
+/* How many devices the table can show with f's partitions setting, before
+ * the name filter, -p and hiding idle ones: the "of M" in "N of M devices".
+ * Partitions count when they are shown, or when -p names them. */
+size_t rows_total(const struct disk_metrics *m, size_t n, const struct rows_filter *f);
 
 #endif

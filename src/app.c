@@ -133,6 +133,7 @@ void app_close(struct app *a)
 void app_rows(struct app *a)
 {
 	a->nrows = rows_build_from(a->m, a->nm, &a->filter, a->rows, a->nrows);
+	a->ntotal = rows_total(a->m, a->nm, &a->filter);
 }
 
 /* The cgroup view follows the device filter (-p, /), not the idle ones:

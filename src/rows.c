@@ -44,6 +44,20 @@ bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 	return true;
 }
 
+size_t rows_total(const struct disk_metrics *m, size_t n, const struct rows_filter *f)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool named = false;
+
+		for (size_t d = 0; d < f->ndevs && !named; d++)
+			named = names_match(f->devs[d], &m[i]);
+		total += m[i].info.kind != DISK_KIND_PARTITION || f->partitions || named;
+	}
+	return total;
+}
+
 /* qsort has no context argument: sort an array of (key, pointer) pairs. */
 struct sort_item {
 	const struct disk_metrics *m;

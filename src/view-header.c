@@ -22,7 +22,7 @@ int view_header_draw(struct ui *u, int y, int width)
 	 * uptime last, cut at the screen's edge (never wrapped onto the next). */
 	printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
 	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero || a->filter.ndevs) {
-		printw("%zu of %zu devices", a->nrows, a->nm);
+		printw("%zu of %zu devices", a->nrows, a->ntotal);
 		attrset(view_attr(u, VC_TITLE));
 		if (a->filter.ndevs == 1)
 			printw("  -p %s", a->filter.devs[0]);
@@ -34,7 +34,7 @@ int view_header_draw(struct ui *u, int y, int width)
 			printw("  idle hidden");
 		attrset(A_NORMAL);
 	} else {
-		printw("%zu devices", a->nm);
+		printw("%zu devices", a->ntotal);
 	}
 	if (a->since_boot) {
 		attrset(view_attr(u, VC_TITLE));

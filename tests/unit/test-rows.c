@@ -179,6 +179,24 @@ START_TEST(device_list_overrides)
 }
 END_TEST
 
+/* "N of M devices": M counts what the table can show, not hidden partitions. */
+START_TEST(total_counts_what_can_show)
+{
+	struct disk_metrics m[5];
+	const char *devs[] = { "sda1" };
+	struct rows_filter f = { .sort_column = COLUMN_DEVICE, .hide_idle = true, .name = "sd" };
+
+	setup(m);
+	ck_assert_uint_eq(rows_total(m, 5, &f), 4);
+	f.partitions = true;
+	ck_assert_uint_eq(rows_total(m, 5, &f), 5);
+	f.partitions = false;
+	f.devs = devs;
+	f.ndevs = 1;
+	ck_assert_uint_eq(rows_total(m, 5, &f), 5); /* -p names the partition */
+}
+END_TEST
+
 START_TEST(history_one_point_per_second)
 {
 	struct history *h;
@@ -238,6 +256,7 @@ static Suite *rows_suite(void)
 	TCase *tc = tcase_create("rows");
 
 	tcase_add_test(tc, sort_and_filter);
+	tcase_add_test(tc, total_counts_what_can_show);
 	tcase_add_test(tc, last_order_kept_only_while_it_holds);
 	tcase_add_test(tc, glob_filter);
 	tcase_add_test(tc, device_list_overrides);
