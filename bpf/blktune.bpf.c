@@ -34,6 +34,20 @@ struct {
 	__type(value, struct blktune_dev_cpu);
 } devs SEC(".maps");
 
+/* Request-based devices by their queue's id (rq->q->id): an array lookup
+ * instead of a hash one. User space sets the size before load (max_entries
+ * and nslots alike, BLKTUNE_MIN_SLOTS..BLKTUNE_MAX_SLOTS); a queue with a
+ * larger id is counted in devs. Each CPU's value says which disk it holds
+ * (dev, seq); user space maps slot -> device from that. */
+const volatile __u32 nslots = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BLKTUNE_MIN_SLOTS);
+	__type(key, __u32);
+	__type(value, struct blktune_dev_cpu);
+} slots SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -79,6 +93,7 @@ static __always_inline void slot_reset(struct blktune_key *key, struct blktune_d
 {
 	bpf_map_update_elem(&devs, key, &blktune_zero, BPF_EXIST);
 	v->seq = seq;
+	v->dev = key->dev;
 }
 
 static __always_inline struct blktune_dev_cpu *dev_slot(struct gendisk *disk, __u32 path)
@@ -110,6 +125,36 @@ static __always_inline struct blktune_dev_cpu *dev_slot(struct gendisk *disk, __
 	v = bpf_map_lookup_elem(&devs, &key);
 	if (v && v->seq != seq)
 		slot_reset(&key, v, seq);
+	return v;
+}
+
+/* The request queue's slot, when its id is within the array: this CPU's
+ * value if it already holds this disk, else claimed for it (zeroed, the
+ * disk written in; user space re-reads which disk each slot holds when
+ * new_devs moves). A queue id is reused only after its queue is freed, so
+ * a value holding another disk holds a gone one. NULL: use the hash. */
+static __always_inline struct blktune_dev_cpu *queue_slot(struct request_queue *q, struct gendisk *disk)
+{
+	struct blktune_dev_cpu *v;
+	__u32 id = (__u32)q->id, dev, zero = 0;
+	struct blktune_global *g;
+	__u64 seq;
+
+	if (id >= nslots)
+		return NULL;
+	v = bpf_map_lookup_elem(&slots, &id);
+	if (!v)
+		return NULL;
+	dev = disk->part0->bd_dev;
+	seq = disk_seq(disk);
+	if (v->dev == dev && v->seq == seq)
+		return v;
+	bpf_map_update_elem(&slots, &id, &blktune_zero, BPF_ANY); /* this CPU's value only */
+	v->dev = dev;
+	v->seq = seq;
+	g = bpf_map_lookup_elem(&globals, &zero);
+	if (g)
+		ADD_SHARED(g->new_devs, 1);
 	return v;
 }
 
@@ -185,7 +230,9 @@ int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int n
 
 	if (!disk) /* passthrough to a queue without a disk */
 		return 0;
-	v = dev_slot(disk, BLKTUNE_PATH_RQ);
+	v = queue_slot(rq->q, disk);
+	if (!v)
+		v = dev_slot(disk, BLKTUNE_PATH_RQ);
 	if (!v)
 		return 0;
 	op = blktune_op(rq->cmd_flags) & 3;

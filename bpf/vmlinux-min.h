@@ -24,7 +24,7 @@ struct blk_mq_ctx {
 struct request_queue {
 	const void *mq_ops; /* NULL for bio-based queues */
 	struct gendisk *disk;
-	int id; /* small, reused; only tests/bench/floor.bpf.c reads it */
+	int id; /* small (lowest free), reused once the queue is freed */
 };
 
 /* Since 6.7 the request flags are bit numbers of this enum (read with

@@ -41,6 +41,16 @@
 #define BLKTUNE_TOPO_UNKNOWN 0xffff
 /* Devices tracked; the map allocates on first use, so this costs nothing. */
 #define BLKTUNE_MAX_DEVS 4096
+/* Request-based devices are counted in a per-CPU array indexed by their
+ * request queue's id (small: the kernel allocates the lowest free one),
+ * which costs a completion about half of a hash lookup by dev_t. The
+ * array is preallocated (slots x CPUs x one blktune_dev_cpu), so user
+ * space sizes it at load from the disks there are, within this many slots
+ * and BLKTUNE_SLOT_BYTES of kernel memory; a queue id beyond it is counted
+ * in the hash instead. */
+#define BLKTUNE_MAX_SLOTS 1024
+#define BLKTUNE_MIN_SLOTS 16
+#define BLKTUNE_SLOT_BYTES (8u << 20)
 
 /* Which tracepoints counted a device: request-based queues (blk-mq) fire
  * block_rq_*, bio-based ones (zram, dm, md) only block_bio_*. */
@@ -65,6 +75,11 @@ struct blktune_dev_cpu {
 	 * detached and attached again) zeroes its slot first; user space sums
 	 * only the CPUs holding the newest value. */
 	__u64 seq;
+	/* The disk (kernel dev_t of part0) a slot of the slot array holds on
+	 * this CPU: a queue id is reused once its queue is freed, so a CPU
+	 * finding another device (or another diskseq) there claims the slot
+	 * afresh. Hash entries hold it too (their key says it already). */
+	__u64 dev;
 	__u64 issued[BLKTUNE_OPS];  /* bio-based only: bios queued */
 	__u64 bytes[BLKTUNE_OPS];   /* rq: bytes of every completion event; bio: bytes queued */
 	__u64 size_count[2][BLKTUNE_SIZE_BUCKETS]; /* [read/write][bucket] */

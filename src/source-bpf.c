@@ -27,6 +27,22 @@ struct source_bpf {
 	uint64_t new_devs; /* the programs' count of added entries at the last walk */
 	uint64_t reads, missed;
 	struct trace_topology topo;
+	/* The queue-id slot array: which slots hold a disk (sorted by key,
+	 * found by a walk of every slot when new_devs moves) and, per slot,
+	 * the disk pruned from it (dev, seq), which a walk skips until a CPU
+	 * claims the slot afresh. */
+	int slots_fd;
+	uint32_t nslots;
+	struct slot_use *used;
+	size_t nused;
+	struct slot_use *dead; /* [nslots]; key.dev 0: none */
+	struct blktune_dev_cpu *vals2;
+};
+
+struct slot_use {
+	struct blktune_key key;
+	uint32_t slot;
+	uint64_t seq;
 };
 
 static const char *const prog_names[SOURCE_BPF_PROGS + 1] = {
@@ -68,6 +84,32 @@ static void set_topology(struct blktune *skel)
 	trace_topology_free(&topo);
 }
 
+/* Slots for the queue-id array: the disks there are now, with room for as
+ * many again (queues come and go; some have no disk), within the limits
+ * of blktune-bpf.h. */
+static uint32_t slot_count(void)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct root *r = NULL;
+	struct dirent *de;
+	uint32_t n = 0, cap;
+	DIR *d;
+
+	if (root_open("/", &r) == 0 && (d = root_opendir(r, "sys/block"))) {
+		while ((de = readdir(d)))
+			n += de->d_name[0] != '.';
+		closedir(d);
+	}
+	root_close(r);
+	cap = BLKTUNE_SLOT_BYTES / ((ncpu > 0 ? (uint32_t)ncpu : 1) * sizeof(struct blktune_dev_cpu));
+	if (cap > BLKTUNE_MAX_SLOTS)
+		cap = BLKTUNE_MAX_SLOTS;
+	n = 2 * n + 8;
+	if (n > cap)
+		n = cap;
+	return n < BLKTUNE_MIN_SLOTS ? BLKTUNE_MIN_SLOTS : n;
+}
+
 int source_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
 {
 	struct blktune *skel = blktune__open();
@@ -91,6 +133,12 @@ int source_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, si
 		bpf_program__set_autoload(bpf_object__find_program_by_name(skel->obj, prog_names[i]), false);
 	}
 	set_topology(skel);
+	skel->rodata->nslots = slot_count();
+	err = bpf_map__set_max_entries(skel->maps.slots, skel->rodata->nslots);
+	if (err) {
+		snprintf(why, whylen, "cannot size the slot array: %s", strerror(-err));
+		return err;
+	}
 	err = blktune__load(skel);
 	if (err) {
 		bpf_env_load_error(err, why, whylen);
@@ -133,9 +181,23 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 		return err;
 	src->devs_fd = bpf_loaded_map_fd(src->obj, "devs");
 	src->globals_fd = bpf_loaded_map_fd(src->obj, "globals");
-	if (src->devs_fd < 0 || src->globals_fd < 0) {
-		snprintf(why, whylen, "the BPF object has no map devs or globals");
+	src->slots_fd = bpf_loaded_map_fd(src->obj, "slots");
+	if (src->devs_fd < 0 || src->globals_fd < 0 || src->slots_fd < 0) {
+		snprintf(why, whylen, "the BPF object has no map devs, slots or globals");
 		return -ENOENT;
+	}
+	{
+		struct bpf_map_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(src->slots_fd, &info, &len))
+			return -errno;
+		src->nslots = info.max_entries;
+		src->dead = calloc(src->nslots ? src->nslots : 1, sizeof(*src->dead));
+		src->used = calloc(src->nslots ? src->nslots : 1, sizeof(*src->used));
+		if (!src->dead || !src->used)
+			return -ENOMEM;
 	}
 	for (int i = 0; i < SOURCE_BPF_PROGS; i++)
 		src->prog[i] = bpf_loaded_prog_find(src->obj, prog_names[i]);
@@ -174,7 +236,10 @@ int source_bpf_open(struct source_bpf **out, char *why, size_t whylen)
 		return n ? n : -EINVAL;
 	}
 	src = calloc(1, sizeof(*src));
-	if (!src || !(src->vals = calloc((size_t)n, sizeof(*src->vals)))) {
+	if (!src || !(src->vals = calloc((size_t)n, sizeof(*src->vals))) ||
+	    !(src->vals2 = calloc((size_t)n, sizeof(*src->vals2)))) {
+		if (src)
+			free(src->vals);
 		root_close(r);
 		free(src);
 		return -ENOMEM;
@@ -251,8 +316,99 @@ void source_bpf_close(struct source_bpf *src)
 	bpf_loaded_close(src->obj);
 	trace_topology_free(&src->topo);
 	free(src->vals);
+	free(src->vals2);
 	free(src->keys);
+	free(src->used);
+	free(src->dead);
 	free(src);
+}
+
+/* The disk a slot holds: that of its CPU value with the newest diskseq
+ * (a CPU still holding a gone disk's counters has not completed anything
+ * since the id was reused). 0 when no CPU has claimed it. */
+static uint32_t slot_owner(const struct blktune_dev_cpu *v, unsigned ncpu, uint64_t *seq)
+{
+	uint32_t dev = 0;
+
+	*seq = 0;
+	for (unsigned c = 0; c < ncpu; c++)
+		if (v[c].dev && (!dev || v[c].seq > *seq)) {
+			dev = (uint32_t)v[c].dev;
+			*seq = v[c].seq;
+		}
+	return dev;
+}
+
+/* By key, the newest disk first. */
+static int use_cmp(const void *a, const void *b)
+{
+	const struct slot_use *x = a, *y = b;
+	int c = trace_key_cmp(&x->key, &y->key);
+
+	return c ? c : (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+/* Which slots hold a disk: one lookup per slot, only when the programs
+ * claimed one since the last walk. */
+static int walk_slots(struct source_bpf *src)
+{
+	src->nused = 0;
+	for (uint32_t i = 0; i < src->nslots; i++) {
+		struct slot_use *u = &src->used[src->nused];
+		uint64_t seq;
+		uint32_t dev;
+
+		if (bpf_map_lookup_elem(src->slots_fd, &i, src->vals))
+			return -errno;
+		dev = slot_owner(src->vals, src->ncpu, &seq);
+		if (!dev || (src->dead[i].key.dev == dev && src->dead[i].seq == seq))
+			continue;
+		src->dead[i].key.dev = 0;
+		u->key.dev = dev;
+		u->key.path = BLKTUNE_PATH_RQ;
+		u->slot = i;
+		u->seq = seq;
+		src->nused++;
+	}
+	qsort(src->used, src->nused, sizeof(*src->used), use_cmp);
+	/* One slot per dev_t: a removed disk's queue id may still hold its
+	 * counters when a new disk with the same dev_t got another id. */
+	for (size_t i = 1, k = src->nused ? 1 : 0; i <= src->nused; i++) {
+		if (i == src->nused) {
+			src->nused = k;
+			break;
+		}
+		if (trace_key_cmp(&src->used[i].key, &src->used[k - 1].key))
+			src->used[k++] = src->used[i];
+	}
+	return 0;
+}
+
+/* Read slot u into v; CPU values holding another disk (the id's previous
+ * queue, or a claim since the walk) count as nothing. Returns the newest
+ * diskseq among the rest. */
+static int read_slot(struct source_bpf *src, const struct slot_use *u, struct blktune_dev_cpu *v, uint64_t *seq)
+{
+	if (bpf_map_lookup_elem(src->slots_fd, &u->slot, v))
+		return -errno;
+	*seq = 0;
+	for (unsigned c = 0; c < src->ncpu; c++) {
+		if (v[c].dev != u->key.dev)
+			memset(&v[c], 0, sizeof(v[c]));
+		else if (v[c].seq > *seq)
+			*seq = v[c].seq;
+	}
+	return 0;
+}
+
+static uint64_t newest_seq(const struct blktune_dev_cpu *v, unsigned ncpu)
+{
+	uint64_t seq = 0;
+
+	for (unsigned c = 0; c < ncpu; c++)
+		if (v[c].seq > seq)
+			seq = v[c].seq;
+	return seq;
 }
 
 int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
@@ -277,6 +433,8 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 	if (!src->keys_valid || new_devs != src->new_devs) {
 		err = bpf_env_map_keys(fd, sizeof(*src->keys), (void **)&src->keys, &src->nkeys, &src->cap_keys,
 				       BLKTUNE_MAX_DEVS);
+		if (!err)
+			err = walk_slots(src);
 		if (err)
 			return err;
 		qsort(src->keys, src->nkeys, sizeof(*src->keys), trace_key_cmp);
@@ -284,13 +442,36 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 		src->keys_valid = true;
 		src->walked = true;
 	}
-	for (size_t i = 0; i < src->nkeys; i++) {
-		if (bpf_map_lookup_elem(fd, &src->keys[i], src->vals)) {
-			if (errno == ENOENT) /* deleted since the walk */
-				continue;
-			return -errno;
+	/* Merge the two sorted lists. A dev_t in both (its old disk in one,
+	 * the new one in the other: a queue id and a dev_t are reused
+	 * independently) is the disk with the newer diskseq. */
+	for (size_t i = 0, j = 0; i < src->nkeys || j < src->nused;) {
+		const struct blktune_key *key;
+		uint64_t seq = 0, seq2;
+		bool hashed = false;
+		int c = i == src->nkeys ? 1 : j == src->nused ? -1 : trace_key_cmp(&src->keys[i], &src->used[j].key);
+
+		if (c <= 0) {
+			key = &src->keys[i++];
+			if (bpf_map_lookup_elem(fd, key, src->vals)) {
+				if (errno != ENOENT) /* else deleted since the walk */
+					return -errno;
+				if (c < 0)
+					continue;
+			} else {
+				seq = newest_seq(src->vals, src->ncpu);
+				hashed = true;
+			}
 		}
-		err = trace_sample_add(out, &src->keys[i], src->vals);
+		if (c >= 0) {
+			key = &src->used[j].key;
+			err = read_slot(src, &src->used[j++], c ? src->vals : src->vals2, c ? &seq : &seq2);
+			if (err)
+				return err;
+			if (!c && (seq2 > seq || !hashed))
+				memcpy(src->vals, src->vals2, src->ncpu * sizeof(*src->vals));
+		}
+		err = trace_sample_add(out, key, src->vals);
 		if (err)
 			return err;
 	}
@@ -340,6 +521,23 @@ int source_bpf_prune(struct source_bpf *src, const struct root *r, const dev_t *
 		gone++;
 	}
 	src->nkeys = kept;
+	/* A slot cannot be deleted: the disk it held is remembered and the
+	 * slot skipped until a CPU claims it for another. */
+	kept = 0;
+	for (size_t i = 0; i < src->nused; i++) {
+		struct slot_use *u = &src->used[i];
+		dev_t dev = trace_dev_from_kernel(u->key.dev);
+		char path[64];
+
+		snprintf(path, sizeof(path), "sys/dev/block/%u:%u", major(dev), minor(dev));
+		if (bsearch(&dev, live, nlive, sizeof(*live), dev_cmp) || root_exists(r, path)) {
+			src->used[kept++] = *u;
+			continue;
+		}
+		src->dead[u->slot] = *u;
+		gone++;
+	}
+	src->nused = kept;
 	return gone;
 }
 

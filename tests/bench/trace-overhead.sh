@@ -9,8 +9,9 @@
 # Then, with kernel.bpf_stats_enabled=1 (restored afterwards), the in-kernel
 # ns per request of blktune's programs beside the floor measured in the same
 # run: the same number of empty tp_btf programs on the same tracepoint
-# (tests/bench/floor.bpf.c), and what a per-CPU hash lookup by dev_t and a
-# per-CPU array lookup by queue id cost on their own.
+# (tests/bench/floor.bpf.c), what a per-CPU hash lookup by dev_t and a
+# per-CPU array lookup by queue id cost on their own, and what one clock read
+# (bpf_ktime_get_ns, the completion time every latency needs) costs.
 # Usage: tests/bench/trace-overhead.sh [build-dir]   (env REPEATS, RUNTIME)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -112,7 +113,7 @@ fi
 
 # In-kernel cost: bpf_stats times every run (adding its own clock reads to
 # blktune and floor alike), so it is on only for these runs. Floor and
-# blktune alternate, twice each; medians.
+# blktune alternate, three times each; medians.
 ftmp=$(mktemp -d /tmp/blktune-bench.XXXXXX)
 fl=
 if clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$top/include" -I"$top/bpf" -I/usr/include/"$(uname -m)"-linux-gnu \
@@ -148,8 +149,8 @@ blktune_ns() {
 			END { printf "%.1f %d\n", t / n, p }'
 }
 sysctl -q -w kernel.bpf_stats_enabled=1
-fe=() bt=() fh=() fa=()
-for ((r = 0; r < 2; r++)); do
+fe=() bt=() fh=() fa=() fc=()
+for ((r = 0; r < 3; r++)); do
 	[ -n "$fl" ] && fe+=("$(floor_ns empty)")
 	read -r v progs < <(blktune_ns)
 	bt+=("$v")
@@ -157,6 +158,7 @@ done
 if [ -n "$fl" ]; then
 	fh+=("$(floor_ns hash_lookup)")
 	fa+=("$(floor_ns array_lookup)")
+	fc+=("$(floor_ns clock_read)")
 fi
 sysctl -q -w kernel.bpf_stats_enabled="$stats_old"
 mbt=$(printf '%s\n' "${bt[@]}" | median)
@@ -165,4 +167,5 @@ if [ -n "$fl" ]; then
 	mfe=$(printf '%s\n' "${fe[@]}" | median)
 	echo "trace-overhead: floor: one empty tp_btf program $mfe ns per request; blktune above it: $(awk -v a="$mbt" -v b="$mfe" -v p="$progs" 'BEGIN { printf "%.1f", a - b * p }') ns"
 	echo "trace-overhead: device lookup alone (with the empty program's cost): per-CPU hash by dev_t ${fh[0]:-?} ns, per-CPU array by queue id ${fa[0]:-?} ns"
+	echo "trace-overhead: one clock read (bpf_ktime_get_ns, with the empty program's cost) ${fc[0]:-?} ns; clock source $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 fi

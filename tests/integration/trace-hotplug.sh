@@ -3,7 +3,8 @@
 # blktune -b, 1,000 loop devices this test creates come and go (LOOP_CTL_ADD,
 # losetup, a few direct reads, losetup -d, LOOP_CTL_REMOVE), each with a new
 # index. Afterwards blktune's VmRSS and open fds are no more than after the
-# first 100 cycles, its BPF device map holds no entry for a removed disk, and a
+# first 100 cycles, its BPF device hash holds no entry for a removed disk (its
+# queue-id slot is skipped until reused), and a
 # disk attached after all that is traced with a latency. Needs root.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
