@@ -63,6 +63,9 @@ void ra_sample_init(struct ra_sample *s);
 void ra_sample_free(struct ra_sample *s);
 /* Forget the devices, keep the memory. */
 void ra_sample_reset(struct ra_sample *s);
+/* ndevs zeroed devices (a recording's reader fills them). Returns 0 or
+ * -ENOMEM. */
+int ra_sample_resize(struct ra_sample *s, size_t ndevs);
 int ra_sample_copy(struct ra_sample *dst, const struct ra_sample *src);
 void ra_sample_swap(struct ra_sample *a, struct ra_sample *b);
 /* Index of dev, or -1. */

@@ -81,6 +81,9 @@ void trace_sample_init(struct trace_sample *s);
 void trace_sample_free(struct trace_sample *s);
 /* Forget the devices, keep the memory; set the CPU count for what follows. */
 void trace_sample_reset(struct trace_sample *s, unsigned ncpu);
+/* Reset to ncpu CPUs and ndevs zeroed devices (a recording's reader fills
+ * them). Returns 0 or -ENOMEM. */
+int trace_sample_resize(struct trace_sample *s, unsigned ncpu, size_t ndevs);
 int trace_sample_copy(struct trace_sample *dst, const struct trace_sample *src);
 void trace_sample_swap(struct trace_sample *a, struct trace_sample *b);
 /* Index of the device (either path), or -1. */

@@ -40,6 +40,18 @@ static int grow(struct ra_sample *s, size_t want)
 	return 0;
 }
 
+int ra_sample_resize(struct ra_sample *s, size_t ndevs)
+{
+	int err = grow(s, ndevs);
+
+	if (err)
+		return err;
+	if (ndevs)
+		memset(s->devs, 0, ndevs * sizeof(*s->devs));
+	s->ndevs = ndevs;
+	return 0;
+}
+
 int ra_sample_copy(struct ra_sample *dst, const struct ra_sample *src)
 {
 	int err = grow(dst, src->ndevs);

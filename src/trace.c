@@ -70,6 +70,24 @@ static int grow(struct trace_sample *s, size_t want)
 	return 0;
 }
 
+int trace_sample_resize(struct trace_sample *s, unsigned ncpu, size_t ndevs)
+{
+	size_t mat;
+	int err;
+
+	trace_sample_reset(s, ncpu);
+	if ((err = grow(s, ndevs)) < 0)
+		return err;
+	mat = (size_t)s->nmat * s->nmat;
+	s->ndevs = ndevs;
+	if (ndevs) {
+		memset(s->devs, 0, ndevs * sizeof(*s->devs));
+		memset(s->cpu, 0, ndevs * s->ncpu * sizeof(*s->cpu));
+		memset(s->matrix, 0, ndevs * mat * sizeof(*s->matrix));
+	}
+	return 0;
+}
+
 int trace_sample_copy(struct trace_sample *dst, const struct trace_sample *src)
 {
 	size_t mat = (size_t)src->nmat * src->nmat;
