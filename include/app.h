@@ -39,6 +39,9 @@ struct app_options {
 	enum names_type names; /* -j: persistent names shown and accepted */
 	const char *listen;   /* --listen ADDR:PORT: Prometheus /metrics, or NULL */
 	const char *textfile; /* --textfile DIR: node_exporter textfile, or NULL */
+	const char *record;   /* -w FILE: record every sample, or NULL */
+	const char *version;  /* blktune's, for the recording's header */
+	const char *replay;   /* -r FILE: samples from a recording, or NULL */
 	const char *columns;  /* -o: the table's columns, checked by main (column-layout) */
 	const char *devs[APP_MAX_DEVS]; /* -p, as typed */
 	size_t ndevs;
@@ -77,6 +80,7 @@ struct app {
 	char devnames[APP_MAX_DEVS][NAMES_MAX]; /* -p resolved (/dev/ paths to kernel names) */
 	const char *devptrs[APP_MAX_DEVS];
 	struct exporter *exporter; /* --listen / --textfile, or NULL */
+	struct record *rec;        /* -w, or NULL */
 	char export_error[256];    /* the last publish failure, "" when fine */
 	char error[256];     /* why app_open failed */
 	bool bad_arg;        /* ... and it was the command line's fault (exit 2) */

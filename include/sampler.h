@@ -26,10 +26,18 @@ struct sampler_host {
 #define SAMPLER_DEFER_TRACE 2u
 
 int sampler_open(const struct root *r, unsigned flags, struct sampler **out);
+/* Samples from a recording (-r FILE) instead of the kernel: host and kernel
+ * are the recording's, mode switches (CPU detail, readahead, cgroups) show
+ * what was recorded. Returns 0 or -errno with one line in why. */
+int sampler_open_replay(const char *path, struct sampler **out, char *why, size_t whylen);
+/* The recording being replayed, or NULL (live). */
+struct source_replay;
+struct source_replay *sampler_replay(const struct sampler *sp);
 void sampler_close(struct sampler *sp);
 /* Fill s (cleared first). Returns 0 or -errno; a source that fails only
  * leaves its part invalid, except diskstats which is required. */
 int sampler_take(struct sampler *sp, struct sample *s);
+/* (A replay returns -ENODATA after its last sample.) */
 const struct sampler_host *sampler_host(const struct sampler *sp);
 /* Last problem worth a status line ("diskstats line 3: ..."), "" if none. */
 const char *sampler_error(const struct sampler *sp);

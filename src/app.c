@@ -9,8 +9,10 @@
 #include "columns.h"
 #include "exporter.h"
 #include "model-boot.h"
+#include "record.h"
 #include "snapshot.h"
 #include "source-names.h"
+#include "source-replay.h"
 
 void app_options_default(struct app_options *o)
 {
@@ -46,7 +48,24 @@ static int check_devs(struct app *a)
 		}
 	}
 out:
+	/* A replay starts from its first sample all the same. */
+	if (sampler_replay(a->sampler))
+		source_replay_seek(sampler_replay(a->sampler), 0);
 	sample_free(&s);
+	return err;
+}
+
+static int open_record(struct app *a)
+{
+	const struct sampler_host *h = sampler_host(a->sampler);
+	struct record_meta m = { .interval = a->opt.interval, .start = (long long)time(NULL) };
+
+	snprintf(m.host, sizeof(m.host), "%s", h->hostname);
+	snprintf(m.kernel, sizeof(m.kernel), "%s", h->kernel);
+	snprintf(m.version, sizeof(m.version), "%s", a->opt.version ? a->opt.version : "?");
+	int err = record_create(a->opt.record, &m, &a->rec, a->error, sizeof(a->error));
+
+	a->bad_arg = err == -EEXIST; /* the command line named a file that exists */
 	return err;
 }
 
@@ -76,8 +95,13 @@ int app_open(struct app *a, const struct app_options *o)
 	}
 	a->filter.devs = a->devptrs;
 	a->filter.ndevs = o->ndevs;
+	if (o->replay) {
+		if ((err = sampler_open_replay(o->replay, &a->sampler, a->error, sizeof(a->error))) < 0) {
+			a->bad_arg = true; /* the file named is no recording, or none */
+			return err;
+		}
 	/* The TUI draws its first frame before the tracer has loaded. */
-	if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : o->batch ? 0 : SAMPLER_DEFER_TRACE,
+	} else if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : o->batch ? 0 : SAMPLER_DEFER_TRACE,
 				&a->sampler)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", root_strerror(err));
@@ -101,6 +125,8 @@ int app_open(struct app *a, const struct app_options *o)
 	}
 	if (o->readahead && (err = sampler_readahead(a->sampler, true, a->error, sizeof(a->error))) < 0)
 		return err;
+	if (o->record && (err = open_record(a)) < 0)
+		return err;
 	if ((o->listen || o->textfile) &&
 	    (err = exporter_open(o->listen, o->textfile, &a->exporter, a->error, sizeof(a->error))) < 0)
 		return err;
@@ -110,6 +136,7 @@ int app_open(struct app *a, const struct app_options *o)
 void app_close(struct app *a)
 {
 	exporter_close(a->exporter);
+	record_close(a->rec);
 	sampler_close(a->sampler);
 	root_close(a->root);
 	history_free(a->hist);
@@ -165,6 +192,11 @@ int app_refresh(struct app *a)
 	a->since_boot = false;
 	if ((err = sampler_take(a->sampler, &a->cur)) < 0)
 		return err;
+	/* Recorded as taken: a replay goes through everything below again. */
+	if (a->rec && (err = record_sample(a->rec, &a->cur)) < 0) {
+		snprintf(a->error, sizeof(a->error), "-w %s: %s", a->opt.record, strerror(-err));
+		return err;
+	}
 	/* Counters go out as they are: Prometheus takes rates itself. A failed
 	 * textfile write is reported, never fatal to the live view. */
 	if (a->exporter) {

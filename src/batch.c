@@ -6,6 +6,7 @@
 
 #include "loop.h"
 #include "output.h"
+#include "source-replay.h"
 
 /* One report of what the app holds now, text or JSON. */
 static int report(struct app *a)
@@ -38,6 +39,16 @@ int batch_run(struct app *a)
 	/* iostat -x without an interval: one report since boot. */
 	if (a->opt.since_boot)
 		return (err = app_since_boot(a)) < 0 ? err : report(a);
+	/* A replay prints its intervals as fast as they decode. */
+	if (sampler_replay(a->sampler)) {
+		const char *warn = record_reader_warning(source_replay_reader(sampler_replay(a->sampler)));
+		if (*warn)
+			fprintf(stderr, "blktune: %s\n", warn);
+		while ((a->opt.count == 0 || reports < a->opt.count) && (err = app_refresh(a)) == 0 &&
+		       (err = report(a)) == 0)
+			reports++;
+		return err == -ENODATA ? 0 : err;
+	}
 	if ((err = loop_new(a->opt.interval, false, &l)) < 0)
 		return err;
 	while (a->opt.count == 0 || reports < a->opt.count) {

@@ -58,6 +58,8 @@ static const struct option long_opts[] = {
 	{ "persistent-names", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, 'V' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "read", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -92,6 +94,8 @@ static void usage(FILE *f)
 		"                         running (e.g. 127.0.0.1:9101, [::1]:9101)\n"
 		"      --textfile DIR     write DIR/blktune.prom each interval (node_exporter's\n"
 		"                         textfile collector), replaced atomically\n"
+		"  -w, --write FILE       record every interval to FILE (a new file; as atop -w)\n"
+		"  -r, --read FILE        replay a recording: with -b, what batch printed live\n"
 		"      --partitions       include partitions\n"
 		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
 		"      --no-color         monochrome (also when NO_COLOR is set)\n"
@@ -136,7 +140,7 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 
 	*done = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bd:n:p:j:o:zhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:p:j:o:zhVw:r:", long_opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'b':
@@ -171,6 +175,12 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 			o->columns = optarg;
 			break;
 		}
+		case 'w':
+			o->record = optarg;
+			break;
+		case 'r':
+			o->replay = optarg;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -279,6 +289,16 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("%s prints one report: -n does not apply", "--since-boot");
 	if (o->since_boot && o->readahead)
 		return bad("%s: readahead figures need an interval, not the time since boot", "--readahead");
+	if (o->replay && !o->batch)
+		return bad("%s: the full-screen replay is not there yet; use -b", "-r");
+	if (o->record && o->replay)
+		return bad("%s: replay one recording or write one, not both", "-w with -r");
+	if (o->replay && o->since_boot)
+		return bad("%s: a recording has intervals, not the time since boot", "--since-boot with -r");
+	if (o->replay && (o->readahead || o->listen || o->textfile || o->no_trace))
+		return bad("%s: a replay shows what was recorded", "-r with --readahead, --listen, --textfile or --no-trace");
+	if (o->replay && (cli->nsets || cli->restore))
+		return bad("%s: a replay changes no tunable", "-r with --set or --restore");
 	if (cli->restore && cli->nsets)
 		return bad("%s: choose --set or --restore", "--restore");
 	return 0;
@@ -307,6 +327,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return sweep_report_main(argc - 1, argv + 1);
 	app_options_default(&o);
+	o.version = BLKTUNE_VERSION;
 	if ((err = parse_args(argc, argv, &o, &cli, &done)) != 0 || done)
 		return err;
 	if (cli.nsets)

@@ -21,6 +21,7 @@
 #include "source-names.h"
 #include "source-queue.h"
 #include "source-readahead.h"
+#include "source-replay.h"
 #include "source-sensors.h"
 
 /* Temperatures move slowly and libsensors walks hwmon: read them seldom. */
@@ -49,6 +50,9 @@ struct sampler {
 	struct source_cgroup *cg; /* only while the cgroup view (or --cgroups) is on */
 	struct source_procs *procs; /* only while the process view (or --top-processes) is on */
 	struct source_names *names; /* only with -j */
+	/* -r FILE: the recording is the only source; the rest stay NULL */
+	struct source_replay *replay;
+	bool replay_traced, replay_ra;
 	char trace_why[160];
 	/* the tracer loading in a thread (SAMPLER_DEFER_TRACE) */
 	pthread_t loader;
@@ -150,6 +154,31 @@ int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
 	return 0;
 }
 
+int sampler_open_replay(const char *path, struct sampler **out, char *why, size_t whylen)
+{
+	struct sampler *sp = calloc(1, sizeof(*sp));
+	const struct record_meta *m;
+	int err;
+
+	if (!sp)
+		return -ENOMEM;
+	if ((err = source_replay_open(path, &sp->replay, why, whylen)) < 0) {
+		free(sp);
+		return err;
+	}
+	m = record_reader_meta(source_replay_reader(sp->replay));
+	snprintf(sp->host.hostname, sizeof(sp->host.hostname), "%s", m->host);
+	snprintf(sp->host.kernel, sizeof(sp->host.kernel), "%s", m->kernel);
+	snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording");
+	*out = sp;
+	return 0;
+}
+
+struct source_replay *sampler_replay(const struct sampler *sp)
+{
+	return sp->replay;
+}
+
 void sampler_close(struct sampler *sp)
 {
 	if (!sp)
@@ -167,6 +196,7 @@ void sampler_close(struct sampler *sp)
 	source_cgroup_close(sp->cg);
 	source_procs_close(sp->procs);
 	source_names_close(sp->names);
+	source_replay_close(sp->replay);
 	free(sp);
 }
 
@@ -212,6 +242,14 @@ int sampler_take(struct sampler *sp, struct sample *s)
 	char buf[64];
 	int bad;
 
+	if (sp->replay) {
+		int err = source_replay_read(sp->replay, s);
+		if (!err) {
+			sp->replay_traced = s->traced;
+			sp->replay_ra = s->ra_valid;
+		}
+		return err;
+	}
 	adopt_tracer(sp, false);
 	sample_clear(s);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
@@ -289,13 +327,15 @@ const char *sampler_error(const struct sampler *sp)
 
 void sampler_invalidate(struct sampler *sp, dev_t dev)
 {
+	if (sp->replay)
+		return;
 	source_queue_invalidate(sp->q, dev);
 }
 
 bool sampler_tracing(const struct sampler *sp, const char **why)
 {
 	*why = sp->trace_why;
-	return sp->bpf != NULL;
+	return sp->replay ? sp->replay_traced : sp->bpf != NULL;
 }
 
 const struct source_bpf *sampler_bpf(const struct sampler *sp)
@@ -307,6 +347,9 @@ int sampler_cpu_detail(struct sampler *sp, bool on, const char *dev)
 {
 	int err;
 
+	/* A replay shows the per-CPU detail where it was recorded. */
+	if (sp->replay)
+		return 0;
 	if (!on) {
 		source_cpus_close(sp->cpus);
 		sp->cpus = NULL;
@@ -328,6 +371,10 @@ int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
 	}
 	if (sp->ra)
 		return 0;
+	if (sp->replay) {
+		snprintf(why, whylen, "a replay shows readahead figures where the recording has them");
+		return -EOPNOTSUPP;
+	}
 	if (!root_is_live(sp->root)) {
 		snprintf(why, whylen, "readahead tracing needs the live system, not --root");
 		return -EOPNOTSUPP;
@@ -339,6 +386,8 @@ int sampler_readahead(struct sampler *sp, bool on, char *why, size_t whylen)
 
 int sampler_cgroups(struct sampler *sp, bool on)
 {
+	if (sp->replay)
+		return 0;
 	if (!on) {
 		source_cgroup_close(sp->cg);
 		sp->cg = NULL;
@@ -365,20 +414,26 @@ int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen)
 
 bool sampler_readahead_on(const struct sampler *sp)
 {
-	return sp->ra != NULL;
+	return sp->replay ? sp->replay_ra : sp->ra != NULL;
 }
 
 int sampler_names(struct sampler *sp, enum names_type t)
 {
 	source_names_close(sp->names);
 	sp->names = NULL;
+	if (sp->replay)
+		return 0; /* the recording holds the names it showed */
 	return t == NAMES_NONE ? 0 : source_names_open(sp->root, t, &sp->names);
 }
 
 int sampler_uptime(const struct sampler *sp, double *out)
 {
 	char buf[64], *end;
-	ssize_t n = root_read(sp->root, "proc/uptime", buf, sizeof(buf));
+	ssize_t n;
+
+	if (sp->replay)
+		return -EOPNOTSUPP;
+	n = root_read(sp->root, "proc/uptime", buf, sizeof(buf));
 
 	if (n < 0)
 		return (int)n;

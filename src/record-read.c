@@ -1,0 +1,333 @@
+#include "record-read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+#include "format.h"
+#include "record-codec.h"
+
+struct entry {
+	size_t off, len;  /* the payload in the file */
+	size_t key;       /* the key frame to decode from */
+	double t;
+	struct timespec wall;
+};
+
+struct record_reader {
+	const unsigned char *map;
+	size_t size;
+	struct record_meta meta;
+	struct entry *e;
+	size_t n, cap;
+	struct record_change *ch;
+	size_t *ch_before, nch, chcap;
+	struct record_flat flat;
+	size_t at;        /* the sample flat holds, or SIZE_MAX */
+	char warning[200];
+};
+
+static uint32_t get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int get_string(const unsigned char **p, const unsigned char *end, char *out, size_t size)
+{
+	uint64_t len;
+	char raw[256];
+
+	if (record_varint(p, end, &len) < 0 || len > (uint64_t)(end - *p) || len >= sizeof(raw))
+		return -EINVAL;
+	memcpy(raw, *p, len);
+	raw[len] = '\0';
+	*p += len;
+	/* What a file says reaches the screen: no control characters. */
+	format_sanitize(raw, out, size);
+	return 0;
+}
+
+static int parse_header(struct record_reader *r, const unsigned char *p, const unsigned char *end)
+{
+	uint64_t ibits, start, key;
+	struct record_meta *m = &r->meta;
+
+	if (get_string(&p, end, m->host, sizeof(m->host)) < 0 || get_string(&p, end, m->kernel, sizeof(m->kernel)) < 0 ||
+	    get_string(&p, end, m->version, sizeof(m->version)) < 0 || record_varint(&p, end, &ibits) < 0 ||
+	    record_varint(&p, end, &start) < 0 || record_varint(&p, end, &key) < 0 || p != end)
+		return -EINVAL;
+	memcpy(&m->interval, &ibits, sizeof(ibits));
+	m->start = (long long)start;
+	m->key_every = (unsigned)key;
+	return 0;
+}
+
+static int parse_change(struct record_reader *r, const unsigned char *p, const unsigned char *end)
+{
+	struct record_change c;
+	uint64_t tbits, wall;
+
+	if (record_varint(&p, end, &tbits) < 0 || record_varint(&p, end, &wall) < 0 ||
+	    get_string(&p, end, c.dev, sizeof(c.dev)) < 0 || get_string(&p, end, c.tunable, sizeof(c.tunable)) < 0 ||
+	    get_string(&p, end, c.from, sizeof(c.from)) < 0 || get_string(&p, end, c.to, sizeof(c.to)) < 0 || p != end)
+		return -EINVAL;
+	memcpy(&c.t, &tbits, sizeof(tbits));
+	c.wall = (long long)wall;
+	if (r->nch == r->chcap) {
+		size_t cap = r->chcap ? r->chcap * 2 : 16;
+		struct record_change *nc = realloc(r->ch, cap * sizeof(*nc));
+		size_t *nb;
+		if (!nc)
+			return -ENOMEM;
+		r->ch = nc;
+		if (!(nb = realloc(r->ch_before, cap * sizeof(*nb))))
+			return -ENOMEM;
+		r->ch_before = nb;
+		r->chcap = cap;
+	}
+	r->ch[r->nch] = c;
+	r->ch_before[r->nch++] = r->n;
+	return 0;
+}
+
+static int add_sample(struct record_reader *r, bool key, size_t off, size_t len)
+{
+	struct entry *e;
+	int err;
+
+	if (!key && !r->n)
+		return -EINVAL; /* a delta needs a sample before it */
+	if (key)
+		record_flat_reset(&r->flat);
+	if ((err = record_decode(&r->flat, r->map + off, len)) < 0)
+		return err;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1024;
+		struct entry *ne = realloc(r->e, cap * sizeof(*ne));
+		if (!ne)
+			return -ENOMEM;
+		r->e = ne;
+		r->cap = cap;
+	}
+	e = &r->e[r->n];
+	e->off = off;
+	e->len = len;
+	e->key = key ? r->n : r->e[r->n - 1].key;
+	if (record_flat_times(&r->flat, &e->t, &e->wall) < 0)
+		return -EINVAL;
+	r->n++;
+	r->at = r->n - 1;
+	return 0;
+}
+
+/* Walk the frames. Stops at the first torn or corrupt one, with a warning:
+ * what comes before it is intact. */
+static int scan(struct record_reader *r, const char *path, char *why, size_t whylen)
+{
+	size_t off = 12;
+	bool have_header = false;
+
+	while (off < r->size) {
+		const unsigned char *p = r->map + off + 1, *end = r->map + r->size;
+		uint64_t len;
+		unsigned type = r->map[off];
+		size_t body;
+		int err = 0;
+
+		if (record_varint(&p, end, &len) < 0 || len > (uint64_t)(end - p) || (uint64_t)(end - p) - len < 4) {
+			snprintf(r->warning, sizeof(r->warning), "%s: ends in a torn record at byte %zu (a recorder stopped mid-write)",
+				 path, off);
+			break;
+		}
+		body = (size_t)(p - r->map);
+		if (crc32c(0, r->map + off, body + len - off) != get_le32(p + len)) {
+			snprintf(r->warning, sizeof(r->warning), "%s: bad checksum at byte %zu; replaying what comes before it",
+				 path, off);
+			break;
+		}
+		if (!have_header && type != RECORD_HEADER) {
+			snprintf(why, whylen, "%s: no header record: not a blktune recording", path);
+			return -EINVAL;
+		}
+		switch (type) {
+		case RECORD_HEADER:
+			if (have_header)
+				err = -EINVAL;
+			else
+				err = parse_header(r, p, p + len);
+			have_header = true;
+			break;
+		case RECORD_KEY:
+		case RECORD_DELTA:
+			err = add_sample(r, type == RECORD_KEY, body, len);
+			break;
+		case RECORD_CHANGE:
+			err = parse_change(r, p, p + len);
+			break;
+		default:
+			err = -EINVAL;
+		}
+		if (err == -ENOMEM) {
+			snprintf(why, whylen, "%s: %s", path, strerror(ENOMEM));
+			return err;
+		}
+		if (err < 0) {
+			if (!have_header || r->n == 0) {
+				snprintf(why, whylen, "%s: malformed record (type %u) at byte %zu", path, type, off);
+				return -EINVAL;
+			}
+			snprintf(r->warning, sizeof(r->warning), "%s: malformed record (type %u) at byte %zu; replaying what comes before it",
+				 path, type, off);
+			break;
+		}
+		off = body + len + 4;
+	}
+	if (!r->n) {
+		snprintf(why, whylen, "%s: no intervals recorded%s%s", path, r->warning[0] ? ": " : "",
+			 r->warning[0] ? r->warning + strlen(path) + 2 : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int record_reader_open(const char *path, struct record_reader **out, char *why, size_t whylen)
+{
+	struct record_reader *r = calloc(1, sizeof(*r));
+	struct stat st;
+	int fd, err;
+
+	if (!r)
+		return -ENOMEM;
+	record_flat_init(&r->flat);
+	r->at = SIZE_MAX;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		err = -errno;
+		snprintf(why, whylen, "-r %s: %s", path, strerror(-err));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		snprintf(why, whylen, "-r %s: not a regular file", path);
+		goto fail;
+	}
+	r->size = (size_t)st.st_size;
+	if (r->size < 12 ||
+	    (r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		r->map = NULL;
+		err = -EINVAL;
+		snprintf(why, whylen, "%s: not a blktune recording", path);
+		goto fail;
+	}
+	close(fd);
+	fd = -1;
+	if (memcmp(r->map, RECORD_MAGIC, 8)) {
+		err = -EINVAL;
+		snprintf(why, whylen, "%s: not a blktune recording", path);
+		goto fail;
+	}
+	if (get_le32(r->map + 8) != RECORD_VERSION) {
+		err = -EINVAL;
+		snprintf(why, whylen, "%s: recording format version %u; this blktune reads version %u", path,
+			 get_le32(r->map + 8), RECORD_VERSION);
+		goto fail;
+	}
+	if ((err = scan(r, path, why, whylen)) < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	record_reader_close(r);
+	return err;
+}
+
+void record_reader_close(struct record_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	record_flat_free(&r->flat);
+	free(r->e);
+	free(r->ch);
+	free(r->ch_before);
+	free(r);
+}
+
+const struct record_meta *record_reader_meta(const struct record_reader *r)
+{
+	return &r->meta;
+}
+
+size_t record_reader_count(const struct record_reader *r)
+{
+	return r->n;
+}
+
+struct timespec record_reader_wall(const struct record_reader *r, size_t i)
+{
+	return r->e[i < r->n ? i : r->n - 1].wall;
+}
+
+double record_reader_t(const struct record_reader *r, size_t i)
+{
+	return r->e[i < r->n ? i : r->n - 1].t;
+}
+
+const char *record_reader_warning(const struct record_reader *r)
+{
+	return r->warning;
+}
+
+size_t record_reader_changes(const struct record_reader *r, const struct record_change **c, const size_t **before)
+{
+	*c = r->ch;
+	*before = r->ch_before;
+	return r->nch;
+}
+
+size_t record_reader_find(const struct record_reader *r, time_t w)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->e[mid].wall.tv_sec < w)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int record_reader_get(struct record_reader *r, size_t i, struct sample *s)
+{
+	size_t from;
+	int err;
+
+	if (i >= r->n)
+		return -ERANGE;
+	/* Forward from where the flat list is, else from the key frame. */
+	if (r->at != SIZE_MAX && r->at <= i && r->e[r->at].key == r->e[i].key)
+		from = r->at + 1;
+	else
+		from = r->e[i].key;
+	for (size_t k = from; k <= i; k++) {
+		if (k == r->e[k].key)
+			record_flat_reset(&r->flat);
+		if ((err = record_decode(&r->flat, r->map + r->e[k].off, r->e[k].len)) < 0) {
+			r->at = SIZE_MAX;
+			return err;
+		}
+		r->at = k;
+	}
+	return record_unflatten(&r->flat, s);
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Record and replay: blktune -b --json -w FILE records a fio run on a loop
+# device the test made; blktune -r FILE -b --json prints the very same lines
+# (every figure, traced histograms included), and the reads and writes it
+# shows add up to fio's own counts. A recorder killed with SIGKILL leaves a
+# file that replays; a torn tail costs its last interval only, with a
+# warning. Junk, another format version and an existing -w file are one
+# line on stderr and exit status 2.
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+command -v fio > /dev/null || t_skip "no fio (contrib/install-deps test installs it)"
+command -v python3 > /dev/null || t_skip "no python3"
+
+t_loop_create 128 || t_fail "losetup"
+dev=${T_LOOP#/dev/}
+rec=$T_TMP/run.btr
+"$BLKTUNE" -b --json -d 0.5 -n 16 -w "$rec" > "$T_TMP/live.json" 2> "$T_TMP/live.err" &
+bpid=$!
+# fio runs inside the recorded window: after the first report, well before the last
+t_until 20 test -s "$T_TMP/live.json"
+fio --name=rec --filename="$T_LOOP" --direct=1 --rw=randrw --bs=4k --size=64m --ioengine=psync \
+	--time_based --runtime=3 --output-format=json > "$T_TMP/fio.json" 2> "$T_TMP/fio.err"
+t_eq "fio exit status" "$?" 0
+wait $bpid
+t_eq "recording blktune's exit status" "$?" 0
+t_eq "recording blktune said nothing on stderr" "$(cat "$T_TMP/live.err")" ""
+t_eq "live reports" "$(wc -l < "$T_TMP/live.json")" 16
+
+"$BLKTUNE" -r "$rec" -b --json > "$T_TMP/replay.json" 2> "$T_TMP/replay.err"
+t_eq "replay exit status" "$?" 0
+t_eq "replay said nothing on stderr" "$(cat "$T_TMP/replay.err")" ""
+t_check "replay -b --json prints exactly what live printed" cmp -s "$T_TMP/live.json" "$T_TMP/replay.json"
+diff <(cut -c1-300 "$T_TMP/live.json") <(cut -c1-300 "$T_TMP/replay.json") | head -4
+"$BLKTUNE" -r "$rec" -b --json -n 5 > "$T_TMP/replay5.json"
+t_check "-n 5 replays the first five intervals" cmp -s <(head -n 5 "$T_TMP/live.json") "$T_TMP/replay5.json"
+"$BLKTUNE" -r "$rec" -b --json -p "$dev" > "$T_TMP/replay-p.json"
+t_eq "-p with -r: one device per report" \
+	"$(python3 -c 'import json,sys; print(sorted({len(json.loads(l)["disk"]) for l in open(sys.argv[1])}))' "$T_TMP/replay-p.json")" "[1]"
+"$BLKTUNE" -r "$rec" -b > "$T_TMP/replay.txt"
+t_eq "-r -b text: a report per interval" "$(grep -c "interval" "$T_TMP/replay.txt")" 16
+
+# The replayed figures against fio: requests and sectors over the run.
+read -r fr fw < <(python3 -c '
+import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]
+print(j["read"]["total_ios"], j["write"]["total_ios"])' "$T_TMP/fio.json")
+read -r rr rw traced < <(python3 -c '
+import json,sys
+r = w = 0.0; traced = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    for d in o["disk"]:
+        if d["disk_device"] == sys.argv[2]:
+            r += d["r/s"] * o["interval_s"]; w += d["w/s"] * o["interval_s"]
+            traced += sum(b["count"] for b in d.get("lat_hist_us") or []) > 0
+print(round(r), round(w), traced)' "$T_TMP/replay.json" "$dev")
+t_near "replayed reads add up to fio's" "$rr" "$fr" 2
+t_near "replayed writes add up to fio's" "$rw" "$fw" 2
+t_check "traced figures are in the replay ($traced intervals)" test "$traced" -gt 0
+
+# SIGKILL while recording: the file replays.
+kill9=$T_TMP/killed.btr
+"$BLKTUNE" -b -d 0.1 -w "$kill9" > /dev/null 2>&1 &
+kpid=$!
+t_until 20 test "$(stat -c %s "$kill9" 2> /dev/null || echo 0)" -gt 20000
+kill -9 $kpid
+wait $kpid 2> /dev/null
+"$BLKTUNE" -r "$kill9" -b --json > "$T_TMP/killed.json" 2> "$T_TMP/killed.err"
+t_eq "a recording cut by kill -9 replays (exit status)" "$?" 0
+n=$(wc -l < "$T_TMP/killed.json")
+t_check "... and has its intervals ($n)" test "$n" -gt 2
+# A torn last frame (a kill in the middle of a write): one interval less, a warning.
+size=$(stat -c %s "$kill9")
+truncate -s $((size - 3)) "$kill9"
+"$BLKTUNE" -r "$kill9" -b --json > "$T_TMP/torn.json" 2> "$T_TMP/torn.err"
+t_eq "a torn tail replays (exit status)" "$?" 0
+t_eq "... one interval less" "$(wc -l < "$T_TMP/torn.json")" $((n - 1))
+t_check "... the earlier intervals unchanged" cmp -s "$T_TMP/torn.json" <(head -n $((n - 1)) "$T_TMP/killed.json")
+t_check "... and says so on stderr" grep -q "torn record" "$T_TMP/torn.err"
+
+# Refusals: one line, exit status 2.
+refuse() { # DESC EXPECTED-TEXT ARGS...
+	local desc=$1 want=$2
+	shift 2
+	"$BLKTUNE" "$@" > "$T_TMP/out" 2> "$T_TMP/err" < /dev/null
+	t_eq "$desc: exit status" "$?" 2
+	t_eq "$desc: one line" "$(wc -l < "$T_TMP/err")" 1
+	t_check "$desc: says '$want'" grep -q -- "$want" "$T_TMP/err"
+	t_eq "$desc: nothing on stdout" "$(wc -c < "$T_TMP/out")" 0
+}
+head -c 4096 /dev/urandom > "$T_TMP/junk"
+refuse "junk" "not a blktune recording" -r "$T_TMP/junk" -b --json
+cp "$rec" "$T_TMP/v2.btr"
+printf '\002' | dd of="$T_TMP/v2.btr" bs=1 seek=8 conv=notrunc status=none
+refuse "another version" "format version 2" -r "$T_TMP/v2.btr" -b --json
+sum=$(md5sum < "$rec")
+refuse "-w over an existing file" "exists" -b -n 1 -w "$rec"
+t_eq "... which is untouched" "$(md5sum < "$rec")" "$sum"
+refuse "-w with -r" "not both" -b -r "$rec" -w "$T_TMP/new.btr"
+t_check "... and wrote nothing" test ! -e "$T_TMP/new.btr"
+refuse "a missing file" "No such file" -b -r "$T_TMP/none.btr"
+t_done

@@ -1,0 +1,498 @@
+/* Unit tests of record-codec, record and record-read: a sample survives
+ * flattening, delta encoding, a file and a reader bit for bit; deltas of an
+ * idle or lightly moving sample stay small; a torn tail, a bad checksum, a
+ * wrong version, junk and malformed payloads are refused or cut off cleanly. */
+#include "unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+#include "record-codec.h"
+#include "record-read.h"
+#include "record.h"
+#include "sample.h"
+
+/* A sample with every part filled: disks with strings, per-CPU detail,
+ * traced counters with a matrix, readahead, cgroups, temperatures. */
+static void make_sample(struct sample *s, unsigned k)
+{
+	sample_clear(s);
+	s->t = 1000.25 + k;
+	s->wall.tv_sec = 1764633600 + k;
+	s->wall.tv_nsec = 123456789;
+	s->uptime = 5000.5 + k;
+	for (unsigned i = 0; i < 3; i++) {
+		struct disk_sample *d = sample_add_disk(s);
+		ck_assert_ptr_nonnull(d);
+		d->st.dev = makedev(7, i);
+		snprintf(d->st.name, sizeof(d->st.name), "loop%u", i);
+		d->st.nfields = 20;
+		d->st.rd_ios = 1000 + (i == 1 ? 100 * k : 0);
+		d->st.rd_sectors = 80000 + (i == 1 ? 800 * k : 0);
+		d->st.wr_ticks = UINT64_MAX - 5 + k; /* wraps: deltas are modulo 2^64 */
+		d->info.diskseq = 40 + i;
+		d->info.read_ahead_kb = i == 2 ? SAMPLE_ABSENT : 128;
+		d->info.nr_hw_queues = -1;
+		snprintf(d->info.scheduler, sizeof(d->info.scheduler), "%s", k >= 2 && i == 0 ? "none" : "mq-deadline");
+		snprintf(d->info.backing, sizeof(d->info.backing), "/var/tmp/img%u", i);
+	}
+	s->cpu.valid = true;
+	s->cpu.user = 100 + k;
+	s->mem.valid = true;
+	s->mem.total_kb = 8 << 20;
+	s->ntemps = 1;
+	snprintf(s->temps[0].label, sizeof(s->temps[0].label), "Package id 0");
+	s->temps[0].celsius = 41.5;
+	ck_assert_int_eq(sample_cpus_reserve(&s->cpus, 2), 0);
+	s->cpus.valid = s->cpus.have_stat = true;
+	s->cpus.stat[1].idle = 77 + k;
+	s->cpus.block_softirq[0] = 9;
+	s->cpus.nirq = 2;
+	s->cpus.irq[1] = 33;
+	snprintf(s->cpus.irq_dev, sizeof(s->cpus.irq_dev), "nvme0n1");
+	snprintf(s->cpus.effective[1], sizeof(s->cpus.effective[1]), "0-1");
+	s->cpus.irq_count[3] = 5 + k;
+	s->traced = true;
+	ck_assert_int_eq(trace_sample_resize(&s->trace, 2, 2), 0);
+	s->trace.devs[0].dev = makedev(7, 0);
+	s->trace.devs[1].dev = makedev(7, 1);
+	s->trace.devs[1].path = TRACE_PATH_BIO;
+	s->trace.devs[1].tot.lat[7] = 10 * k;
+	s->trace.devs[1].tot.size_count[1][3] = 3 * k;
+	s->trace.devs[1].tot.dlat[2][5] = 4;
+	s->trace.cpu[3].completed = 2 * k;
+	s->trace.matrix[7] = k;
+	s->trace.missed = 1;
+	s->ra_valid = true;
+	ck_assert_int_eq(ra_sample_resize(&s->ra, 1), 0);
+	s->ra.page_size = 4096;
+	s->ra.devs[0].dev = makedev(7, 1);
+	s->ra.devs[0].c.hit = 500 + k;
+	s->ra.devs[0].c.win_hist[4] = 2;
+	s->cg.valid = true;
+	s->cg.version = 2;
+	s->cg.t = 999.5;
+	snprintf(s->cg.mount, sizeof(s->cg.mount), "sys/fs/cgroup");
+	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s->cg, 1, "/", 0));
+	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s->cg, 55, "/system.slice", 1));
+	struct cgroup_io *io = cgroup_sample_add_io(&s->cg, makedev(7, 1), CGROUP_COUNTER_V2);
+	ck_assert_ptr_nonnull(io);
+	io->rbytes = 4096 * k;
+}
+
+/* Two samples are the same when they flatten to the same lists. */
+static void assert_same(const struct sample *a, const struct sample *b)
+{
+	struct record_flat fa, fb;
+
+	record_flat_init(&fa);
+	record_flat_init(&fb);
+	ck_assert_int_eq(record_flatten(a, &fa), 0);
+	ck_assert_int_eq(record_flatten(b, &fb), 0);
+	ck_assert_uint_eq(fa.nw, fb.nw);
+	ck_assert_uint_eq(fa.ns, fb.ns);
+	ck_assert_int_eq(memcmp(fa.w, fb.w, fa.nw * sizeof(*fa.w)), 0);
+	ck_assert_uint_eq(fa.nsb, fb.nsb);
+	ck_assert_int_eq(memcmp(fa.sb, fb.sb, fa.nsb), 0);
+	record_flat_free(&fa);
+	record_flat_free(&fb);
+}
+
+START_TEST(test_crc32c)
+{
+	/* RFC 3720's check value */
+	ck_assert_uint_eq(crc32c(0, "123456789", 9), 0xe3069283u);
+	ck_assert_uint_eq(crc32c(crc32c(0, "1234", 4), "56789", 5), 0xe3069283u);
+}
+END_TEST
+
+START_TEST(test_roundtrip_key_and_delta)
+{
+	struct sample a, b, out;
+	struct record_flat fa, fb, dec;
+	struct record_buf key = { 0 }, delta = { 0 };
+
+	sample_init(&a);
+	sample_init(&b);
+	sample_init(&out);
+	record_flat_init(&fa);
+	record_flat_init(&fb);
+	record_flat_init(&dec);
+	make_sample(&a, 1);
+	make_sample(&b, 2);
+	ck_assert_int_eq(record_flatten(&a, &fa), 0);
+	ck_assert_int_eq(record_flatten(&b, &fb), 0);
+	ck_assert_int_eq(record_encode(NULL, &fa, &key), 0);
+	ck_assert_int_eq(record_encode(&fa, &fb, &delta), 0);
+	ck_assert_int_eq(record_decode(&dec, key.p, key.n), 0);
+	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	assert_same(&a, &out);
+	/* fields read back as they were, not only as words */
+	ck_assert_str_eq(out.disks[2].info.backing, "/var/tmp/img2");
+	ck_assert_int_eq(out.disks[2].info.read_ahead_kb, SAMPLE_ABSENT);
+	ck_assert_uint_eq(out.disks[0].st.wr_ticks, UINT64_MAX - 4);
+	ck_assert(out.t == 1001.25 && out.temps[0].celsius == 41.5);
+	ck_assert_uint_eq(out.trace.devs[1].tot.lat[7], 10);
+	ck_assert_uint_eq(out.trace.matrix[7], 1);
+	ck_assert_uint_eq(out.cg.ngroups, 2);
+	ck_assert_uint_eq(out.cg.groups[1].n, 1);
+	ck_assert_str_eq(out.cg.groups[1].path, "/system.slice");
+	ck_assert_uint_eq(out.cg.io[0].rbytes, 4096);
+	ck_assert_uint_eq(out.cpus.irq_count[3], 6);
+	/* the delta applies to the key's list */
+	ck_assert_int_eq(record_decode(&dec, delta.p, delta.n), 0);
+	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	assert_same(&b, &out);
+	ck_assert_str_eq(out.disks[0].info.scheduler, "none");
+	/* and holds only what moved: a handful of words and one string */
+	ck_assert_uint_lt(delta.n, 80);
+	ck_assert_uint_gt(key.n, 4 * delta.n);
+	record_buf_free(&key);
+	record_buf_free(&delta);
+	record_flat_free(&fa);
+	record_flat_free(&fb);
+	record_flat_free(&dec);
+	sample_free(&a);
+	sample_free(&b);
+	sample_free(&out);
+}
+END_TEST
+
+/* An unchanged sample costs four bytes: two counts and two zeros. */
+START_TEST(test_idle_delta)
+{
+	struct sample a;
+	struct record_flat f;
+	struct record_buf b = { 0 };
+
+	sample_init(&a);
+	record_flat_init(&f);
+	make_sample(&a, 3);
+	ck_assert_int_eq(record_flatten(&a, &f), 0);
+	ck_assert_int_eq(record_encode(&f, &f, &b), 0);
+	ck_assert_uint_le(b.n, 2 + 2 + 2 + 2); /* nwords, 0, nstrings, 0 */
+	record_buf_free(&b);
+	record_flat_free(&f);
+	sample_free(&a);
+}
+END_TEST
+
+/* Payloads that lie: counts past the data, skips past the end, strings
+ * longer than the payload, words left over for the walk. */
+START_TEST(test_malformed_payloads)
+{
+	struct record_flat f;
+	struct sample s;
+	static const unsigned char cases[][8] = {
+		{ 5, 6 },                    /* more changed words than words */
+		{ 3, 1, 9, 2 },              /* a skip beyond the end */
+		{ 2, 1, 0, 0x80 },           /* a torn varint */
+		{ 0, 0, 1, 1, 0, 50, 'a' },  /* a string longer than the payload */
+		{ 0, 0, 0, 0, 0 },           /* bytes after the end */
+	};
+
+	record_flat_init(&f);
+	sample_init(&s);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = sizeof(cases[i]);
+		while (n > 1 && !cases[i][n - 1] && i != 4)
+			n--;
+		record_flat_reset(&f);
+		ck_assert_msg(record_decode(&f, cases[i], i == 4 ? 5 : n) == -EINVAL, "case %zu", i);
+	}
+	/* well-formed payload, but three words are no sample */
+	record_flat_reset(&f);
+	{
+		static const unsigned char three[] = { 3, 0, 0, 0 };
+		ck_assert_int_eq(record_decode(&f, three, sizeof(three)), 0);
+		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
+	}
+	/* a disk count beyond the limit is refused before any allocation */
+	{
+		struct record_buf b = { 0 };
+		record_buf_varint(&b, 5);
+		record_buf_varint(&b, 1);
+		record_buf_varint(&b, 4);
+		record_buf_varint(&b, (uint64_t)(RECORD_MAX_DISKS + 1) << 1);
+		record_buf_varint(&b, 0);
+		record_buf_varint(&b, 0);
+		record_flat_reset(&f);
+		ck_assert_int_eq(record_decode(&f, b.p, b.n), 0);
+		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
+		record_buf_free(&b);
+	}
+	record_flat_free(&f);
+	sample_free(&s);
+}
+END_TEST
+
+static char *tmpdir(void)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	ck_assert_ptr_nonnull(d);
+	return strdup(d);
+}
+
+/* Write n samples (keys every 4) and a tunable change after the third. */
+static void write_file(const char *path, unsigned n)
+{
+	struct record_meta m = { .host = "host1", .kernel = "6.18.0", .version = "0.1", .interval = 0.5,
+				 .start = 1764633600, .key_every = 4 };
+	struct record_change c = { .t = 1003.0, .wall = 1764633603, .dev = "loop0", .tunable = "scheduler",
+				   .from = "mq-deadline", .to = "none" };
+	struct record *r;
+	struct sample s;
+	char why[256];
+
+	sample_init(&s);
+	ck_assert_int_eq(record_create(path, &m, &r, why, sizeof(why)), 0);
+	for (unsigned k = 0; k < n; k++) {
+		make_sample(&s, k);
+		ck_assert_int_eq(record_sample(r, &s), 0);
+		if (k == 2)
+			ck_assert_int_eq(record_change(r, &c), 0);
+	}
+	ck_assert_int_eq(record_close(r), 0);
+	sample_free(&s);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_size;
+}
+
+START_TEST(test_file_roundtrip_and_seek)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct sample want, got;
+	const struct record_change *c;
+	const size_t *before;
+	static const size_t order[] = { 9, 0, 5, 6, 7, 3, 3, 2, 8, 1, 4 };
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 10);
+	sample_init(&want);
+	sample_init(&got);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 10);
+	ck_assert_str_eq(record_reader_warning(r), "");
+	ck_assert_str_eq(record_reader_meta(r)->host, "host1");
+	ck_assert_str_eq(record_reader_meta(r)->kernel, "6.18.0");
+	ck_assert(record_reader_meta(r)->interval == 0.5);
+	ck_assert_uint_eq(record_reader_meta(r)->key_every, 4);
+	/* any order: forward, back across key frames, the same twice */
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		make_sample(&want, (unsigned)order[i]);
+		ck_assert_int_eq(record_reader_get(r, order[i], &got), 0);
+		assert_same(&want, &got);
+	}
+	ck_assert_int_eq(record_reader_get(r, 10, &got), -ERANGE);
+	ck_assert_int_eq(record_reader_wall(r, 7).tv_sec, 1764633607);
+	ck_assert_uint_eq(record_reader_find(r, 1764633605), 5);
+	ck_assert_uint_eq(record_reader_find(r, 1764633700), 10);
+	ck_assert_uint_eq(record_reader_changes(r, &c, &before), 1);
+	ck_assert_str_eq(c[0].to, "none");
+	ck_assert_str_eq(c[0].tunable, "scheduler");
+	ck_assert_uint_eq(before[0], 3);
+	record_reader_close(r);
+	/* never over an existing file */
+	{
+		struct record_meta m = { .host = "x" };
+		struct record *w;
+		off_t size = file_size(path);
+		ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), -EEXIST);
+		ck_assert_ptr_nonnull(strstr(why, "exists"));
+		ck_assert_int_eq(file_size(path), size);
+	}
+	sample_free(&want);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Every cut inside the last frame loses that sample only. */
+START_TEST(test_torn_tail)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct sample want, got;
+	off_t full, nine;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 9);
+	nine = file_size(path);
+	unlink(path);
+	write_file(path, 10);
+	full = file_size(path);
+	sample_init(&want);
+	sample_init(&got);
+	for (off_t cut = nine + 1; cut < full; cut += (full - nine) / 7 + 1) {
+		unlink(path);
+		write_file(path, 10);
+		ck_assert_int_eq(truncate(path, cut), 0);
+		ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+		ck_assert_uint_eq(record_reader_count(r), 9);
+		ck_assert_msg(strstr(record_reader_warning(r), "torn record"), "cut %lld of %lld: %s", (long long)cut,
+			      (long long)full, record_reader_warning(r));
+		make_sample(&want, 8);
+		ck_assert_int_eq(record_reader_get(r, 8, &got), 0);
+		assert_same(&want, &got);
+		record_reader_close(r);
+	}
+	/* cut exactly at a frame boundary: nothing torn, nothing said */
+	ck_assert_int_eq(truncate(path, nine), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 9);
+	ck_assert_str_eq(record_reader_warning(r), "");
+	record_reader_close(r);
+	sample_free(&want);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+static void poke(const char *path, off_t at, unsigned char v)
+{
+	int fd = open(path, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, &v, 1, at), 1);
+	close(fd);
+}
+
+START_TEST(test_bad_crc_stops_there)
+{
+	char *dir = tmpdir(), path[4200], nine[4200], why[256];
+	struct record_reader *r;
+	off_t at;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	snprintf(nine, sizeof(nine), "%s/nine.btr", dir);
+	write_file(nine, 6);
+	write_file(path, 10);
+	/* a bit flipped inside the 7th sample's frame */
+	at = file_size(nine) + 5;
+	{
+		int fd = open(path, O_RDONLY);
+		unsigned char v;
+		ck_assert_int_eq(pread(fd, &v, 1, at), 1);
+		close(fd);
+		poke(path, at, v ^ 0x10);
+	}
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 6);
+	ck_assert_ptr_nonnull(strstr(record_reader_warning(r), "bad checksum"));
+	record_reader_close(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_refusals)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r = NULL;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 3);
+	poke(path, 8, 2);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "format version 2; this blktune reads version 1"));
+	ck_assert_ptr_null(strchr(why, '\n'));
+	unlink(path);
+	/* junk, short junk, an empty file */
+	unit_write_file(path, "Linux version 6.18 and then some text that is no recording\n");
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "not a blktune recording"));
+	unit_write_file(path, "BLKT");
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	unit_write_file(path, "");
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "not a blktune recording"));
+	/* the right magic and then junk: the first frame fails its checksum */
+	{
+		static const char head[] = "BLKTREC\n\x01\x00\x00\x00 junk junk junk junk";
+		FILE *f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(head, 1, sizeof(head) - 1, f), sizeof(head) - 1);
+		fclose(f);
+	}
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "no intervals recorded"));
+	/* a header and no sample */
+	unlink(path);
+	write_file(path, 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "no intervals recorded"));
+	/* a directory, a missing file */
+	ck_assert_int_lt(record_reader_open(dir, &r, why, sizeof(why)), 0);
+	ck_assert_int_eq(record_reader_open("/nonexistent/r.btr", &r, why, sizeof(why)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(why, "/nonexistent/r.btr"));
+	ck_assert_ptr_null(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A delta frame with a good checksum whose payload lies: replay stops
+ * there, the samples before it stay readable. */
+START_TEST(test_malformed_frame_mid_file)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct record_buf payload = { 0 }, frame = { 0 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 4);
+	record_buf_varint(&payload, 1u << 30); /* more words than a reader takes */
+	record_buf_varint(&payload, 0);
+	ck_assert_int_eq(record_frame(&frame, RECORD_DELTA, &payload), 0);
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(frame.p, 1, frame.n, f), frame.n);
+	fclose(f);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 4);
+	ck_assert_ptr_nonnull(strstr(record_reader_warning(r), "malformed record"));
+	record_reader_close(r);
+	record_buf_free(&payload);
+	record_buf_free(&frame);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+UNIT_SUITE(record_suite)
+static Suite *record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_crc32c);
+	tcase_add_test(tc, test_roundtrip_key_and_delta);
+	tcase_add_test(tc, test_idle_delta);
+	tcase_add_test(tc, test_malformed_payloads);
+	tcase_add_test(tc, test_file_roundtrip_and_seek);
+	tcase_add_test(tc, test_torn_tail);
+	tcase_add_test(tc, test_bad_crc_stops_there);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_malformed_frame_mid_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
