@@ -21,6 +21,7 @@
 /* Limits a decoder enforces on what a file claims. */
 #define RECORD_MAX_DISKS 65536
 #define RECORD_MAX_CPUS 8192
+#define RECORD_MAX_PROCS (1u << 22)
 #define RECORD_MAX_WORDS (64u << 20)
 #define RECORD_MAX_STRINGS (1u << 20)
 

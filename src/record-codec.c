@@ -313,6 +313,34 @@ static void walk_cgroups(struct walk *w, struct cgroup_sample *c)
 	}
 }
 
+static void walk_procs(struct walk *w, struct proc_sample *ps)
+{
+	size_t n;
+
+	WU(w, ps->valid);
+	WS(w, ps->why);
+	if (!ps->valid)
+		return;
+	WD(w, ps->t);
+	WU(w, ps->all_users); WU(w, ps->uid); WU(w, ps->unreadable);
+	n = wcount(w, ps->n, RECORD_MAX_PROCS);
+	for (size_t i = 0; i < n && !w->err; i++) {
+		struct proc_entry tmp, *e = w->dec ? &tmp : &ps->p[i];
+		struct proc_entry *dst;
+
+		WU(w, e->pid); WU(w, e->start); WU(w, e->uid);
+		WS(w, e->user); WS(w, e->comm); WS(w, e->cmdline);
+		WU(w, e->rbytes); WU(w, e->wbytes);
+		if (!w->dec || w->err)
+			continue;
+		if (!(dst = proc_sample_add(ps, tmp.pid, tmp.start))) {
+			w->err = -ENOMEM;
+			break;
+		}
+		*dst = tmp;
+	}
+}
+
 static void walk_sample(struct walk *w, struct sample *s)
 {
 	size_t n;
@@ -343,6 +371,7 @@ static void walk_sample(struct walk *w, struct sample *s)
 	if (s->ra_valid)
 		walk_ra(w, &s->ra);
 	walk_cgroups(w, &s->cg);
+	walk_procs(w, &s->procs);
 }
 
 int record_flatten(const struct sample *s, struct record_flat *f)

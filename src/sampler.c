@@ -405,8 +405,8 @@ int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen)
 		sp->procs = NULL;
 		return 0;
 	}
-	if (sp->procs)
-		return 0;
+	if (sp->procs || sp->replay)
+		return 0; /* a replay shows the processes where they were recorded */
 	if ((err = source_procs_open(sp->root, &sp->procs, why, whylen)) < 0)
 		sp->procs = NULL;
 	return err;

@@ -14,7 +14,7 @@ command -v python3 > /dev/null || t_skip "no python3"
 t_loop_create 128 || t_fail "losetup"
 dev=${T_LOOP#/dev/}
 rec=$T_TMP/run.btr
-"$BLKTUNE" -b --json -d 0.5 -n 16 -w "$rec" > "$T_TMP/live.json" 2> "$T_TMP/live.err" &
+"$BLKTUNE" -b --json --cgroups --top-processes -d 0.5 -n 16 -w "$rec" > "$T_TMP/live.json" 2> "$T_TMP/live.err" &
 bpid=$!
 # fio runs inside the recorded window: after the first report, well before the last
 t_until 20 test -s "$T_TMP/live.json"
@@ -26,12 +26,12 @@ t_eq "recording blktune's exit status" "$?" 0
 t_eq "recording blktune said nothing on stderr" "$(cat "$T_TMP/live.err")" ""
 t_eq "live reports" "$(wc -l < "$T_TMP/live.json")" 16
 
-"$BLKTUNE" -r "$rec" -b --json > "$T_TMP/replay.json" 2> "$T_TMP/replay.err"
+"$BLKTUNE" -r "$rec" -b --json --cgroups --top-processes > "$T_TMP/replay.json" 2> "$T_TMP/replay.err"
 t_eq "replay exit status" "$?" 0
 t_eq "replay said nothing on stderr" "$(cat "$T_TMP/replay.err")" ""
 t_check "replay -b --json prints exactly what live printed" cmp -s "$T_TMP/live.json" "$T_TMP/replay.json"
 diff <(cut -c1-300 "$T_TMP/live.json") <(cut -c1-300 "$T_TMP/replay.json") | head -4
-"$BLKTUNE" -r "$rec" -b --json -n 5 > "$T_TMP/replay5.json"
+"$BLKTUNE" -r "$rec" -b --json --cgroups --top-processes -n 5 > "$T_TMP/replay5.json"
 t_check "-n 5 replays the first five intervals" cmp -s <(head -n 5 "$T_TMP/live.json") "$T_TMP/replay5.json"
 "$BLKTUNE" -r "$rec" -b --json -p "$dev" > "$T_TMP/replay-p.json"
 t_eq "-p with -r: one device per report" \
@@ -39,6 +39,8 @@ t_eq "-p with -r: one device per report" \
 "$BLKTUNE" -r "$rec" -b > "$T_TMP/replay.txt"
 t_eq "-r -b text: a report per interval" "$(grep -c "interval" "$T_TMP/replay.txt")" 16
 
+t_check "the processes' figures are replayed (fio among them)" grep -q '"command": "fio"' "$T_TMP/replay.json"
+t_check "the cgroups' figures are replayed" grep -q '"groups": \[{' "$T_TMP/replay.json"
 # The replayed figures against fio: requests and sectors over the run.
 read -r fr fw < <(python3 -c '
 import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]

@@ -85,6 +85,15 @@ static void make_sample(struct sample *s, unsigned k)
 	struct cgroup_io *io = cgroup_sample_add_io(&s->cg, makedev(7, 1), CGROUP_COUNTER_V2);
 	ck_assert_ptr_nonnull(io);
 	io->rbytes = 4096 * k;
+	s->procs.valid = true;
+	s->procs.t = 999.75;
+	for (pid_t pid = 100; pid < 103; pid++) {
+		struct proc_entry *e = proc_sample_add(&s->procs, pid, 5000 + (uint64_t)pid);
+		ck_assert_ptr_nonnull(e);
+		snprintf(e->comm, sizeof(e->comm), "fio");
+		snprintf(e->cmdline, sizeof(e->cmdline), "fio --name=p%d", (int)pid);
+		e->rbytes = (uint64_t)pid * k;
+	}
 }
 
 /* Two samples are the same when they flatten to the same lists. */
@@ -146,13 +155,16 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_str_eq(out.cg.groups[1].path, "/system.slice");
 	ck_assert_uint_eq(out.cg.io[0].rbytes, 4096);
 	ck_assert_uint_eq(out.cpus.irq_count[3], 6);
+	ck_assert_uint_eq(out.procs.n, 3);
+	ck_assert_str_eq(out.procs.p[2].cmdline, "fio --name=p102");
+	ck_assert_uint_eq(out.procs.p[1].rbytes, 101);
 	/* the delta applies to the key's list */
 	ck_assert_int_eq(record_decode(&dec, delta.p, delta.n), 0);
 	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
 	assert_same(&b, &out);
 	ck_assert_str_eq(out.disks[0].info.scheduler, "none");
 	/* and holds only what moved: a handful of words and one string */
-	ck_assert_uint_lt(delta.n, 80);
+	ck_assert_uint_lt(delta.n, 100);
 	ck_assert_uint_gt(key.n, 4 * delta.n);
 	record_buf_free(&key);
 	record_buf_free(&delta);
