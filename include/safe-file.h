@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct safe_dir {
@@ -56,6 +57,13 @@ int safe_rename(const struct safe_dir *d, const char *from, const char *to);
 int safe_link(const struct safe_dir *d, const char *from, const char *to);
 /* unlinkat within d. Returns 0 or -errno (-ENOENT when absent). */
 int safe_unlink(const struct safe_dir *d, const char *name);
+/* Write path's file whole through write(f, arg): the directory of path must
+ * be safe (safe_dir_open, not created), the data goes to a new temporary
+ * file there, is fsynced and renamed over path (a link at path is replaced,
+ * never followed), and the directory fsynced. Returns 0, write's -errno, or
+ * -errno; msg says what failed (path included). */
+int safe_save(const char *path, int (*write)(FILE *f, const void *arg), const void *arg, char *msg,
+	      size_t msg_size);
 /* Take (or drop) flock's exclusive lock on the directory itself: every writer
  * of temporary files in it holds it while one exists, so a temporary file
  * found under the lock is one a killed writer left. Blocks. 0 or -errno. */

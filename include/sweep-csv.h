@@ -11,9 +11,11 @@
 
 int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struct sweep_metric_opt *metrics,
 		    size_t nmetrics);
-/* Write to path (temporary file, renamed). Returns 0 or -errno. */
+/* Write to path through safe_save (a safe directory, a new temporary file,
+ * renamed). Strings are sanitised and quoted as RFC 4180 says. Returns 0 or
+ * -errno (msg says what failed). */
 int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
-		   const struct sweep_metric_opt *metrics, size_t nmetrics);
+		   const struct sweep_metric_opt *metrics, size_t nmetrics, char *msg, size_t msg_size);
 /* Read a CSV this program wrote: runs (up to max) and the metric names from
  * the header. Returns the number of runs or -errno (-EINVAL: msg names the
  * line). */

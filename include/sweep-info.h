@@ -43,7 +43,9 @@ void sweep_info_command(int argc, char **argv, char *out, size_t len);
  * scheduler); what is missing stays empty / NAN. */
 void sweep_info_device(const struct root *r, const char *dev, struct sweep_info *in);
 int sweep_info_write(FILE *f, const struct sweep_info *in);
-int sweep_info_save(const char *path, const struct sweep_info *in);
+/* Write to path through safe_save; strings sanitised. Returns 0 or -errno
+ * (msg says what failed). */
+int sweep_info_save(const char *path, const struct sweep_info *in, char *msg, size_t msg_size);
 /* Returns 0 or -EINVAL (msg names the line) / -errno. */
 int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len);
 

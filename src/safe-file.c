@@ -411,3 +411,50 @@ int safe_remove_stale(const struct safe_dir *d, const char *prefix)
 	closedir(dir);
 	return n;
 }
+
+int safe_save(const char *path, int (*write)(FILE *f, const void *arg), const void *arg, char *msg,
+	      size_t msg_size)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX], tmp[NAME_MAX + 16], prefix[NAME_MAX + 2];
+	struct safe_dir d;
+	FILE *f;
+	int fd, err;
+
+	msg[0] = '\0';
+	if (!*base || strlen(path) >= sizeof(dir) || strlen(base) > NAME_MAX - 10) {
+		say(msg, msg_size, "%s: not a file name", path);
+		return -EINVAL;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if ((err = safe_dir_open(dir, false, &d, msg, msg_size)) < 0)
+		return err;
+	snprintf(prefix, sizeof(prefix), ".%s", base);
+	if ((fd = safe_create_tmp(&d, prefix, tmp, sizeof(tmp), msg, msg_size)) < 0) {
+		safe_dir_close(&d);
+		return fd;
+	}
+	if (!(f = fdopen(fd, "w"))) {
+		err = -errno;
+		close(fd);
+	} else {
+		err = write(f, arg);
+		if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+			err = err ? err : -errno;
+		if (fclose(f) != 0 && !err)
+			err = -errno;
+	}
+	if (!err && (err = safe_rename(&d, tmp, base)) == 0)
+		err = safe_dir_sync(&d);
+	else
+		safe_unlink(&d, tmp);
+	if (err && !msg[0])
+		say(msg, msg_size, "%s: %s", path, strerror(-err));
+	safe_dir_close(&d);
+	return err;
+}

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "safe-file.h"
 
 enum col_type { CT_STR, CT_LONG, CT_SIZE, CT_DOUBLE, CT_INT };
 
@@ -37,17 +38,23 @@ static const struct csv_col tail[] = {
 #define NLEAD (sizeof(lead) / sizeof(lead[0]))
 #define NTAIL (sizeof(tail) / sizeof(tail[0]))
 
+/* A string field: sanitised (no control or escape bytes, valid UTF-8, as
+ * every string blktune writes), then quoted as RFC 4180 says when it holds
+ * a comma, a quote or a line break (a quote doubled inside). */
 static void put_str(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
+	char b[4096];
+
+	format_sanitize(s, b, sizeof(b));
+	if (!strpbrk(b, ",\"\r\n")) {
+		fputs(b, f);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (const char *p = b; *p; p++) {
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
 }
@@ -93,8 +100,13 @@ int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struc
 		fprintf(f, "%s%s", c ? "," : "", lead[c].name);
 	for (size_t i = 0; i < SF_COUNT; i++)
 		fprintf(f, ",%s", sweep_figures[i].name);
-	for (size_t m = 0; m < nmetrics; m++)
-		fprintf(f, ",metric:%s", metrics[m].name);
+	for (size_t m = 0; m < nmetrics; m++) {
+		char h[SWEEP_METRIC_NAME_MAX + 8];
+
+		snprintf(h, sizeof(h), "metric:%s", metrics[m].name);
+		fputc(',', f);
+		put_str(f, h);
+	}
 	for (size_t i = 0; i < n; i++)
 		if (runs[i].ncpu > ncpu)
 			ncpu = runs[i].ncpu;
@@ -132,29 +144,26 @@ int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struc
 	return ferror(f) ? -EIO : 0;
 }
 
-int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
-		   const struct sweep_metric_opt *metrics, size_t nmetrics)
-{
-	char tmp[PATH_MAX + 8];
-	FILE *f;
-	int err;
+struct csv_args {
+	const struct sweep_run *runs;
+	size_t n;
+	const struct sweep_metric_opt *metrics;
+	size_t nmetrics;
+};
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	if (!(f = fopen(tmp, "wx")) && errno == EEXIST && unlink(tmp) == 0)
-		f = fopen(tmp, "wx");
-	if (!f)
-		return -errno;
-	err = sweep_csv_write(f, runs, n, metrics, nmetrics);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		err = err ? err : -errno;
-	if (fclose(f) != 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) != 0)
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+static int csv_writer(FILE *f, const void *arg)
+{
+	const struct csv_args *a = arg;
+
+	return sweep_csv_write(f, a->runs, a->n, a->metrics, a->nmetrics);
+}
+
+int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
+		   const struct sweep_metric_opt *metrics, size_t nmetrics, char *msg, size_t msg_size)
+{
+	struct csv_args a = { runs, n, metrics, nmetrics };
+
+	return safe_save(path, csv_writer, &a, msg, msg_size);
 }
 
 /* Split one CSV line in place (quotes honoured); returns the field count. */
@@ -204,9 +213,10 @@ static int get_col(const struct csv_col *c, const char *s, struct sweep_run *r)
 	errno = 0;
 	switch (c->type) {
 	case CT_STR:
+		/* What a file says reaches the report's terminal: sanitised. */
 		if (strlen(s) >= c->len)
 			return -EINVAL;
-		memcpy(p, s, strlen(s) + 1);
+		format_sanitize(s, p, c->len);
 		return 0;
 	case CT_LONG:
 		*(long *)p = strtol(s, &end, 10);
@@ -271,7 +281,7 @@ int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_met
 		}
 		if (!strncmp(hf[i], "metric:", 7) && *nmetrics < SWEEP_METRICS_MAX &&
 		    strlen(hf[i] + 7) < SWEEP_METRIC_NAME_MAX) {
-			snprintf(metrics[*nmetrics].name, SWEEP_METRIC_NAME_MAX, "%s", hf[i] + 7);
+			format_sanitize(hf[i] + 7, metrics[*nmetrics].name, SWEEP_METRIC_NAME_MAX);
 			metrics[*nmetrics].regex = NULL;
 			map[i] = 1000 + (int)(*nmetrics)++;
 		}

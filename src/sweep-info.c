@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "safe-file.h"
 
 #define SWEEP_INFO_MAGIC "blktune-sweep-info 1"
 
@@ -124,13 +125,11 @@ void sweep_info_device(const struct root *r, const char *dev, struct sweep_info 
 	}
 }
 
+/* Every string written or read back is sanitised: no control or escape
+ * bytes, valid UTF-8 (the report prints them on a terminal). */
 static void clean(const char *s, char *out, size_t len)
 {
-	size_t i = 0;
-
-	for (; *s && i + 1 < len; s++)
-		out[i++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
-	out[i] = '\0';
+	format_sanitize(s, out, len);
 }
 
 int sweep_info_write(FILE *f, const struct sweep_info *in)
@@ -148,26 +147,29 @@ int sweep_info_write(FILE *f, const struct sweep_info *in)
 	}
 	for (size_t i = 0; i < in->ntun; i++) {
 		clean(in->tun[i].value, b, sizeof(b));
-		fprintf(f, "tunable %s %s\n", in->tun[i].name, b);
+		char name[TUNABLE_NAME_MAX];
+
+		clean(in->tun[i].name, name, sizeof(name));
+		fprintf(f, "tunable %s %s\n", name, b);
 	}
 	for (size_t i = 0; i < in->nmetrics; i++) {
+		char name[SWEEP_METRIC_NAME_MAX];
+
+		clean(in->metric[i].name, name, sizeof(name));
 		clean(in->metric[i].regex, b, sizeof(b));
-		fprintf(f, "metric %s %s\n", in->metric[i].name, b);
+		fprintf(f, "metric %s %s\n", name, b);
 	}
 	return ferror(f) ? -EIO : 0;
 }
 
-int sweep_info_save(const char *path, const struct sweep_info *in)
+static int info_writer(FILE *f, const void *arg)
 {
-	FILE *f = fopen(path, "w");
-	int err;
+	return sweep_info_write(f, arg);
+}
 
-	if (!f)
-		return -errno;
-	err = sweep_info_write(f, in);
-	if (fclose(f) != 0 && !err)
-		err = -errno;
-	return err;
+int sweep_info_save(const char *path, const struct sweep_info *in, char *msg, size_t msg_size)
+{
+	return safe_save(path, info_writer, in, msg, msg_size);
 }
 
 int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
@@ -199,7 +201,7 @@ int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
 				continue;
 			known = true;
 			if (fields[i].kind == K_STR) {
-				snprintf(p, fields[i].len, "%s", val);
+				clean(val, p, fields[i].len);
 			} else {
 				*(double *)p = *val ? strtod(val, &end) : NAN;
 				if (*val && *end) {
@@ -213,11 +215,11 @@ int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
 		if ((!strcmp(line, "tunable") || !strcmp(line, "metric")) && (sp = strchr(val, ' '))) {
 			*sp = '\0';
 			if (line[0] == 't' && in->ntun < SWEEP_INFO_TUN_MAX) {
-				snprintf(in->tun[in->ntun].name, TUNABLE_NAME_MAX, "%s", val);
-				snprintf(in->tun[in->ntun++].value, TUNABLE_VALUE_MAX, "%s", sp + 1);
+				clean(val, in->tun[in->ntun].name, TUNABLE_NAME_MAX);
+				clean(sp + 1, in->tun[in->ntun++].value, TUNABLE_VALUE_MAX);
 			} else if (line[0] == 'm' && in->nmetrics < SWEEP_METRICS_MAX) {
-				snprintf(in->metric[in->nmetrics].name, SWEEP_METRIC_NAME_MAX, "%s", val);
-				snprintf(in->metric[in->nmetrics++].regex, SWEEP_INFO_STR, "%s", sp + 1);
+				clean(val, in->metric[in->nmetrics].name, SWEEP_METRIC_NAME_MAX);
+				clean(sp + 1, in->metric[in->nmetrics++].regex, SWEEP_INFO_STR);
 			}
 			continue;
 		}

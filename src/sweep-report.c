@@ -1,9 +1,12 @@
 #include "sweep-report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "format.h"
 #include "plot.h"
@@ -265,6 +268,34 @@ int sweep_report_write(FILE *f, const struct sweep_report *rp)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* A sweep directory may be anyone's: its files are opened without following
+ * a link or blocking (a FIFO never hangs the report) and must be regular
+ * files. NULL after saying why in one line. */
+static FILE *open_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		fprintf(stderr, "blktune report: %s: %s\n", path,
+			errno == ELOOP ? "a symbolic link (never followed)" : strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "blktune report: %s: not a regular file\n", path);
+		close(fd);
+		return NULL;
+	}
+	/* A regular file: reads may block as usual from here on. */
+	if (fcntl(fd, F_SETFL, O_RDONLY) < 0 || !(f = fdopen(fd, "r"))) {
+		fprintf(stderr, "blktune report: %s: %s\n", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 int sweep_report_main(int argc, char **argv)
 {
 	static struct sweep_run runs[SWEEP_RUNS_MAX];
@@ -284,10 +315,8 @@ int sweep_report_main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/sweep.info", argv[1]);
-	if (!(f = fopen(path, "r"))) {
-		fprintf(stderr, "blktune report: %s: %s\n", path, strerror(errno));
+	if (!(f = open_file(path)))
 		return 1;
-	}
 	n = sweep_info_read(f, &info, msg, sizeof(msg));
 	fclose(f);
 	if (n < 0) {
@@ -295,10 +324,8 @@ int sweep_report_main(int argc, char **argv)
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", argv[1]);
-	if (!(f = fopen(path, "r"))) {
-		fprintf(stderr, "blktune report: %s: %s\n", path, strerror(errno));
+	if (!(f = open_file(path)))
 		return 1;
-	}
 	n = sweep_csv_read(f, runs, SWEEP_RUNS_MAX, metrics, &rp.nmetrics, msg, sizeof(msg));
 	fclose(f);
 	if (n < 0) {

@@ -20,6 +20,7 @@
 #include "sweep-figure.h"
 #include "sweep-info.h"
 #include "sweep-opts.h"
+#include "safe-file.h"
 #include "sweep-report.h"
 #include "sweep-run.h"
 #include "tunable.h"
@@ -168,12 +169,12 @@ static int sweep_dir(const struct sweep_opts *o, char *out, size_t len, char *wh
 
 static int save_csv(struct sweep *sw)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], msg[PATH_MAX + 256];
 	int err;
 
 	snprintf(path, sizeof(path), "%s/sweep.csv", sw->dir);
-	if ((err = sweep_csv_save(path, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics)) < 0)
-		fprintf(stderr, "blktune sweep: %s: %s\n", path, strerror(-err));
+	if ((err = sweep_csv_save(path, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics, msg, sizeof(msg))) < 0)
+		fprintf(stderr, "blktune sweep: %s\n", msg);
 	return err;
 }
 
@@ -344,8 +345,8 @@ static int setup(struct sweep *sw, int argc, char **argv)
 	gather_info(sw, argc, argv, info.value);
 	pick_baseline(sw);
 	snprintf(path, sizeof(path), "%s/sweep.info", sw->dir);
-	if ((err = sweep_info_save(path, &sw->info)) < 0) {
-		fprintf(stderr, "blktune sweep: %s: %s\n", path, strerror(-err));
+	if ((err = sweep_info_save(path, &sw->info, msg, sizeof(msg))) < 0) {
+		fprintf(stderr, "blktune sweep: %s\n", msg);
 		return err;
 	}
 	printf("sweep %s %s: now %s; values %zu x %ld repeat(s), %s order, baseline %s; %s\n", sw->o.dev,
@@ -363,6 +364,11 @@ static int setup(struct sweep *sw, int argc, char **argv)
 	return sweep_runner_open(&sw->rn, &sw->a, sw->l, sw->se, sw->ts, &sw->o, sw->dir, &sw->old);
 }
 
+static int report_writer(FILE *f, const void *arg)
+{
+	return sweep_report_write(f, arg) < 0 ? -EIO : 0;
+}
+
 /* The end of a sweep: tables of the judged figure and the workload's own,
  * the plot, the warnings; the report file. */
 static int finish(struct sweep *sw, bool print)
@@ -371,7 +377,7 @@ static int finish(struct sweep *sw, bool print)
 	int fig = sweep_report_figure(&rp), err = 0;
 	static const enum sweep_fig also[] = { SF_MB_S, SF_OWN_MB_S, SF_FIO_READ_MB_S, SF_FIO_WRITE_MB_S,
 					       SF_CPU_US_PER_IO, SF_HIT_PCT };
-	FILE *f;
+	char msg[PATH_MAX + 256];
 
 	if (!print)
 		goto files;
@@ -397,17 +403,12 @@ static int finish(struct sweep *sw, bool print)
 	sweep_report_warnings(stdout, &rp);
 files:
 	if (sw->o.csv) {
-		if ((err = sweep_csv_save(sw->o.csv, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics)) < 0)
-			fprintf(stderr, "blktune sweep: %s: %s\n", sw->o.csv, strerror(-err));
+		if ((err = sweep_csv_save(sw->o.csv, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics, msg,
+					  sizeof(msg))) < 0)
+			fprintf(stderr, "blktune sweep: %s\n", msg);
 	}
-	if (sw->o.report) {
-		if (!(f = fopen(sw->o.report, "w")) || sweep_report_write(f, &rp) < 0) {
-			fprintf(stderr, "blktune sweep: %s: %s\n", sw->o.report, strerror(errno));
-			err = -EIO;
-		}
-		if (f && fclose(f) != 0)
-			err = -errno;
-	}
+	if (sw->o.report && (err = safe_save(sw->o.report, report_writer, &rp, msg, sizeof(msg))) < 0)
+		fprintf(stderr, "blktune sweep: %s\n", msg);
 	if (print)
 		printf("\nblktune report %s prints the full report\n", sw->dir);
 	return err;

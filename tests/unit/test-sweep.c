@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "format.h"
 #include "plot.h"
@@ -426,6 +428,99 @@ START_TEST(test_info_round_trip)
 END_TEST
 
 
+/* Strings in sweep.csv and sweep.info are sanitised (an ESC from a command
+ * line or a doctored file never reaches a terminal) and CSV fields quoted as
+ * RFC 4180 says; both files are written through safe_save (a planted link
+ * replaced, never followed; an unsafe directory refused); blktune report
+ * opens them without following links or blocking and refuses what is not a
+ * regular file. */
+START_TEST(test_files_sanitised_and_safe)
+{
+	static struct sweep_run runs[9], back[9];
+	static struct sweep_info in, iback;
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } }, mback[SWEEP_METRICS_MAX];
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4200], victim[4200], msg[4400];
+	char *text = NULL, *argv[] = { (char *)"report", dir };
+	size_t len = 0, nm = 0;
+	FILE *f;
+	int saved_err;
+
+	ck_assert_ptr_nonnull(dir);
+	fixed_runs(runs);
+	snprintf(runs[0].value, sizeof(runs[0].value), "a\033[2Jb");
+	snprintf(runs[1].value, sizeof(runs[1].value), "x,\"y\"\r\nz");
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(sweep_csv_write(f, runs, 9, metrics, 1), 0);
+	fclose(f);
+	ck_assert_msg(!strchr(text, '\033') && !strchr(text, '\r'), "control bytes in %s", text);
+	ck_assert_msg(strstr(text, "\na?[2Jb,"), "%s", text);
+	ck_assert_msg(strstr(text, "\n\"x,\"\"y\"\"??z\","), "%s", text); /* RFC 4180 quoting */
+	f = fmemopen(text, len, "r");
+	ck_assert_int_eq(sweep_csv_read(f, back, 9, mback, &nm, msg, sizeof(msg)), 9);
+	fclose(f);
+	ck_assert_str_eq(back[1].value, "x,\"y\"??z");
+	free(text);
+	/* A doctored CSV: what is read is sanitised too. */
+	{
+		static char bad[] = "value,asked,repeat\n\033]0;t\007,1,1\n";
+		f = fmemopen(bad, strlen(bad), "r");
+		ck_assert_int_eq(sweep_csv_read(f, back, 9, mback, &nm, msg, sizeof(msg)), 1);
+		fclose(f);
+		ck_assert_str_eq(back[0].value, "?]0;t?");
+	}
+	/* sweep.info: an ESC in the host is written as '?'; one in a doctored
+	 * file is read as '?'. */
+	fixed_info(&in);
+	snprintf(in.host, sizeof(in.host), "h\033[31m");
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(sweep_info_write(f, &in), 0);
+	fclose(f);
+	ck_assert_msg(!strchr(text, '\033'), "%s", text);
+	free(text);
+	{
+		static char bad[] = "blktune-sweep-info 1\nhost x\033[2Jy\ntunable read_ahead_kb 1\033c\n";
+		f = fmemopen(bad, strlen(bad), "r");
+		ck_assert_int_eq(sweep_info_read(f, &iback, msg, sizeof(msg)), 0);
+		fclose(f);
+		ck_assert_str_eq(iback.host, "x?[2Jy");
+		ck_assert_str_eq(iback.tun[0].value, "1?c");
+	}
+	/* Written through safe_save: a link planted at sweep.csv is replaced,
+	 * its target untouched; nothing of the temporary file stays. */
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	unit_write_file(victim, "precious\n");
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	ck_assert_int_eq(sweep_csv_save(path, runs, 9, metrics, 1, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(victim), "precious\n");
+	text = slurp(path);
+	ck_assert(strncmp(text, "value,asked,", 12) == 0);
+	free(text);
+	snprintf(path, sizeof(path), "%s/sweep.info", dir);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	ck_assert_int_eq(sweep_info_save(path, &in, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(victim), "precious\n");
+	/* The report reads them. */
+	ck_assert_int_eq(sweep_report_main(2, argv), 0);
+	/* A FIFO as sweep.info: refused at once, never waited on. */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(sweep_report_main(2, argv), 1);
+	/* A link as sweep.info: never followed. */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	ck_assert_int_eq(sweep_report_main(2, argv), 1);
+	/* A directory others can write: refused, nothing written. */
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	saved_err = sweep_csv_save(path, runs, 9, metrics, 1, msg, sizeof(msg));
+	ck_assert_int_eq(saved_err, -EPERM);
+	ck_assert_msg(strstr(msg, "writable by group or others"), "%s", msg);
+	ck_assert_int_eq(chmod(dir, 0700), 0);
+	unit_rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_plot_error_bars)
 {
 	/* y 100 and 50; the second's bar reaches 400 (beyond 1.5 x 100) */
@@ -506,6 +601,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_info_round_trip);
+	tcase_add_test(tc, test_files_sanitised_and_safe);
 	tcase_add_test(tc, test_plot_error_bars);
 	tcase_add_test(tc, test_fuzz_seeds_parse);
 	suite_add_tcase(s, tc);
