@@ -23,7 +23,7 @@ void view_cpus_draw(struct ui *u, int y, int height, int width)
 {
 	const struct cpus_metrics *c = &u->app->cpus;
 	const struct disk_metrics *m = ui_selected(u);
-	int rows = height - 3;
+	int rows, note_h;
 
 	attrset(view_attr(u, VC_TITLE));
 	mvprintw(y, 0, "CPUs for %s", m ? m->name : "-");
@@ -32,9 +32,13 @@ void view_cpus_draw(struct ui *u, int y, int height, int width)
 		printw("   IRQs %s (* = in their effective affinity)", c->irqs);
 	else if (c->valid)
 		printw("   no IRQ of its own (loop, dm, md, zram complete in software)");
-	mvprintw(y + 1, 0, "%.*s", width,
-		 "per second; traced counts are requests, interrupts are not (one IRQ completes many at depth > 1); "
-		 "BLOCK softirqs are every device's");
+	/* what the figures are, wrapped (at 80 columns it takes three lines) */
+	note_h = view_wrap(y + 1, width, 4,
+			   "per second; traced counts are requests, interrupts are not (one IRQ completes many at "
+			   "depth > 1); BLOCK softirqs are every device's");
+	y += note_h - 1;
+	height -= note_h - 1;
+	rows = height - 3;
 	attrset(view_attr(u, VC_HEADER));
 	mvhline(y + 2, 0, ' ', width);
 	mvprintw(y + 2, 0, "%-6s %9s %9s %9s %9s %8s %9s %6s %6s %6s", "CPU", "dev_iss", "dev_cmp", "all_iss",

@@ -11,17 +11,51 @@ static const char *const kind_text[] = {
 	[DISK_KIND_MD] = "md raid", [DISK_KIND_UNKNOWN] = "no queue",
 };
 
-/* One line of "header value" pairs for a list of columns. */
-static void figures(const struct disk_metrics *m, int y, const char *label, const enum column_id *ids, int n)
-{
-	char cell[64];
+/* Text laid out in words that never break: a line starts with an 8-column
+ * label, and a word that does not fit the width goes to the next line,
+ * under the label's end. Nothing is cut at 80 columns. */
+struct flow {
+	int y, x, width, end; /* end: the pane's last line + 1 */
+};
 
-	mvprintw(y, 0, "%-8s", label);
+static void flow_start(struct flow *f, const char *label)
+{
+	if (f->y < f->end)
+		mvprintw(f->y, 0, "%-8s", label);
+	f->x = 8;
+}
+
+static void flow_word(struct flow *f, const char *word)
+{
+	int n = (int)strlen(word);
+
+	if (f->x > 9 && f->x + 1 + n > f->width) {
+		f->y++;
+		f->x = 8;
+	}
+	if (f->y < f->end)
+		mvprintw(f->y, f->x, " %.*s", f->width - f->x - 1, word);
+	f->x += 1 + n;
+}
+
+static void flow_end(struct flow *f)
+{
+	f->y++;
+}
+
+/* One label's "header value" pairs for a list of columns. */
+static void figures(struct flow *f, const struct disk_metrics *m, const char *label, const enum column_id *ids, int n)
+{
+	char cell[64], word[96];
+
+	flow_start(f, label);
 	for (int i = 0; i < n; i++) {
 		const struct column *c = &columns[ids[i]];
 		column_cell(c, m, cell, sizeof(cell));
-		printw(" %s %s ", c->header, cell);
+		snprintf(word, sizeof(word), "%s %s ", c->header, cell + strspn(cell, " "));
+		flow_word(f, word);
 	}
+	flow_end(f);
 }
 
 static void ll(char *out, size_t len, long long v)
@@ -93,20 +127,41 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 	ll(b[2], sizeof(b[2]), in->physical_block_size);
 	ll(b[3], sizeof(b[3]), in->nr_requests);
 	ll(b[4], sizeof(b[4]), in->nr_hw_queues);
-	mvprintw(line++, 0, "limits   max_hw_sectors_kb %s  logical %s  physical %s  hw queues %s  nr_requests %s",
-		 b[0], b[1], b[2], b[4], b[3]);
-	ll(b[0], sizeof(b[0]), in->read_ahead_kb);
-	ll(b[1], sizeof(b[1]), in->max_sectors_kb);
-	mvprintw(line++, 0, "tunables read_ahead_kb %s  max_sectors_kb %s  scheduler %s", b[0], b[1],
-		 in->has_queue ? in->scheduler : "-");
-	if (in->kind == DISK_KIND_DM || in->kind == DISK_KIND_MD)
-		printw("  (read_ahead_kb here governs files on %s; max_sectors_kb matters below)", m->name);
-	figures(m, line++, "read", rd, 6);
-	figures(m, line++, "write", wr, 6);
-	figures(m, line++, "discard", dc, 6);
-	figures(m, line++, "flush", fl, 2);
-	figures(m, line++, "queue", q, 3);
-	if (m->state == DISK_RESTARTED)
+	{
+		struct flow f = { .y = line, .width = width, .end = y + height };
+		char w[6][96];
+
+		snprintf(w[0], sizeof(w[0]), "max_hw_sectors_kb %s ", b[0]);
+		snprintf(w[1], sizeof(w[1]), "logical %s ", b[1]);
+		snprintf(w[2], sizeof(w[2]), "physical %s ", b[2]);
+		snprintf(w[3], sizeof(w[3]), "hw queues %s ", b[4]);
+		snprintf(w[4], sizeof(w[4]), "nr_requests %s", b[3]);
+		flow_start(&f, "limits");
+		for (int i = 0; i < 5; i++)
+			flow_word(&f, w[i]);
+		flow_end(&f);
+		ll(b[0], sizeof(b[0]), in->read_ahead_kb);
+		ll(b[1], sizeof(b[1]), in->max_sectors_kb);
+		snprintf(w[0], sizeof(w[0]), "read_ahead_kb %s ", b[0]);
+		snprintf(w[1], sizeof(w[1]), "max_sectors_kb %s ", b[1]);
+		snprintf(w[2], sizeof(w[2]), "scheduler %s", in->has_queue ? in->scheduler : "-");
+		flow_start(&f, "tunables");
+		for (int i = 0; i < 3; i++)
+			flow_word(&f, w[i]);
+		if (in->kind == DISK_KIND_DM || in->kind == DISK_KIND_MD) {
+			snprintf(w[3], sizeof(w[3]), "(read_ahead_kb here governs files on %s;", m->name);
+			flow_word(&f, w[3]);
+			flow_word(&f, "max_sectors_kb matters below)");
+		}
+		flow_end(&f);
+		figures(&f, m, "read", rd, 6);
+		figures(&f, m, "write", wr, 6);
+		figures(&f, m, "discard", dc, 6);
+		figures(&f, m, "flush", fl, 2);
+		figures(&f, m, "queue", q, 3);
+		line = f.y;
+	}
+	if (m->state == DISK_RESTARTED && line < y + height)
 		mvprintw(line++, 0, "counters went backwards this interval: device reset or re-created");
 	n = history_get(u->app->hist, m->dev, m->name, mb, io);
 	if (line < y + height && n > 0) {

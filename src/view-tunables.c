@@ -26,8 +26,21 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 	attrset(view_attr(u, VC_TITLE));
 	mvprintw(y, 0, "tunables of %s", u->tun_dev[0] ? u->tun_dev : "-");
 	attrset(A_NORMAL);
-	if (ro)
-		printw("   read-only: %s", why);
+	if (ro) {
+		char msg[TUNABLE_MSG_MAX + 16];
+		int ro_h;
+
+		/* the refusal (another blktune holds the journal) in full */
+		snprintf(msg, sizeof(msg), "read-only: %s", why);
+		if (getcurx(stdscr) + 3 + (int)strlen(msg) <= width) {
+			printw("   %s", msg);
+		} else {
+			ro_h = view_wrap(y + 1, width, 3, msg);
+			y += ro_h;
+			height -= ro_h;
+			list_h -= ro_h;
+		}
+	}
 	else if (tunable_session_changes(u->ts))
 		printw("   %zu changed (u undo, U restore all, K keep)", tunable_session_changes(u->ts));
 	attrset(view_attr(u, VC_HEADER));

@@ -124,8 +124,14 @@ static void draw_status(struct ui *u, int y, int width)
 	else if (u->status[0]) {
 		/* Messages quote values read back from sysfs. */
 		char msg[sizeof(u->status)];
+		int lines;
 		format_sanitize(u->status, msg, sizeof(msg));
-		mvprintw(y, 0, "%.*s", width, msg);
+		/* A message longer than the line is wrapped upwards over the
+		 * lines above it, never cut: it may be why a change failed. */
+		lines = view_wrap(-1, width, 4, msg);
+		for (int i = 1; i < lines; i++)
+			mvhline(y - i, 0, ' ', width);
+		view_wrap(y - lines + 1, width, lines, msg);
 	}
 	else
 		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  i idle");
@@ -221,7 +227,9 @@ void view_draw(struct ui *u)
 	} else {
 		int avail = h - y - 1, detail_h = 0, spare = 0;
 		if (u->detail && avail >= 14)
-			detail_h = avail >= 30 ? 15 : avail / 2;
+			/* at 80 columns the figures wrap: the pane may take all
+			 * but a few table rows; lines it leaves blank go back */
+			detail_h = avail >= 30 ? 15 : avail - 6;
 		if (detail_h) {
 			static void (*const page[UI_DETAIL_PAGES])(struct ui *, int, int, int) = {
 				[UI_DETAIL_FIGURES] = view_detail_draw,

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Every message whole at 80x24 (issue 11): the CPU view's note, the detail
+# pane's limits, tunables and figures, and the second instance's refusal are
+# wrapped, not cut at the screen's edge. Each is compared with its full text
+# (the figures with the program's own column list). On a copy of the sata
+# capture (no root needed; the copy takes the tunable writes).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-tmux.bash"
+command -v tmux > /dev/null || t_skip "needs tmux"
+root=$T_TMP/sata
+cp -a "$T_TOP/tests/fixtures/sata" "$root"
+trap 'tm_stop; t_cleanup' EXIT
+TM_W=80 TM_H=24
+run() { echo "'$BLKTUNE' --root '$root' --no-trace --journal-dir '$T_TMP/j'; sleep 60"; }
+# the screen's lines joined with single spaces
+joined() { tm_screen | tr -s ' \n' '  '; }
+in_screen() { joined | grep -qF -- "$1"; }
+narrow() { test "$(tm_screen | wc -L)" -le 80; }
+
+tm_start "$(run)"
+t_check "the table is up" tm_wait "^DEVICE" 5
+tm_keys c
+t_check "the CPU view is up" tm_wait "^CPUs for" 2
+note="per second; traced counts are requests, interrupts are not (one IRQ completes many at depth > 1); BLOCK softirqs are every device's"
+t_check "the CPU view's note is whole" in_screen "$note"
+t_check "and no line is wider than 80" narrow
+tm_keys Escape d
+t_check "the detail pane opens" tm_wait "^limits " 2
+for w in nr_requests scheduler r_await rareq-sz wareq-sz dareq-sz f_await inflt; do
+	t_check "detail pane: $w and its value" sh -c "tm_screen() { tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS'; }; tm_screen | tr -s ' \n' '  ' | grep -qE -- ' $w [0-9a-z-]'"
+done
+for label in read write discard; do
+	# every column of the line, from the program's own list of columns
+	n=$(tm_screen | awk -v l="$label" '$1 == l { on = 1; print; next } on && /^         / { print; next } { on = 0 }' | grep -oE '[a-z%_/-]+ [0-9.]+' | wc -l)
+	t_eq "detail pane: $label has all six figures" "$n" 6
+done
+t_check "and no line is wider than 80" narrow
+
+# a second blktune over the same journal, while the first holds changes
+tm_keys ']'
+t_check "the first instance changed read_ahead_kb" tm_wait "read_ahead_kb 128 -> 256" 3
+tm new-window -t "$TM_SESS" "$(run)"
+sleep 0.1
+t_check "the second is up" t_until 5 sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS:1' | grep -q '^DEVICE'"
+tm send-keys -t "$TM_SESS:1" t
+tm send-keys -t "$TM_SESS:1" ']'
+sleep 0.3
+t_until 3 sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS:1' | tail -3 | tr -s ' \n' '  ' | grep -q 'journal locked)'"
+t_check "the refusal is whole on the status line, wrapped upwards" sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS:1' | tail -3 | tr -s ' \n' '  ' | grep -qE 'another blktune pid [0-9]+ is changing tunables \(journal locked\)'"
+t_check "no line of it wider than 80" test "$(tm capture-pane -p -t "$TM_SESS:1" | wc -L)" -le 80
+t_done
