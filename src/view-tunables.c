@@ -12,10 +12,22 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 	const char *why = NULL;
 	bool ro = !tunable_session_writable(u->ts, &why);
 	const struct tunable_info *cur = u->tun_sel < u->ntun ? &u->tun[u->tun_sel] : NULL;
-	const char *help = cur && cur->def ? cur->def->help : "";
-	char layer[TUNABLE_MSG_MAX + 64];
-	/* the selected tunable's help and layer note, wrapped, not cut */
-	int help_h = view_wrap(-1, width, 4, help), layer_h, list_h, line;
+	char help[1024], layer[TUNABLE_MSG_MAX + 64];
+	int help_h, layer_h, list_h, line;
+
+	/* the selected tunable's help and layer note, wrapped, not cut; its
+	 * range too when the RANGE column cuts it (a scheduler's choices at
+	 * 80 columns) */
+	{
+		char range[sizeof(cur->range)] = "";
+		bool cut = cur && (int)strlen(cur->range) > width - 62;
+
+		if (cut)
+			format_sanitize(cur->range, range, sizeof(range));
+		snprintf(help, sizeof(help), "%s%s%s%s", cut ? "range: " : "", range, cut ? ". " : "",
+			 cur && cur->def ? cur->def->help : "");
+	}
+	help_h = view_wrap(-1, width, 5, help);
 
 	snprintf(layer, sizeof(layer), "layer: %s%s%s",
 		 cur && cur->def ? tunable_table_layer_name(cur->def->layer) : "-",

@@ -48,4 +48,23 @@ sleep 0.3
 t_until 3 sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS:1' | tail -3 | tr -s ' \n' '  ' | grep -q 'journal locked)'"
 t_check "the refusal is whole on the status line, wrapped upwards" sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS:1' | tail -3 | tr -s ' \n' '  ' | grep -qE 'another blktune pid [0-9]+ is changing tunables \(journal locked\)'"
 t_check "no line of it wider than 80" test "$(tm capture-pane -p -t "$TM_SESS:1" | wc -L)" -le 80
+tm_stop
+
+# the tunables panel at 80 columns, on a VM's capture with mq-deadline: the
+# scheduler's choices (cut in the RANGE column) whole under the line, and
+# iosched/prio_aging_expire's name whole
+vm=$T_TMP/vm
+cp -a "$T_TOP/tests/fixtures/live-vm/t0" "$vm"
+choices=$(sed "s/[][]//g; s/ *$//" "$vm"/sys/devices/*/*/virtio*/block/vda/queue/scheduler)
+tm_start "'$BLKTUNE' --root '$vm' --no-trace --journal-dir '$T_TMP/j3' -p vda; sleep 60"
+t_check "the VM's table is up" tm_wait "^DEVICE" 5
+tm_keys t
+t_check "its tunables panel" tm_wait "^tunables of vda" 3
+t_until 3 sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS' | grep -q '^read_ahead_kb'"
+for _ in 1 2 3 4 5; do tm_keys j; done
+t_check "the scheduler selected" tm_wait "^range: " 2
+t_check "its choices whole: $choices" in_screen "range: $choices. I/O scheduler"
+for _ in $(seq 1 20); do tm_keys j; done
+t_check "iosched/prio_aging_expire's name is whole" tm_wait "^iosched/prio_aging_expire  *[0-9]" 2
+t_check "no line of the panel wider than 80" narrow
 t_done
