@@ -53,7 +53,7 @@ SCRIPTS = {
     "trace": ["integration/trace-loop.sh"],
     "readahead": ["integration/readahead-seq.sh"],
     "columns": ["integration/docs.sh", "integration/devtable.sh"],
-    "sweep": ["integration/sweep.sh", "integration/sweep-intervals.sh"],
+    "sweep": ["integration/sweep-failpaths.sh", "integration/sweep.sh", "integration/sweep-intervals.sh"],
 }
 
 REL = {"<": ["<=", ">="], "<=": ["<", ">"], ">": [">=", "<="], ">=": [">", "<"],

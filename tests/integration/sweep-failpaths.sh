@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# blktune sweep's failure paths and quiet success, on a loop device made here:
+# a clean sweep writes nothing to stderr and restores on stdout; a command
+# that exits 1 makes the sweep exit 1 and says so; a --report that cannot
+# be written is a one-line error and exit 1; a --dir that cannot be made is
+# refused with the options (exit 2, the device untouched); an unknown device
+# is exit 1; a --metric
+# reaches sweep.info (blktune report names it); a command that does no I/O
+# of its own gets no "command's MB/s" table (all zeros say nothing).
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
+t_loop_create 32 || t_skip "cannot create a loop device"
+dev=$T_LOOP
+n=${dev#/dev/}
+ra=/sys/block/$n/queue/read_ahead_kb
+orig=$(cat "$ra")
+sw() { "$BLKTUNE" sweep "$dev" read_ahead_kb=128,256 -d 0.2 --settle 0 "$@" >"$T_TMP/out" 2>"$T_TMP/err"; }
+errs() { tr '\n' '|' <"$T_TMP/err"; }
+
+# 1. a clean sweep; its command reads nothing and prints a metric
+sw --run "echo hits=5; sleep 1" --metric 'hits=hits=([0-9]+)' --dir "$T_TMP/ok"
+t_eq "clean sweep: exit status" "$?" 0
+t_eq "clean sweep: nothing on stderr" "$(errs)" ""
+t_check "clean sweep: the restore is reported on stdout" grep -q "^restore: $n read_ahead_kb 256 -> $orig restored" "$T_TMP/out"
+t_eq "clean sweep: original back" "$(cat "$ra")" "$orig"
+t_eq "clean sweep: a snapshot per value" "$(ls "$T_TMP/ok"/*.snap 2>/dev/null | wc -l)" 2
+t_check "the command's own MB/s (all zero) gets no table" sh -c "! grep -q \"^the command's MB/s\" '$T_TMP/out'"
+t_check "sweep.info records the --metric" grep -qx "metric hits hits=(\[0-9\]+)" "$T_TMP/ok/sweep.info"
+"$BLKTUNE" report "$T_TMP/ok" >"$T_TMP/rep" 2>&1
+t_eq "blktune report: exit status" "$?" 0
+t_check "blktune report names the metric" grep -q "metric hits: last number matching /hits=(\[0-9\]+)/" "$T_TMP/rep"
+t_check "and has its table" grep -q "^hits (--metric, higher/lower only) (metric:hits)" "$T_TMP/rep"
+
+# 2. a command that fails
+sw --run "exit 1" --dir "$T_TMP/fail"
+t_eq "a command exiting 1: sweep exit status" "$?" 1
+t_check "and says so" grep -q "the command exited with status 1" "$T_TMP/out"
+t_eq "a failed command: original back" "$(cat "$ra")" "$orig"
+
+# 3. a --report that cannot be written
+sw --run "true" --dir "$T_TMP/rep3" --report "$T_TMP/missing/report.txt"
+t_eq "an unwritable --report: exit status" "$?" 1
+t_check "an unwritable --report: one line naming it" \
+	grep -qx "blktune sweep: $T_TMP/missing/report.txt: No such file or directory" "$T_TMP/err"
+t_eq "an unwritable --report: original back" "$(cat "$ra")" "$orig"
+
+# 4. a --dir that cannot be made (missing parents are made, but a parent
+#    that is a file cannot be): nothing is changed
+: >"$T_TMP/file"
+sw --run "true" --dir "$T_TMP/file/dir"
+t_eq "an impossible --dir: refused when the options are read, exit status" "$?" 2
+t_check "an impossible --dir: one line naming it" \
+	grep -q "$T_TMP/file.*Not a directory" "$T_TMP/err"
+t_check "an impossible --dir: no value was set" sh -c "! grep -q 'read_ahead_kb $orig -> 128' '$T_TMP/out'"
+t_eq "an impossible --dir: untouched" "$(cat "$ra")" "$orig"
+
+# 5. no such device
+"$BLKTUNE" sweep nosuchdev read_ahead_kb=128,256 --run true >"$T_TMP/out" 2>"$T_TMP/err"
+t_eq "an unknown device: exit status" "$?" 1
+t_check "an unknown device: said" grep -q "no block device nosuchdev" "$T_TMP/err"
+t_done
