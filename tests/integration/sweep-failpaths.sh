@@ -32,10 +32,14 @@ t_eq "blktune report: exit status" "$?" 0
 t_check "blktune report names the metric" grep -q "metric hits: last number matching /hits=(\[0-9\]+)/" "$T_TMP/rep"
 t_check "and has its table" grep -q "^hits (--metric, higher/lower only) (metric:hits)" "$T_TMP/rep"
 
-# 2. a command that fails
-sw --run "exit 1" --dir "$T_TMP/fail"
+# 2. a command that fails; no --dir: the results go to a new directory
+#    under $XDG_STATE_HOME/blktune
+sw --run "exit 1"
 t_eq "a command exiting 1: sweep exit status" "$?" 1
 t_check "and says so" grep -q "the command exited with status 1" "$T_TMP/out"
+t_eq "no --dir: one new results directory, with its CSV" \
+	"$(ls "$XDG_STATE_HOME"/blktune/sweep-*-"$n"/sweep.csv 2>/dev/null | wc -l)" 1
+t_eq "no --dir: nothing else on stderr" "$(errs)" ""
 t_eq "a failed command: original back" "$(cat "$ra")" "$orig"
 
 # 3. a --report that cannot be written
