@@ -19,9 +19,10 @@ sw() { "$BLKTUNE" sweep "$dev" read_ahead_kb=128,256 -d 0.2 --settle 0 "$@" >"$T
 errs() { tr '\n' '|' <"$T_TMP/err"; }
 
 # 1. a clean sweep; its command reads nothing and prints a metric
-sw --run "echo hits=5; sleep 1" --metric 'hits=hits=([0-9]+)' --dir "$T_TMP/ok"
+sw --run "echo hits=5; sleep 1" --metric 'hits=hits=([0-9]+)' --dir "$T_TMP/ok" --report "$T_TMP/ok.txt"
 t_eq "clean sweep: exit status" "$?" 0
 t_eq "clean sweep: nothing on stderr" "$(errs)" ""
+t_check "clean sweep: --report written" grep -q "^Warnings" "$T_TMP/ok.txt"
 t_check "clean sweep: the restore is reported on stdout" grep -q "^restore: $n read_ahead_kb 256 -> $orig restored" "$T_TMP/out"
 t_eq "clean sweep: original back" "$(cat "$ra")" "$orig"
 t_eq "clean sweep: a snapshot per value" "$(ls "$T_TMP/ok"/*.snap 2>/dev/null | wc -l)" 2
