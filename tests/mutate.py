@@ -444,6 +444,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     ap.add_argument("--only", default="", help="run only these mutant ids (space separated)")
+    ap.add_argument("--scripts", default=None,
+                    help="scripts (relative to tests/, space separated) instead of the module's own")
     ap.add_argument("--report", default=os.path.join(TOP, "build", "mutate", "report.txt"))
     ap.add_argument("--integration", type=int, default=1 if os.geteuid() == 0 else 0)
     ap.add_argument("--cflags", default="-O0 -g0",
@@ -506,7 +508,8 @@ def main():
             suites = unit_suites(mod)
             reach = reach_suites(mod)
             others = [s for s in everything if s not in suites and s in reach]
-            scripts = [s for s in SCRIPTS.get(mod, []) if os.path.exists(os.path.join(TOP, "tests", s))]
+            scripts = [s for s in (a.scripts.split() if a.scripts is not None else SCRIPTS.get(mod, []))
+                       if os.path.exists(os.path.join(TOP, "tests", s))]
             print("== %s: %d mutants; unit suites %s; scripts %s" % (
                 mod, len(ms), " ".join(suites) or "(none)",
                 " ".join(scripts) if a.integration else "(off)"), flush=True)
