@@ -7,7 +7,7 @@
 #   build/fuzz/fuzz-snapshot -runs=N build/fuzz/corpus-snapshot
 FUZZ_CC    ?= clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined
-FUZZ_TARGETS += snapshot procfiles journal sweep
+FUZZ_TARGETS += snapshot procfiles journal sweep record
 
 # The snapshot reader (and its writer, for the round trip).
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/names.c src/format.c src/trace.c \
@@ -40,6 +40,14 @@ SWEEP_FUZZ_SRC := src/json-read.c src/sweep-workload.c src/sweep-figure.c src/sw
 $(BUILD)/fuzz/fuzz-sweep: tests/fuzz/fuzz-sweep.c $(SWEEP_FUZZ_SRC)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(SWEEP_FUZZ_SRC) -lm
+
+# A recording (blktune -r): frames, checksums, payloads, the sample walk.
+RECORD_FUZZ_SRC := src/record-read.c src/record-codec.c src/crc32c.c src/format.c src/sample.c src/trace.c \
+                   src/trace-topology.c src/readahead.c src/cgroup-sample.c src/proc-sample.c src/root.c \
+                   src/device-irq.c
+$(BUILD)/fuzz/fuzz-record: tests/fuzz/fuzz-record.c $(RECORD_FUZZ_SRC) $(GENERATED)
+	mkdir -p $(BUILD)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(RECORD_FUZZ_SRC) -lm
 
 # One target at a time (-jobs=1): the machine is shared. A crash stops make
 # with the reproducer's path (crash-*, in the current directory).

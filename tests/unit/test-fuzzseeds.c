@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record-read.h"
 #include "snapshot.h"
 #include "source-cpus.h"
 #include "source-diskstats.h"
@@ -46,6 +47,26 @@ static int procfiles_seed(const char *path, const char *text, size_t len, char *
 	return -1;
 }
 
+/* A recording with at least one sample, every one of which decodes. */
+static int record_seed(const char *path, const char *text, size_t len, char *why, size_t whylen)
+{
+	struct record_reader *r;
+	struct sample s;
+	int err = record_reader_open(path, &r, why, whylen);
+
+	if (err < 0)
+		return err;
+	sample_init(&s);
+	for (size_t i = 0; !err && i < record_reader_count(r); i++)
+		if ((err = record_reader_get(r, i, &s)) < 0)
+			snprintf(why, whylen, "%s: sample %zu does not decode", path, i);
+	if (!err && *record_reader_warning(r))
+		snprintf(why, whylen, "%s", record_reader_warning(r)), err = -1;
+	sample_free(&s);
+	record_reader_close(r);
+	return err;
+}
+
 /* One row per corpus: a new fuzz target's corpus needs its reader here, or
  * NULL where its module's own suite checks the seeds. */
 static const struct {
@@ -56,6 +77,7 @@ static const struct {
 	{ "corpus-procfiles", procfiles_seed },
 	{ "corpus-journal", NULL },  /* test-journal.c: test_fuzz_seeds_valid */
 	{ "corpus-sweep", NULL },    /* test-sweep.c: every seed by its parser */
+	{ "corpus-record", record_seed },
 };
 
 static char *slurp(const char *path, size_t *len)
