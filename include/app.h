@@ -31,6 +31,7 @@ struct app_options {
 	bool readahead;      /* start with the readahead mode on (--readahead) */
 	bool cgroups;        /* batch: per-cgroup figures in the JSON (--cgroups) */
 	bool top_processes;  /* batch: per-process figures in the JSON (--top-processes) */
+	bool trace_processes; /* --trace-processes: per (process, device) block requests, traced */
 	bool since_boot;     /* batch: one report of averages since boot (--since-boot) */
 	bool omit_zero;      /* -z: leave out devices without I/O in the interval */
 	bool human;          /* -h: batch text with units, iostat -h's layout */
@@ -75,6 +76,8 @@ struct app {
 	enum proc_column proc_sort;
 	bool proc_reverse;         /* the other way than the column's own */
 	bool proc_all;             /* every process, not only those with I/O in the interval */
+	pid_t proc_filter_pid;     /* f: the device table shows this process's traced devices (0: off) */
+	dev_t proc_devs[APP_MAX_DEVS];
 	struct history *hist;
 	struct rows_filter filter;
 	char devnames[APP_MAX_DEVS][NAMES_MAX]; /* -p resolved (/dev/ paths to kernel names) */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "proc-sample.h"
+#include "sample.h"
 
 enum proc_column {
 	PROC_COL_PID,
@@ -20,6 +21,7 @@ enum proc_column {
 	PROC_COL_BYTES_S, /* read + write */
 	PROC_COL_RBYTES,
 	PROC_COL_WBYTES,
+	PROC_COL_REQS_S,  /* traced requests per second, all devices */
 	PROC_COL_COMMAND,
 	PROC_COLUMNS
 };
@@ -34,6 +36,18 @@ struct proc_column_info {
 };
 extern const struct proc_column_info proc_columns[PROC_COLUMNS];
 
+/* --trace-processes: one device a process submitted requests to. */
+struct proc_dev_row {
+	dev_t dev;
+	char dev_name[SAMPLE_NAME_MAX]; /* from diskstats (model_procs_names), else "MAJ:MIN" */
+	uint64_t cgroup_id;
+	char comm[16];
+	bool rates;                     /* the previous sample had this process and pair */
+	double req_s[PROC_OPS], bytes_s[PROC_OPS];
+	uint64_t requests[PROC_OPS], bytes[PROC_OPS], done; /* since tracing started */
+	double lat_p50_us, lat_p99_us, lat_avg_us; /* of the interval's completions; NAN without */
+};
+
 struct proc_row {
 	pid_t pid;
 	uint64_t start;
@@ -44,6 +58,8 @@ struct proc_row {
 	bool rates; /* the previous sample had this process and its counters did not go back */
 	double rbytes_s, wbytes_s;
 	uint64_t rbytes, wbytes;
+	size_t dfirst, ndev; /* its traced devices: dev[dfirst .. dfirst + ndev) */
+	double req_s;        /* traced requests per second over its devices */
 };
 
 struct proc_metrics {
@@ -56,6 +72,9 @@ struct proc_metrics {
 	size_t nprocs;       /* processes seen (readable) */
 	struct proc_row *row;
 	size_t nrows, cap;
+	bool traced;         /* --trace-processes: dev holds the traced pairs */
+	struct proc_dev_row *dev;
+	size_t ndev, devcap;
 };
 
 /* Derive the rows of cur (prev may be NULL or invalid: no rates). With all
@@ -65,6 +84,11 @@ int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, b
 /* Order the rows by column (the column's own direction, or the other one
  * when reverse); ties by PID. Rows without rates sort after those with. */
 void model_procs_sort(struct proc_metrics *m, enum proc_column col, bool reverse);
+/* Name the traced devices from the sample's diskstats. */
+void model_procs_names(struct proc_metrics *m, const struct sample *s);
+/* The rows that submitted requests to dev in the interval, most requests
+ * per second first: up to n indexes into m->row. Returns how many. */
+size_t model_procs_top(const struct proc_metrics *m, dev_t dev, size_t *idx, size_t n);
 /* The row of pid, or NULL. */
 const struct proc_row *model_procs_find(const struct proc_metrics *m, pid_t pid);
 void model_procs_free(struct proc_metrics *m);

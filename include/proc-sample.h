@@ -13,6 +13,9 @@
 #define PROC_USER_MAX 32
 #define PROC_COMM_MAX 64
 #define PROC_CMDLINE_MAX 256
+/* Operations of traced requests, as /proc/diskstats groups them. */
+#define PROC_OPS 4 /* read, write, discard, flush */
+#define PROC_LAT_BUCKETS 32 /* blktune-bpf.h's latency buckets */
 
 struct proc_entry {
 	pid_t pid;
@@ -26,6 +29,19 @@ struct proc_entry {
 	uint64_t rbytes, wbytes;
 };
 
+/* --trace-processes: block requests one process submitted to one device
+ * (cumulative since the mode started; bpf/procs.bpf.c). */
+struct proc_trace {
+	pid_t tgid;
+	dev_t dev;                 /* the whole disk */
+	uint64_t cgroup_id;        /* blk cgroup of its last request's bio (kernfs id); 0 unknown */
+	char comm[16];             /* the submitting thread at the last request */
+	uint64_t requests[PROC_OPS], bytes[PROC_OPS];
+	uint64_t done;             /* requests whose completion was seen */
+	uint64_t lat[PROC_LAT_BUCKETS]; /* start to done */
+	uint64_t lat_sum_ns;
+};
+
 struct proc_sample {
 	bool valid;
 	double t;            /* CLOCK_MONOTONIC in the middle of the walk */
@@ -35,6 +51,9 @@ struct proc_sample {
 	struct proc_entry *p; /* by PID, ascending */
 	size_t n, cap;
 	char why[160];       /* when not valid: why */
+	bool traced;         /* tr holds --trace-processes counters */
+	struct proc_trace *tr; /* by tgid, then dev */
+	size_t ntr, trcap;
 };
 
 void proc_sample_init(struct proc_sample *s);
@@ -45,6 +64,14 @@ void proc_sample_reset(struct proc_sample *s);
  * proc_sample_sort after). Returns it zeroed, or NULL on ENOMEM. */
 struct proc_entry *proc_sample_add(struct proc_sample *s, pid_t pid, uint64_t start);
 void proc_sample_sort(struct proc_sample *s);
+/* Append a traced (process, device) pair zeroed (then proc_sample_sort_traced),
+ * or NULL on ENOMEM. */
+struct proc_trace *proc_sample_add_trace(struct proc_sample *s, pid_t tgid, dev_t dev);
+void proc_sample_sort_traced(struct proc_sample *s);
+/* The traced pairs of tgid: *first and the count (0 when none). */
+size_t proc_sample_traces(const struct proc_sample *s, pid_t tgid, size_t *first);
+/* The pair (tgid, dev), or NULL. */
+const struct proc_trace *proc_sample_trace(const struct proc_sample *s, pid_t tgid, dev_t dev);
 /* The same process (PID and start time) in s, or NULL. */
 const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start);
 

@@ -115,6 +115,19 @@ int app_open(struct app *a, const struct app_options *o)
 	if (o->cgroups && (err = app_cgroup_view(a, true)) < 0)
 		return err;
 	a->proc_sort = PROC_COL_BYTES_S;
+	/* traced per process: the per-process sampling stays on all session,
+	 * for the detail pane's top processes as well as the process view */
+	if (o->trace_processes) {
+		if ((err = sampler_procs_trace(a->sampler, a->error, sizeof(a->error))) < 0 ||
+		    (err = app_proc_view(a, true)) < 0) {
+			char why[sizeof(a->error)];
+
+			snprintf(why, sizeof(why), "%s", a->error);
+			snprintf(a->error, sizeof(a->error), "--trace-processes: %s", why);
+			a->bad_arg = err == -EOPNOTSUPP;
+			return err;
+		}
+	}
 	if (o->top_processes && (err = app_proc_view(a, true)) < 0) {
 		char why[sizeof(a->error)];
 
@@ -293,6 +306,8 @@ int app_proc_view(struct app *a, bool on)
 	int err;
 
 	a->pm.valid = false;
+	if (!on && a->opt.trace_processes)
+		return 0; /* traced: sampled all session */
 	if ((err = sampler_procs(a->sampler, on, a->error, sizeof(a->error))) < 0) {
 		a->proc_view = false;
 		return err;
@@ -309,6 +324,7 @@ int app_proc_rows(struct app *a)
 		return 0;
 	if ((err = model_procs(a->have_prev ? &a->prev.procs : NULL, &a->cur.procs, a->proc_all, &a->pm)) < 0)
 		return err;
+	model_procs_names(&a->pm, &a->cur);
 	model_procs_sort(&a->pm, a->proc_sort, a->proc_reverse);
 	return 0;
 }

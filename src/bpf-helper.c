@@ -11,11 +11,13 @@
 #include "bpf-env.h"
 #include "bpf-loader.h"
 #include "source-bpf.h"
+#include "source-procs-bpf.h"
 #include "source-readahead.h"
 
 static const struct bpf_helper_object objects[] = {
 	{ "blktune", source_bpf_helper_load, source_bpf_helper_free },
 	{ "readahead", source_ra_helper_load, source_ra_helper_free },
+	{ "procs", source_procs_bpf_helper_load, source_procs_bpf_helper_free },
 };
 
 static bool deferred(const char *name, char **defer, int ndefer)

@@ -29,7 +29,7 @@
 
 enum { OPT_JSON = 256, OPT_ROOT, OPT_NO_COLOR, OPT_PARTITIONS, OPT_SET, OPT_RESTORE,
        OPT_JOURNAL_DIR, OPT_NO_TRACE, OPT_LIST, OPT_READAHEAD, OPT_AB_WINDOW, OPT_SINCE_BOOT, OPT_LISTEN, OPT_TEXTFILE, OPT_HELP,
-       OPT_CGROUPS, OPT_TOP_PROCESSES };
+       OPT_CGROUPS, OPT_TOP_PROCESSES, OPT_TRACE_PROCESSES };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -45,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "readahead", no_argument, NULL, OPT_READAHEAD },
 	{ "cgroups", no_argument, NULL, OPT_CGROUPS },
 	{ "top-processes", no_argument, NULL, OPT_TOP_PROCESSES },
+	{ "trace-processes", no_argument, NULL, OPT_TRACE_PROCESSES },
 	{ "ab-window", required_argument, NULL, OPT_AB_WINDOW },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "restore", no_argument, NULL, OPT_RESTORE },
@@ -90,6 +91,9 @@ static void usage(FILE *f)
 		"                         (cgroup v2 io.stat, else v1 blkio) in \"cgroups\"\n"
 		"      --top-processes    batch JSON: per process, read/write B/s from /proc/PID/io in\n"
 		"                         \"processes\" (those with I/O in the interval, most first)\n"
+		"      --trace-processes  trace which process submits each block request (a BPF mode of\n"
+		"                         its own): per process and device, requests and latency, in the\n"
+		"                         process view (o), detail pane and --top-processes JSON\n"
 		"      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics while\n"
 		"                         running (e.g. 127.0.0.1:9101, [::1]:9101)\n"
 		"      --textfile DIR     write DIR/blktune.prom each interval (node_exporter's\n"
@@ -206,6 +210,9 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		case OPT_TOP_PROCESSES:
 			o->top_processes = true;
 			break;
+		case OPT_TRACE_PROCESSES:
+			o->trace_processes = true;
+			break;
 		case OPT_AB_WINDOW:
 			errno = 0;
 			o->ab_window = strtod(optarg, &end);
@@ -276,6 +283,11 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("%s chooses the full-screen table's columns; batch output has iostat's", "-o");
 	if (o->json && !o->batch)
 		return bad("%s only applies with -b", "--json");
+	if (o->trace_processes && o->batch && !o->top_processes)
+		return bad("%s in batch mode needs --json --top-processes (its figures are the process view's)",
+			   "--trace-processes");
+	if (o->trace_processes && o->no_trace)
+		return bad("%s traces: not with --no-trace", "--trace-processes");
 	if (o->top_processes && !o->json)
 		return bad("%s only applies with -b --json (the full-screen view's o key shows processes)",
 			   "--top-processes");

@@ -1,9 +1,13 @@
 #include "model-procs.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
+
+#include "trace.h"
 
 const struct proc_column_info proc_columns[PROC_COLUMNS] = {
 	[PROC_COL_PID] = { "PID", "pid", false, "process id" },
@@ -14,12 +18,14 @@ const struct proc_column_info proc_columns[PROC_COLUMNS] = {
 	[PROC_COL_BYTES_S] = { "B/s", "bytes_s", true, "read and written per second" },
 	[PROC_COL_RBYTES] = { "read", "rbytes", true, "bytes read since the process started" },
 	[PROC_COL_WBYTES] = { "written", "wbytes", true, "bytes written since the process started" },
+	[PROC_COL_REQS_S] = { "req/s", "req_s", true, "traced block requests submitted per second (--trace-processes)" },
 	[PROC_COL_COMMAND] = { "COMMAND", "command", false, "command line (kernel threads: [name])" },
 };
 
 void model_procs_free(struct proc_metrics *m)
 {
 	free(m->row);
+	free(m->dev);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -42,12 +48,79 @@ static void fill_row(struct proc_row *r, const struct proc_entry *e, const struc
 	}
 }
 
+static bool went_back(const struct proc_trace *p, const struct proc_trace *c)
+{
+	for (int op = 0; op < PROC_OPS; op++)
+		if (c->requests[op] < p->requests[op] || c->bytes[op] < p->bytes[op])
+			return true;
+	return c->done < p->done;
+}
+
+static void fill_dev(struct proc_dev_row *d, const struct proc_trace *t, const struct proc_trace *pt, double interval)
+{
+	uint64_t lat[PROC_LAT_BUCKETS], n = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->dev = t->dev;
+	snprintf(d->dev_name, sizeof(d->dev_name), "%u:%u", major(t->dev), minor(t->dev));
+	d->cgroup_id = t->cgroup_id;
+	memcpy(d->comm, t->comm, sizeof(d->comm));
+	memcpy(d->requests, t->requests, sizeof(d->requests));
+	memcpy(d->bytes, t->bytes, sizeof(d->bytes));
+	d->done = t->done;
+	d->lat_p50_us = d->lat_p99_us = d->lat_avg_us = NAN;
+	d->rates = pt && interval > 0 && !went_back(pt, t);
+	if (!d->rates)
+		return;
+	for (int op = 0; op < PROC_OPS; op++) {
+		d->req_s[op] = (double)(t->requests[op] - pt->requests[op]) / interval;
+		d->bytes_s[op] = (double)(t->bytes[op] - pt->bytes[op]) / interval;
+	}
+	for (int i = 0; i < PROC_LAT_BUCKETS; i++)
+		n += lat[i] = t->lat[i] >= pt->lat[i] ? t->lat[i] - pt->lat[i] : 0;
+	if (!n)
+		return;
+	d->lat_p50_us = trace_lat_percentile_us(lat, 0.5);
+	d->lat_p99_us = trace_lat_percentile_us(lat, 0.99);
+	d->lat_avg_us = (double)(t->lat_sum_ns - pt->lat_sum_ns) / 1e3 / (double)(t->done - pt->done);
+}
+
+/* The traced pairs of process e (identity matched in pp) as device rows. */
+static int fill_devs(struct proc_metrics *out, struct proc_row *r, const struct proc_sample *cur,
+		     const struct proc_sample *pp, bool same, double interval)
+{
+	size_t first, n = proc_sample_traces(cur, r->pid, &first);
+
+	r->dfirst = out->ndev;
+	if (out->ndev + n > out->devcap) {
+		size_t cap = (out->ndev + n) * 2;
+		struct proc_dev_row *d = realloc(out->dev, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		out->dev = d;
+		out->devcap = cap;
+	}
+	for (size_t i = first; i < first + n; i++) {
+		const struct proc_trace *t = &cur->tr[i];
+		const struct proc_trace *pt = same && pp->traced ? proc_sample_trace(pp, t->tgid, t->dev) : NULL;
+		struct proc_dev_row *d = &out->dev[out->ndev++];
+
+		fill_dev(d, t, pt, interval);
+		for (int op = 0; op < PROC_OPS; op++)
+			r->req_s += d->req_s[op];
+		r->ndev++;
+	}
+	return 0;
+}
+
 int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, bool all, struct proc_metrics *out)
 {
 	const struct proc_sample *pp = prev && prev->valid ? prev : NULL;
 	double interval = pp ? cur->t - pp->t : 0;
 
 	out->nrows = 0;
+	out->ndev = 0;
+	out->traced = cur->traced;
 	out->valid = cur->valid;
 	out->interval = interval;
 	out->all_users = cur->all_users;
@@ -66,11 +139,18 @@ int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, b
 	}
 	for (size_t i = 0; i < cur->n; i++) {
 		const struct proc_entry *e = &cur->p[i];
+		const struct proc_entry *pe = pp ? proc_sample_find(pp, e->pid, e->start) : NULL;
 		struct proc_row *r = &out->row[out->nrows];
+		size_t ndev = out->ndev;
 
-		fill_row(r, e, pp ? proc_sample_find(pp, e->pid, e->start) : NULL, interval);
-		if (all || (r->rates && (r->rbytes_s > 0 || r->wbytes_s > 0)))
+		fill_row(r, e, pe, interval);
+		if (cur->traced && fill_devs(out, r, cur, pp, pe != NULL, interval) < 0)
+			return -ENOMEM;
+		/* writeback shows as requests of the flusher, which wrote no byte */
+		if (all || (r->rates && (r->rbytes_s > 0 || r->wbytes_s > 0)) || r->req_s > 0)
 			out->nrows++;
+		else
+			out->ndev = ndev;
 	}
 	return 0;
 }
@@ -98,6 +178,8 @@ static int cmp_col(const struct proc_row *a, const struct proc_row *b, enum proc
 		return cmp_num((double)a->rbytes, (double)b->rbytes);
 	case PROC_COL_WBYTES:
 		return cmp_num((double)a->wbytes, (double)b->wbytes);
+	case PROC_COL_REQS_S:
+		return cmp_num(a->req_s, b->req_s);
 	case PROC_COL_COMMAND:
 		return strcmp(a->cmdline[0] ? a->cmdline : a->comm, b->cmdline[0] ? b->cmdline : b->comm);
 	case PROC_COLUMNS:
@@ -113,7 +195,7 @@ struct sort_by {
 
 static bool rate_col(enum proc_column c)
 {
-	return c == PROC_COL_RBYTES_S || c == PROC_COL_WBYTES_S || c == PROC_COL_BYTES_S;
+	return c == PROC_COL_RBYTES_S || c == PROC_COL_WBYTES_S || c == PROC_COL_BYTES_S || c == PROC_COL_REQS_S;
 }
 
 static int cmp_rows(const void *x, const void *y, void *arg)
@@ -144,4 +226,48 @@ const struct proc_row *model_procs_find(const struct proc_metrics *m, pid_t pid)
 		if (m->row[i].pid == pid)
 			return &m->row[i];
 	return NULL;
+}
+
+void model_procs_names(struct proc_metrics *m, const struct sample *s)
+{
+	for (size_t i = 0; i < m->ndev; i++) {
+		const struct disk_sample *d = sample_find(s, m->dev[i].dev, 0);
+
+		if (d)
+			snprintf(m->dev[i].dev_name, sizeof(m->dev[i].dev_name), "%s", d->st.name);
+	}
+}
+
+static double dev_req_s(const struct proc_metrics *m, const struct proc_row *r, dev_t dev)
+{
+	double s = 0;
+
+	for (size_t i = r->dfirst; i < r->dfirst + r->ndev; i++)
+		if (m->dev[i].dev == dev)
+			for (int op = 0; op < PROC_OPS; op++)
+				s += m->dev[i].req_s[op];
+	return s;
+}
+
+size_t model_procs_top(const struct proc_metrics *m, dev_t dev, size_t *idx, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->nrows; i++) {
+		double v = dev_req_s(m, &m->row[i], dev);
+		size_t j;
+
+		if (v <= 0)
+			continue;
+		/* insertion into the top n, largest first */
+		for (j = k < n ? k : n; j > 0 && dev_req_s(m, &m->row[idx[j - 1]], dev) < v; j--)
+			if (j < n)
+				idx[j] = idx[j - 1];
+		if (j < n) {
+			idx[j] = i;
+			if (k < n)
+				k++;
+		}
+	}
+	return k;
 }

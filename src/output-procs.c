@@ -1,6 +1,8 @@
 #include "output-procs.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <sys/sysmacros.h>
 
 #include "format.h"
 
@@ -12,7 +14,41 @@ static void rate(FILE *f, const char *key, bool valid, double v)
 		fprintf(f, ", \"%s\": null", key);
 }
 
-static void row(FILE *f, const struct proc_row *r)
+static void num(FILE *f, const char *key, double v)
+{
+	if (isnan(v))
+		fprintf(f, ", \"%s\": null", key);
+	else
+		fprintf(f, ", \"%s\": %.1f", key, v);
+}
+
+static const char *const ops[PROC_OPS] = { "read", "write", "discard", "flush" };
+
+static void dev_row(FILE *f, const struct proc_dev_row *d)
+{
+	char name[2 * SAMPLE_NAME_MAX + 8], comm[2 * 16 + 8];
+
+	format_json_string(d->dev_name, name, sizeof(name));
+	format_json_string(d->comm, comm, sizeof(comm));
+	fprintf(f, "{\"device\": %s, \"dev\": \"%u:%u\", \"cgroup_id\": %" PRIu64 ", \"comm\": %s", name, major(d->dev),
+		minor(d->dev), d->cgroup_id, comm);
+	for (int op = 0; op < PROC_OPS; op++)
+		fprintf(f, ", \"%s_requests\": %" PRIu64 ", \"%s_bytes\": %" PRIu64, ops[op], d->requests[op], ops[op],
+			d->bytes[op]);
+	fprintf(f, ", \"done\": %" PRIu64, d->done);
+	for (int op = 0; op < PROC_OPS; op++) {
+		char k[32];
+
+		snprintf(k, sizeof(k), "%s_requests_s", ops[op]);
+		rate(f, k, d->rates, d->req_s[op]);
+	}
+	num(f, "lat_p50_us", d->lat_p50_us);
+	num(f, "lat_p99_us", d->lat_p99_us);
+	num(f, "lat_avg_us", d->lat_avg_us);
+	fputc('}', f);
+}
+
+static void row(FILE *f, const struct proc_metrics *m, const struct proc_row *r)
 {
 	char user[2 * PROC_USER_MAX + 8], comm[2 * PROC_COMM_MAX + 8], cmd[2 * PROC_CMDLINE_MAX + 8];
 
@@ -24,6 +60,15 @@ static void row(FILE *f, const struct proc_row *r)
 		(int)r->pid, user, (unsigned)r->uid, comm, cmd, r->rbytes, r->wbytes);
 	rate(f, "rbytes_s", r->rates, r->rbytes_s);
 	rate(f, "wbytes_s", r->rates, r->wbytes_s);
+	if (m->traced) {
+		fprintf(f, ", \"req_s\": %.1f, \"devices\": [", r->req_s);
+		for (size_t i = r->dfirst; i < r->dfirst + r->ndev; i++) {
+			if (i > r->dfirst)
+				fputs(", ", f);
+			dev_row(f, &m->dev[i]);
+		}
+		fputc(']', f);
+	}
 	fputc('}', f);
 }
 
@@ -36,12 +81,13 @@ void output_procs_json(FILE *f, const struct proc_metrics *m)
 		fprintf(f, "{\"error\": %s}", s);
 		return;
 	}
-	fprintf(f, "{\"interval\": %.3f, \"all_users\": %s, \"processes\": %zu, \"unreadable\": %u, \"rows\": [",
-		m->interval, m->all_users ? "true" : "false", m->nprocs, m->unreadable);
+	fprintf(f, "{\"interval\": %.3f, \"all_users\": %s, \"traced\": %s, \"processes\": %zu, \"unreadable\": %u, "
+		   "\"rows\": [",
+		m->interval, m->all_users ? "true" : "false", m->traced ? "true" : "false", m->nprocs, m->unreadable);
 	for (size_t i = 0; i < m->nrows; i++) {
 		if (i)
 			fputs(", ", f);
-		row(f, &m->row[i]);
+		row(f, m, &m->row[i]);
 	}
 	fputs("]}", f);
 }

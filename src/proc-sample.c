@@ -11,17 +11,21 @@ void proc_sample_init(struct proc_sample *s)
 void proc_sample_free(struct proc_sample *s)
 {
 	free(s->p);
+	free(s->tr);
 	proc_sample_init(s);
 }
 
 void proc_sample_reset(struct proc_sample *s)
 {
 	struct proc_entry *p = s->p;
-	size_t cap = s->cap;
+	struct proc_trace *tr = s->tr;
+	size_t cap = s->cap, trcap = s->trcap;
 
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->cap = cap;
+	s->tr = tr;
+	s->trcap = trcap;
 }
 
 struct proc_entry *proc_sample_add(struct proc_sample *s, pid_t pid, uint64_t start)
@@ -68,4 +72,73 @@ const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid
 			hi = mid;
 	}
 	return lo < s->n && s->p[lo].pid == pid && s->p[lo].start == start ? &s->p[lo] : NULL;
+}
+
+struct proc_trace *proc_sample_add_trace(struct proc_sample *s, pid_t tgid, dev_t dev)
+{
+	struct proc_trace *t;
+
+	if (s->ntr == s->trcap) {
+		size_t cap = s->trcap ? s->trcap * 2 : 64;
+		if (!(t = realloc(s->tr, cap * sizeof(*t))))
+			return NULL;
+		s->tr = t;
+		s->trcap = cap;
+	}
+	t = &s->tr[s->ntr++];
+	memset(t, 0, sizeof(*t));
+	t->tgid = tgid;
+	t->dev = dev;
+	return t;
+}
+
+static int cmp_trace(const void *a, const void *b)
+{
+	const struct proc_trace *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+void proc_sample_sort_traced(struct proc_sample *s)
+{
+	if (s->ntr > 1)
+		qsort(s->tr, s->ntr, sizeof(s->tr[0]), cmp_trace);
+}
+
+/* The first pair of tgid or later (binary search). */
+static size_t lower(const struct proc_sample *s, pid_t tgid)
+{
+	size_t lo = 0, hi = s->ntr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->tr[mid].tgid < tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t proc_sample_traces(const struct proc_sample *s, pid_t tgid, size_t *first)
+{
+	size_t i = lower(s, tgid), n = 0;
+
+	*first = i;
+	while (i + n < s->ntr && s->tr[i + n].tgid == tgid)
+		n++;
+	return n;
+}
+
+const struct proc_trace *proc_sample_trace(const struct proc_sample *s, pid_t tgid, dev_t dev)
+{
+	size_t first, n = proc_sample_traces(s, tgid, &first);
+
+	for (size_t i = first; i < first + n; i++)
+		if (s->tr[i].dev == dev)
+			return &s->tr[i];
+	return NULL;
 }

@@ -13,6 +13,7 @@
 #include "source-bpf.h"
 #include "source-cgroup.h"
 #include "source-procs.h"
+#include "source-procs-bpf.h"
 #include "source-cpu.h"
 #include "source-cpus.h"
 #include "source-diskstats.h"
@@ -49,6 +50,7 @@ struct sampler {
 	struct source_ra *ra;     /* only while the readahead mode is on */
 	struct source_cgroup *cg; /* only while the cgroup view (or --cgroups) is on */
 	struct source_procs *procs; /* only while the process view (or --top-processes) is on */
+	struct source_procs_bpf *procs_bpf; /* --trace-processes */
 	struct source_names *names; /* only with -j */
 	/* -r FILE: the recording is the only source; the rest stay NULL */
 	struct source_replay *replay;
@@ -195,6 +197,7 @@ void sampler_close(struct sampler *sp)
 	source_ra_close(sp->ra);
 	source_cgroup_close(sp->cg);
 	source_procs_close(sp->procs);
+	source_procs_bpf_close(sp->procs_bpf);
 	source_names_close(sp->names);
 	source_replay_close(sp->replay);
 	free(sp);
@@ -272,6 +275,8 @@ int sampler_take(struct sampler *sp, struct sample *s)
 		return -ENOMEM;
 	/* and the processes' (a process gone meanwhile is left out) */
 	if (sp->procs && source_procs_read(sp->procs, &s->procs) == -ENOMEM)
+		return -ENOMEM;
+	if (sp->procs && sp->procs_bpf && source_procs_bpf_read(sp->procs_bpf, &s->procs) == -ENOMEM)
 		return -ENOMEM;
 	if (source_queue_fill(sp->q, s) < 0 || (sp->names && source_names_fill(sp->names, s) < 0))
 		return -ENOMEM;
@@ -410,6 +415,11 @@ int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen)
 	if ((err = source_procs_open(sp->root, &sp->procs, why, whylen)) < 0)
 		sp->procs = NULL;
 	return err;
+}
+
+int sampler_procs_trace(struct sampler *sp, char *why, size_t whylen)
+{
+	return sp->procs_bpf ? 0 : source_procs_bpf_open(sp->root, &sp->procs_bpf, why, whylen);
 }
 
 bool sampler_readahead_on(const struct sampler *sp)

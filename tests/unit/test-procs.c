@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "model-procs.h"
 #include "output-procs.h"
@@ -189,7 +190,7 @@ START_TEST(test_json)
 	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
 	output_procs_json(f, &m);
 	fclose(f);
-	ck_assert_str_eq(buf, "{\"interval\": 2.000, \"all_users\": true, \"processes\": 8, \"unreadable\": 3, \"rows\": ["
+	ck_assert_str_eq(buf, "{\"interval\": 2.000, \"all_users\": true, \"traced\": false, \"processes\": 8, \"unreadable\": 3, \"rows\": ["
 			      "{\"pid\": 108, \"user\": \"alice\", \"uid\": 1000, \"command\": \"dd\", \"cmdline\": "
 			      "\"dd if=/dev/zero of=/tmp/x\", \"rbytes\": 4194304, \"wbytes\": 4194304, "
 			      "\"rbytes_s\": 2097152.0, \"wbytes_s\": 2097152.0}]}");
@@ -229,6 +230,77 @@ START_TEST(test_find)
 }
 END_TEST
 
+/* --trace-processes pairs: rates per device, latency of the interval, a
+ * process active by requests alone (the flusher), the top processes of a
+ * device, pairs of a reused PID without rates. */
+START_TEST(test_traced)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	const struct proc_row *r;
+	struct proc_trace *t;
+	size_t idx[4];
+
+	load("t0", &a);
+	load("t1", &b);
+	a.traced = b.traced = true;
+	/* 101 reads from 7:0 (200 requests in 2 s, all done in (64, 128] us) */
+	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&a, 101, makedev(7, 0)));
+	t->requests[0] = 100;
+	t->done = 100;
+	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 101, makedev(7, 0)));
+	t->requests[0] = 300;
+	t->done = 300;
+	t->lat[7] = 200;
+	t->lat_sum_ns = 200 * 100000ULL;
+	t->cgroup_id = 42;
+	/* 102 (no bytes in /proc/PID/io: a flusher) writes 10 requests to 7:0 and 7:1 */
+	ck_assert_ptr_nonnull(proc_sample_add_trace(&a, 102, makedev(7, 1)));
+	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 102, makedev(7, 1)));
+	t->requests[1] = 10;
+	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 102, makedev(7, 0)));
+	t->requests[1] = 20;
+	/* 103's PID was reused: the pair carries no rate */
+	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&a, 103, makedev(7, 0)));
+	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 103, makedev(7, 0)));
+	t->requests[0] = 50;
+	proc_sample_sort_traced(&a);
+	proc_sample_sort_traced(&b);
+
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert(m.traced);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 101));
+	ck_assert_uint_eq(r->ndev, 1);
+	ck_assert(m.dev[r->dfirst].rates);
+	ck_assert_double_eq_tol(m.dev[r->dfirst].req_s[0], 100, 1e-9);
+	ck_assert_double_eq_tol(r->req_s, 100, 1e-9);
+	ck_assert_uint_eq(m.dev[r->dfirst].cgroup_id, 42);
+	ck_assert(m.dev[r->dfirst].lat_p50_us > 64 && m.dev[r->dfirst].lat_p50_us <= 128);
+	ck_assert_double_eq_tol(m.dev[r->dfirst].lat_avg_us, 100, 1e-9);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102)); /* active by requests alone */
+	ck_assert_uint_eq(r->ndev, 2);
+	ck_assert_double_eq_tol(r->req_s, 5, 1e-9); /* 7:1 had a pair: 5/s; 7:0 is new: no rate */
+	ck_assert_ptr_null(model_procs_find(&m, 103)); /* no rate, no bytes: not active */
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 103));
+	ck_assert(!m.dev[r->dfirst].rates);
+	ck_assert_uint_eq(m.dev[r->dfirst].requests[0], 50);
+	/* top of 7:0: 101 only (102's pair there is new: no rate yet) */
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 4), 1);
+	ck_assert_int_eq(m.row[idx[0]].pid, 101);
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 1), idx, 4), 1);
+	ck_assert_int_eq(m.row[idx[0]].pid, 102);
+	ck_assert_uint_eq(model_procs_top(&m, makedev(8, 0), idx, 4), 0);
+	/* by req/s, 101 (100/s) first, then 102 (5/s) */
+	model_procs_sort(&m, PROC_COL_REQS_S, false);
+	ck_assert_int_eq(m.row[0].pid, 101);
+	ck_assert_int_eq(m.row[1].pid, 102);
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
 UNIT_SUITE(procs_suite)
 static Suite *procs_suite(void)
 {
@@ -239,6 +311,7 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_sort);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_find);
+	tcase_add_test(tc, test_traced);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,43 @@
+/* procs-bpf: what bpf/procs.bpf.c (the --trace-processes mode) writes into
+ * its map and src/source-procs-bpf.c reads back. Compiled by clang -target
+ * bpf and by gcc: only __u32/__u64 here. Latency buckets are blktune-bpf.h's. */
+#ifndef BLKTUNE_PROCS_BPF_H
+#define BLKTUNE_PROCS_BPF_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+#include "blktune-bpf.h"
+
+/* (process, device) pairs kept; the least recently used goes first. */
+#define PROCS_BPF_MAX_PAIRS 16384
+/* Requests in flight whose submitter is remembered until completion. */
+#define PROCS_BPF_MAX_INFLIGHT 65536
+
+struct procs_bpf_key {
+	__u32 tgid;
+	__u32 dev; /* kernel encoding: major << 20 | minor, of the whole disk */
+};
+
+/* Cumulative per (process, device); user space takes deltas. Requests and
+ * bytes are counted when the request starts (block_io_start, in the
+ * submitting task: a direct I/O's process, the flusher for writeback), the
+ * latency when it is done (block_io_done), from that start. */
+struct procs_bpf_val {
+	__u64 requests[BLKTUNE_OPS];
+	__u64 bytes[BLKTUNE_OPS];
+	__u64 done;                      /* requests whose completion was seen */
+	__u64 lat[BLKTUNE_LAT_BUCKETS];  /* start to done, all ops */
+	__u64 lat_sum_ns;
+	__u64 cgroup_id;                 /* the blk cgroup of the last request's bio (kernfs id) */
+	char comm[16];                   /* the submitting thread's name at the last request */
+};
+
+/* What a request in flight carries from start to done. */
+struct procs_bpf_inflight {
+	struct procs_bpf_key key;
+	__u64 start_ns;
+};
+
+#endif

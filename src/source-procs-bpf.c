@@ -1,0 +1,156 @@
+#include "source-procs-bpf.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "bpf-env.h"
+#include "bpf-loader.h"
+#include "procs-bpf.h"
+#include "procs.skel.h"
+
+struct source_procs_bpf {
+	struct root *root;
+	struct bpf_loaded *obj;
+	int map_fd;
+};
+
+int source_procs_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
+{
+	struct procs *skel;
+	int err;
+
+	*handle = NULL;
+	if (libbpf_find_vmlinux_btf_id("block_io_start", BPF_TRACE_RAW_TP) < 0 ||
+	    libbpf_find_vmlinux_btf_id("block_io_done", BPF_TRACE_RAW_TP) < 0) {
+		snprintf(why, whylen, "kernel lacks the block_io_start/block_io_done tracepoints (before 6.5)");
+		return -ENOTSUP;
+	}
+	skel = procs__open();
+	*handle = skel;
+	if (!skel) {
+		err = -errno;
+		snprintf(why, whylen, "cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	if ((err = procs__load(skel))) {
+		bpf_env_load_error(err, why, whylen);
+		return err;
+	}
+	*obj = skel->obj;
+	return 0;
+}
+
+void source_procs_bpf_helper_free(void *handle)
+{
+	procs__destroy(handle);
+}
+
+int source_procs_bpf_open(const struct root *r, struct source_procs_bpf **out, char *why, size_t whylen)
+{
+	struct source_procs_bpf *src;
+	int err;
+
+	*out = NULL;
+	if (!root_is_live(r)) {
+		snprintf(why, whylen, "--trace-processes traces the live kernel, not --root");
+		return -EOPNOTSUPP;
+	}
+	if (!(src = calloc(1, sizeof(*src))))
+		return -ENOMEM;
+	if ((err = root_open("/", &src->root)) < 0) {
+		snprintf(why, whylen, "cannot open /: %s", strerror(-err));
+		free(src);
+		return err;
+	}
+	err = bpf_env_check(src->root, why, whylen);
+	if (!err)
+		err = bpf_loader_open("procs", NULL, &src->obj, why, whylen);
+	if (!err && (src->map_fd = bpf_loaded_map_fd(src->obj, "procs")) < 0) {
+		err = src->map_fd;
+		snprintf(why, whylen, "the process tracer has no map called procs");
+	}
+	if (err) {
+		source_procs_bpf_close(src);
+		return err;
+	}
+	*out = src;
+	return 0;
+}
+
+void source_procs_bpf_close(struct source_procs_bpf *src)
+{
+	if (!src)
+		return;
+	bpf_loaded_close(src->obj);
+	root_close(src->root);
+	free(src);
+}
+
+static void copy(struct proc_trace *t, const struct procs_bpf_val *v)
+{
+	t->cgroup_id = v->cgroup_id;
+	memcpy(t->comm, v->comm, sizeof(t->comm));
+	t->comm[sizeof(t->comm) - 1] = '\0';
+	for (int op = 0; op < PROC_OPS; op++) {
+		t->requests[op] = v->requests[op];
+		t->bytes[op] = v->bytes[op];
+	}
+	t->done = v->done;
+	memcpy(t->lat, v->lat, sizeof(t->lat));
+	t->lat_sum_ns = v->lat_sum_ns;
+}
+
+/* A process that has exited keeps its pairs in the map until the LRU
+ * evicts them; a new process given its PID would inherit their counts.
+ * So a pair whose process is neither in this sample's /proc walk nor alive
+ * now is deleted (a process started after the walk is alive: kept). */
+static void prune(struct source_procs_bpf *src, const struct proc_sample *out, const struct procs_bpf_key *key)
+{
+	size_t lo = 0, hi = out->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (out->p[mid].pid < (pid_t)key->tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < out->n && out->p[lo].pid == (pid_t)key->tgid)
+		return;
+	if (kill((pid_t)key->tgid, 0) < 0 && errno == ESRCH)
+		bpf_map_delete_elem(src->map_fd, key);
+}
+
+int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
+{
+	struct procs_bpf_key key, next;
+	struct procs_bpf_val v;
+	void *prev = NULL;
+
+	out->ntr = 0;
+	while (bpf_map_get_next_key(src->map_fd, prev, &next) == 0) {
+		if (prev && out->valid && out->all_users)
+			prune(src, out, prev);
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(src->map_fd, &key, &v) == 0) {
+			struct proc_trace *t = proc_sample_add_trace(out, (pid_t)key.tgid,
+								     makedev(key.dev >> 20, key.dev & 0xfffff));
+			if (!t)
+				return -ENOMEM;
+			copy(t, &v);
+		}
+	}
+	if (prev && out->valid && out->all_users)
+		prune(src, out, prev);
+	proc_sample_sort_traced(out);
+	out->traced = true;
+	return 0;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Cost of --trace-processes: fio 4 KiB random reads (io_uring, iodepth 32,
+# O_DIRECT) on a loop device over a file in /dev/shm, with blktune -b --json
+# --top-processes --trace-processes running and without any blktune,
+# interleaved ABBA, REPEATS pairs (default 4). With kernel.bpf_stats_enabled=1
+# (restored afterwards) the in-kernel ns per call of its two programs
+# (io_start at block_io_start, io_done at block_io_done). Prints the medians
+# and the IOPS ratio. The default tracer (blktune.bpf.o) is off here
+# (--no-trace is refused with --trace-processes, so the figures are of both:
+# tests/bench/trace-overhead.sh measures the default tracer alone).
+# Usage: tests/bench/procs-trace.sh [build-dir]   (env REPEATS, RUNTIME)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-build}
+case $build in /*) ;; *) build=$top/$build ;; esac
+REPEATS=${REPEATS:-4}
+RUNTIME=${RUNTIME:-3}
+[ "$(id -u)" -eq 0 ] || { echo "skip - needs root"; exit 77; }
+command -v fio >/dev/null || { echo "skip - fio not installed"; exit 77; }
+command -v bpftool >/dev/null || { echo "skip - bpftool not installed"; exit 77; }
+command -v jq >/dev/null || { echo "skip - jq not installed"; exit 77; }
+img=$(mktemp /dev/shm/blktune-pbench.XXXXXX)
+tmp=$(mktemp -d /tmp/blktune-pbench.XXXXXX)
+dev=
+bt=
+stats_old=$(sysctl -n kernel.bpf_stats_enabled)
+cleanup() {
+	[ -n "$bt" ] && kill "$bt" 2>/dev/null && wait "$bt" 2>/dev/null
+	sysctl -q -w kernel.bpf_stats_enabled="$stats_old"
+	[ -n "$dev" ] && losetup -d "$dev"
+	rm -f "$img"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+export BLKTUNE_JOURNAL_DIR=$tmp/journal XDG_STATE_HOME=$tmp/state
+truncate -s 512M "$img"
+dev=$(losetup -f --show --direct-io=on "$img" 2>/dev/null || losetup -f --show "$img") || exit 1
+dd if=/dev/zero of="$dev" bs=1M count=512 oflag=direct status=none
+iops() {
+	fio --name=b --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=io_uring --iodepth=32 \
+		--time_based --runtime="$RUNTIME" --randrepeat=0 --output-format=json | jq '.jobs[0].read.iops'
+}
+# prog_stats NAME: "run_cnt run_time_ns" of the loaded program called NAME
+prog_stats() {
+	bpftool -j prog show | jq -r --arg n "$1" '[.[] | select(.name == $n)] | last | "\(.run_cnt // 0) \(.run_time_ns // 0)"'
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+traced() {
+	"$build/blktune" -b --json --top-processes --trace-processes -d 1 -p "${dev#/dev/}" > "$tmp/out.json" 2>/dev/null &
+	bt=$!
+	for ((i = 0; i < 100; i++)); do [ -s "$tmp/out.json" ] && break; sleep 0.1; done
+	set -- $(prog_stats io_start) $(prog_stats io_done)
+	local s0=$1 t0=$2 d0=$3 u0=$4 r
+	r=$(iops)
+	set -- $(prog_stats io_start) $(prog_stats io_done)
+	echo "$r" >> "$tmp/t"
+	awk -v a="$s0" -v b="$t0" -v c="$1" -v d="$2" 'BEGIN { if (c > a) printf "%.1f\n", (d - b) / (c - a) }' >> "$tmp/ns_start"
+	awk -v a="$d0" -v b="$u0" -v c="$3" -v d="$4" 'BEGIN { if (c > a) printf "%.1f\n", (d - b) / (c - a) }' >> "$tmp/ns_done"
+	kill "$bt"; wait "$bt" 2>/dev/null; bt=
+}
+sysctl -q -w kernel.bpf_stats_enabled=1
+: > "$tmp/t"; : > "$tmp/b"; : > "$tmp/ns_start"; : > "$tmp/ns_done"
+for ((r = 0; r < REPEATS; r++)); do
+	if ((r % 2)); then traced; iops >> "$tmp/b"; else iops >> "$tmp/b"; traced; fi
+done
+t=$(median < "$tmp/t"); b=$(median < "$tmp/b")
+echo "--trace-processes: fio 4k randread qd32 on loop over /dev/shm: $t IOPS traced, $b untraced, ratio" \
+	"$(awk -v t="$t" -v b="$b" 'BEGIN { printf "%.3f", t / b }') (medians of $REPEATS ABBA pairs, ${RUNTIME} s runs)"
+echo "bpf_stats ns per call (median): io_start $(median < "$tmp/ns_start"), io_done $(median < "$tmp/ns_done")"
