@@ -17,5 +17,7 @@ unsigned action_procs_sort_prev(struct ui *u);
 unsigned action_procs_reverse(struct ui *u);
 unsigned action_procs_all(struct ui *u);
 unsigned action_procs_devices(struct ui *u);
+/* Drop the device table's process filter (Esc in the table). */
+void action_procs_filter_off(struct ui *u);
 
 #endif

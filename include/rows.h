@@ -16,6 +16,8 @@ struct rows_filter {
 	char name[32];     /* name filter (or dm name): a glob if it has * ? [, else a substring; "" = all */
 	size_t ndevs;      /* -p DEV list (kernel, mapper or -j names); 0 = all */
 	const char *const *devs;
+	size_t nonly;      /* the process view's f: only these disks (dev_t); 0 = all */
+	const dev_t *only;
 };
 
 /* Fill idx with the indices of m[] to show, in order; returns how many. */

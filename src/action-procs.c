@@ -108,13 +108,46 @@ unsigned action_procs_all(struct ui *u)
 	return ACT_REDRAW;
 }
 
+void action_procs_filter_off(struct ui *u)
+{
+	u->app->proc_filter_pid = 0;
+	u->app->filter.nonly = 0;
+	u->app->filter.only = NULL;
+}
+
+/* f: the device table narrowed to the devices the selected process
+ * submitted requests to (traced), and back. */
 unsigned action_procs_devices(struct ui *u)
 {
-	if (!u->proc_sel_pid) {
+	struct app *a = u->app;
+	const struct proc_row *r;
+	size_t n = 0;
+
+	if (a->proc_filter_pid) {
+		action_procs_filter_off(u);
+		ui_status(u, "device table: every device again");
+		return ACT_ROWS;
+	}
+	if (!u->proc_sel_pid || !(r = model_procs_find(&a->pm, u->proc_sel_pid))) {
 		ui_status(u, "select a process first (j/k)");
 		return ACT_REDRAW;
 	}
-	ui_status(u, "which devices process %d uses is known only while --trace-processes traces them (off)",
-		  (int)u->proc_sel_pid);
-	return ACT_REDRAW;
+	if (!a->pm.traced) {
+		ui_status(u, "which devices process %d uses is known only while --trace-processes traces them (off)",
+			  (int)u->proc_sel_pid);
+		return ACT_REDRAW;
+	}
+	for (size_t i = r->dfirst; i < r->dfirst + r->ndev && n < APP_MAX_DEVS; i++)
+		a->proc_devs[n++] = a->pm.dev[i].dev;
+	if (!n) {
+		ui_status(u, "process %d submitted no traced request since tracing started", (int)r->pid);
+		return ACT_REDRAW;
+	}
+	a->proc_filter_pid = r->pid;
+	a->filter.only = a->proc_devs;
+	a->filter.nonly = n;
+	u->mode = UI_TABLE;
+	ui_status(u, "device table: the %zu device%s process %d (%s) submitted to; Esc shows all", n, n == 1 ? "" : "s",
+		  (int)r->pid, r->comm);
+	return ACT_ROWS | ACT_REDRAW;
 }

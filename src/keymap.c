@@ -546,6 +546,11 @@ static unsigned act_escape(struct ui *u)
 		ui_status(u, "filter cleared");
 		return ACT_ROWS;
 	}
+	if (u->app->proc_filter_pid) {
+		action_procs_filter_off(u);
+		ui_status(u, "process filter cleared: every device again");
+		return ACT_ROWS;
+	}
 	return 0;
 }
 
@@ -773,7 +778,7 @@ const struct keymap_entry keymap[] = {
 	{ PRV, { 'r', 0 }, "r", "reverse the sort order", action_procs_reverse },
 	{ PRV, { 'i', 0 }, "i", "show every process, or only those with I/O in the interval", action_procs_all },
 	{ PRV, { 'f', 0 }, "f",
-	  "filter the device table to the devices the selected process did I/O on (with --trace-processes), and back",
+	  "device table of only the devices the selected process submitted requests to (--trace-processes); again, or Esc in the table: all",
 	  action_procs_devices },
 	{ PRV, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ CPU, { 'j', KEY_DOWN, 0 }, "j, Down", "scroll the CPUs down", act_view_down },

@@ -34,6 +34,13 @@ bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 	} else if (m->info.kind == DISK_KIND_PARTITION && !f->partitions) {
 		return false;
 	}
+	if (f->nonly) {
+		size_t i = 0;
+		while (i < f->nonly && f->only[i] != m->dev)
+			i++;
+		if (i == f->nonly)
+			return false;
+	}
 	if (f->hide_idle && model_disk_idle(m))
 		return false;
 	if (f->omit_zero && no_io(m))

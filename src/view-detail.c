@@ -92,6 +92,28 @@ static void context(const struct disk_info *in, int y, int width)
 	mvprintw(y + 1, 0, "%.*s", width, line);
 }
 
+/* --trace-processes: the processes that submitted most requests to this
+ * disk in the interval (writeback under the flusher thread). */
+static void top_processes(struct ui *u, dev_t dev, int y, int width)
+{
+	const struct proc_metrics *pm = &u->app->pm;
+	size_t idx[4], n = model_procs_top(pm, dev, idx, 4);
+
+	mvprintw(y, 0, "%.*s", width, n ? "top processes" : "top processes  none submitted in the interval (traced)");
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = &pm->row[idx[i]];
+		char comm[PROC_COMM_MAX];
+		double req = 0;
+
+		for (size_t d = r->dfirst; d < r->dfirst + r->ndev; d++)
+			if (pm->dev[d].dev == dev)
+				for (int op = 0; op < PROC_OPS; op++)
+					req += pm->dev[d].req_s[op];
+		format_sanitize(r->comm, comm, sizeof(comm));
+		printw("  %s[%d] %.0f req/s", comm, (int)r->pid, req);
+	}
+}
+
 void view_detail_draw(struct ui *u, int y, int height, int width)
 {
 	static const enum column_id rd[] = { COLUMN_R_S, COLUMN_RKB_S, COLUMN_RRQM_S, COLUMN_RRQM_PCT, COLUMN_R_AWAIT, COLUMN_RAREQ_SZ };
@@ -163,6 +185,8 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 	}
 	if (m->state == DISK_RESTARTED && line < y + height)
 		mvprintw(line++, 0, "counters went backwards this interval: device reset or re-created");
+	if (u->app->pm.valid && u->app->pm.traced)
+		top_processes(u, m->dev, line++, width);
 	n = history_get(u->app->hist, m->dev, m->name, mb, io);
 	if (line < y + height && n > 0) {
 		float max = 0;

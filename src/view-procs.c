@@ -1,4 +1,5 @@
 #include <curses.h>
+#include <math.h>
 #include <string.h>
 
 #include "format.h"
@@ -7,7 +8,8 @@
 /* Widths of the columns before COMMAND, which takes the rest. */
 static const int widths[PROC_COLUMNS] = {
 	[PROC_COL_PID] = 7, [PROC_COL_USER] = -9, [PROC_COL_RBYTES_S] = 7, [PROC_COL_WBYTES_S] = 7,
-	[PROC_COL_BYTES_S] = 7, [PROC_COL_RBYTES] = 8, [PROC_COL_WBYTES] = 8, [PROC_COL_COMMAND] = 0,
+	[PROC_COL_BYTES_S] = 7, [PROC_COL_RBYTES] = 8, [PROC_COL_WBYTES] = 8, [PROC_COL_REQS_S] = 7,
+	[PROC_COL_COMMAND] = 0,
 };
 
 static void bytes_cell(double bytes, bool valid, int width)
@@ -37,7 +39,7 @@ static void command_cell(const struct proc_row *r, int width)
 	printw(" %.*s", width, clean);
 }
 
-static void row_draw(const struct proc_row *r, int width)
+static void row_draw(const struct proc_row *r, bool traced, int width)
 {
 	char user[PROC_USER_MAX];
 
@@ -49,7 +51,43 @@ static void row_draw(const struct proc_row *r, int width)
 	bytes_cell(r->rbytes_s + r->wbytes_s, r->rates, widths[PROC_COL_BYTES_S]);
 	bytes_cell((double)r->rbytes, true, widths[PROC_COL_RBYTES]);
 	bytes_cell((double)r->wbytes, true, widths[PROC_COL_WBYTES]);
-	command_cell(r, width - 62);
+	if (traced) {
+		char b[32];
+
+		format_num(r->req_s, widths[PROC_COL_REQS_S], 0, b, sizeof(b));
+		printw(" %s", b);
+	} else {
+		printw(" %*s", widths[PROC_COL_REQS_S], "-");
+	}
+	command_cell(r, width - 70);
+}
+
+static void lat_cell(double us, char *b, size_t len)
+{
+	if (isnan(us))
+		snprintf(b, len, "-");
+	else if (us < 1000)
+		snprintf(b, len, "%.0fus", us);
+	else
+		snprintf(b, len, "%.1fms", us / 1000);
+}
+
+/* A traced device under its process: requests per second by operation over
+ * the interval, the total since tracing started, latency percentiles of the
+ * interval's completions (bucket resolution), the bios' blk cgroup. */
+static void dev_line(struct ui *u, const struct proc_dev_row *d, int y, int width)
+{
+	char name[SAMPLE_NAME_MAX], p50[16], p99[16];
+
+	format_sanitize(d->dev_name, name, sizeof(name));
+	lat_cell(d->lat_p50_us, p50, sizeof(p50));
+	lat_cell(d->lat_p99_us, p99, sizeof(p99));
+	attrset(view_attr(u, VC_DIM));
+	mvprintw(y, 8, "%-10.10s r/s %-6.0f w/s %-6.0f requests %-9llu p50 %-7s p99 %-7s cgroup %llu", name,
+		 d->rates ? d->req_s[0] : 0.0, d->rates ? d->req_s[1] : 0.0,
+		 (unsigned long long)(d->requests[0] + d->requests[1] + d->requests[2] + d->requests[3]), p50, p99,
+		 (unsigned long long)d->cgroup_id);
+	attrset(A_NORMAL);
 }
 
 /* The column headers; the sorted one carries the order's arrow. */
@@ -96,8 +134,14 @@ static int heading(struct ui *u, const struct proc_metrics *m, int y, int width)
 		attrset(A_NORMAL);
 		lines++;
 	}
-	mvprintw(y + lines, 0, "%.*s", width,
-		 "devices per process: only with --trace-processes (off); a child's bytes join its parent's when it is reaped");
+	if (m->traced)
+		mvprintw(y + lines, 0, "%.*s", width,
+			 "traced: block requests per device as submitted (below each process); writeback appears under the "
+			 "flusher thread (kworker), not the writer");
+	else
+		mvprintw(y + lines, 0, "%.*s", width,
+			 "devices per process: only with --trace-processes (off); a child's bytes join its parent's when "
+			 "it is reaped");
 	return lines + 1;
 }
 
@@ -133,16 +177,19 @@ void view_procs_draw(struct ui *u, int y, int height, int width)
 		u->proc_top = sel - rows + 1;
 	if (u->proc_top > (int)m->nrows - rows)
 		u->proc_top = (int)m->nrows - rows > 0 ? (int)m->nrows - rows : 0;
-	for (int i = 0; i < rows && u->proc_top + i < (int)m->nrows; i++) {
+	for (int i = 0, line = 0; line < rows && u->proc_top + i < (int)m->nrows; i++) {
 		int k = u->proc_top + i;
+		const struct proc_row *r = &m->row[k];
 
 		if (k == sel) {
 			attrset(view_attr(u, VC_SELECTED));
-			mvhline(head + 1 + i, 0, ' ', width);
+			mvhline(head + 1 + line, 0, ' ', width);
 		}
-		move(head + 1 + i, 0);
-		row_draw(&m->row[k], width);
+		move(head + 1 + line++, 0);
+		row_draw(r, m->traced, width);
 		attrset(A_NORMAL);
+		for (size_t d = r->dfirst; d < r->dfirst + r->ndev && line < rows; d++)
+			dev_line(u, &m->dev[d], head + 1 + line++, width);
 	}
 	if ((int)m->nrows > rows)
 		mvprintw(y + height - 1, width - 30 > 0 ? width - 30 : 0, "rows %d-%d of %zu (j/k)", u->proc_top + 1,
