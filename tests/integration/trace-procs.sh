@@ -2,7 +2,8 @@
 # --trace-processes against fio's own counts: two fio jobs with different
 # names on one loop device this test creates, a reader and a writer (direct
 # 4k at depth 1: no request merges), the writer in a v1 blkio cgroup of its
-# own. blktune -b --json --top-processes --trace-processes samples from
+# own, the reader at 1000 requests/s (its 2048 span several intervals, so
+# some have latency percentiles: a pair's first interval has no rates). blktune -b --json --top-processes --trace-processes samples from
 # before the jobs start until after they end (a null-engine job keeps each
 # fio process alive past its last I/O), and:
 #  - each fio PID's requests on the device equal fio's total_ios exactly,
@@ -31,7 +32,7 @@ pids+=($!)
 t_until 10 test -s "$T_TMP/out.json" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
 fio_job() { # NAME RW SIZE OFFSET: direct 4k, 1 s after start, JSON into $shm/NAME.json (exec: $! is fio)
 	exec fio --thread --name="$1" --filename="$dev" --rw="$2" --size="$3" --offset="$4" --bs=4k --direct=1 \
-		--ioengine=psync --randrepeat=0 --startdelay=1 \
+		--ioengine=psync --randrepeat=0 --startdelay=1 --rate_iops=1000 \
 		--name=hold --ioengine=null --rw=read --size=1m --startdelay=6 --time_based --runtime=2 \
 		--output-format=json --output="$shm/$1.json" >/dev/null 2>&1
 }
