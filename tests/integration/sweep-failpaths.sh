@@ -27,6 +27,12 @@ t_check "clean sweep: the restore is reported on stdout" grep -q "^restore: $n r
 t_eq "clean sweep: original back" "$(cat "$ra")" "$orig"
 t_eq "clean sweep: a snapshot per value" "$(ls "$T_TMP/ok"/*.snap 2>/dev/null | wc -l)" 2
 t_check "the command's own MB/s (all zero) gets no table" sh -c "! grep -q \"^the command's MB/s\" '$T_TMP/out'"
+# the device's tunables as the sweep found them: one line each, every one a
+# file of the device's queue directory (nothing past the list blktune read)
+bad=$(awk '$1 == "tunable" { print $2 }' "$T_TMP/ok/sweep.info" | while read -r t; do
+	[ -n "$t" ] && [ -e "/sys/block/$n/queue/$t" ] || echo "'$t'"; done | tr '\n' ' ')
+t_eq "sweep.info: every tunable line names a queue file of $n" "$bad" ""
+t_check "sweep.info: read_ahead_kb at its original value" grep -qx "tunable read_ahead_kb $orig" "$T_TMP/ok/sweep.info"
 t_check "sweep.info records the --metric" grep -qx "metric hits hits=(\[0-9\]+)" "$T_TMP/ok/sweep.info"
 "$BLKTUNE" report "$T_TMP/ok" >"$T_TMP/rep" 2>&1
 t_eq "blktune report: exit status" "$?" 0
