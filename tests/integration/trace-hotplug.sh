@@ -17,6 +17,8 @@ truncate -s 4M "$img"
 made=()
 cleanup() {
 	[ -n "${bpid:-}" ] && kill "$bpid" 2>/dev/null && wait "$bpid" 2>/dev/null
+	[ -n "${rpid:-}" ] && kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null
+	rpid=
 	bpid=
 	for i in "${made[@]:-}"; do
 		[ -n "$i" ] || continue
@@ -34,8 +36,15 @@ kill -0 "$bpid" 2>/dev/null || t_skip "blktune did not start: $(cat "$T_TMP/b.er
 grep -q '"traced": true' <("$BLKTUNE" -b --json -n 2 -d 0.2 --journal-dir "$T_TMP/j2" 2>/dev/null) ||
 	t_skip "tracing unavailable here"
 
-rss() { awk '/^VmRSS/ { print $2 }' "/proc/$bpid/status"; }
-fds() { ls "/proc/$bpid/fd" | wc -l; }
+# A second one in readahead mode: the buffered reads of each cycle give the
+# readahead programs state for the device (its page cache) to free.
+"$BLKTUNE" -b --json --readahead -d 0.1 --journal-dir "$T_TMP/jr" >"$T_TMP/r.json" 2>"$T_TMP/r.err" &
+rpid=$!
+sleep 1.5
+kill -0 "$rpid" 2>/dev/null || { t_subskip "readahead mode did not start: $(head -c 200 "$T_TMP/r.err")"; rpid=; }
+
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/${1:-$bpid}/status"; }
+fds() { ls "/proc/${1:-$bpid}/fd" | wc -l; }
 # cycle I: one loop device comes, does I/O (so the programs add it to their
 # map), and goes; blktune is given time to see most of them.
 cycle() {
@@ -44,6 +53,7 @@ cycle() {
 	made+=("$i")
 	losetup "$d" "$img" 2>/dev/null || { "$T_TMP/loopctl" remove "$i"; unset 'made[-1]'; return 1; }
 	dd if="$d" of=/dev/null bs=4k count=4 iflag=direct status=none
+	dd if="$d" of=/dev/null bs=64k count=4 status=none # buffered: readahead
 	losetup -d "$d"
 	# kept in made (removed at exit) if the kernel still holds it
 	if "$T_TMP/loopctl" remove "$i" 2>/dev/null || { sleep 0.05; "$T_TMP/loopctl" remove "$i" 2>/dev/null; }; then
@@ -56,10 +66,19 @@ for ((k = 0; k < CYCLES; k++)); do
 	if [ "$k" -eq 99 ]; then
 		sleep 0.5
 		rss0=$(rss) fds0=$(fds)
+		[ -n "$rpid" ] && rrss0=$(rss "$rpid") rfds0=$(fds "$rpid")
 	fi
 done
 sleep 0.5
 rss1=$(rss) fds1=$(fds)
+if [ -n "$rpid" ]; then
+	rrss1=$(rss "$rpid") rfds1=$(fds "$rpid")
+	echo "# readahead mode: VmRSS ${rrss0} -> ${rrss1} KiB, fds ${rfds0} -> ${rfds1}"
+	t_check "readahead mode: still running" kill -0 "$rpid"
+	t_check "readahead mode: open fds did not grow: $rfds0 -> $rfds1" test "$rfds1" -le "$rfds0"
+	t_check "readahead mode: VmRSS flat: $rrss0 -> $rrss1 KiB (at most +256 KiB)" test "$rrss1" -le $((rrss0 + 256))
+	t_check "readahead mode: it reported readahead figures" grep -q '"readahead": {' "$T_TMP/r.json"
+fi
 echo "# $ok of $CYCLES cycles; VmRSS ${rss0} -> ${rss1} KiB, fds ${fds0} -> ${fds1}"
 t_check "most cycles ran ($ok)" test "$ok" -ge $((CYCLES * 9 / 10))
 t_check "blktune still running" kill -0 "$bpid"
