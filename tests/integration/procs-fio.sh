@@ -13,7 +13,7 @@
 # starts when the first ends keeps the process alive past its last I/O), and
 #  - each PID's rates, times their intervals, add up to fio's io_bytes
 #    within 1 %, and over fio's runtime to fio's bw within 5 %;
-#  - the other direction is 0, the command is fio, the job's name is in its
+#  - the other direction under 1 % (program page-ins), the command is fio, the job's name is in its
 #    command line;
 #  - every report's rows are in descending read + write B/s.
 . "$(dirname "$0")/../lib.sh"
@@ -72,7 +72,10 @@ check() { # JOB PID DIR(read|write) FIELD OTHER
 	rate=$(awk -v b="$b" -v t="$rt" 'BEGIN { printf "%.0f", b / (t / 1000) }')
 	t_check "$1: the rates add up to fio's $3 bytes within 1 % ($b vs $fb)" within 1 "$b" "$fb"
 	t_check "$1: $4 over fio's runtime within 5 % of fio's bw ($rate vs $bw B/s)" within 5 "$rate" "$bw"
-	t_eq "$1: no $5 bytes" "$(bytes "$2" "$5")" 0
+	# /proc/PID/io is not per device: fio paging in its own program from the
+	# root disk at start (a loaded machine evicts it) is a read of its own
+	t_check "$1: the other direction under 1 % ($(bytes "$2" "$5") bytes)" \
+		awk -v o="$(bytes "$2" "$5")" -v b="$b" 'BEGIN { exit !(o * 100 <= b) }'
 	t_check "$1: the command line names the job" sh -c "echo '$(cmd "$2")' | grep -q -- --name=$1"
 }
 check procview-writer "$wpid" write wbytes_s rbytes_s
@@ -81,8 +84,10 @@ t_eq "the command is fio" "$(jq -s -r --argjson p "$wpid" '[.[].processes.rows[]
 	"$T_TMP/out.json")" fio
 t_check "both jobs are rows of one report" test "$(jq -s --argjson w "$wpid" --argjson r "$rpid" \
 	'map(.processes.rows | map(.pid) | index($w) != null and index($r) != null) | any' "$T_TMP/out.json")" = true
+# (each rate is printed to 0.1 B/s: two sums may swap by 0.1 in print)
 t_eq "every report's rows are in descending read + write B/s" "$(jq -s -r 'map(.processes.rows |
-	map(.rbytes_s + .wbytes_s) | . == (sort | reverse)) | all' "$T_TMP/out.json")" true
+	map(.rbytes_s + .wbytes_s) | [range(1; length) as $i | .[$i - 1] >= .[$i] - 0.15] | all) | all' \
+	"$T_TMP/out.json")" true
 
 # without -b --json it is refused in one line, exit 2
 out=$("$BLKTUNE" -b --top-processes -n 1 2>&1)
