@@ -119,6 +119,14 @@ uint64_t ra_win_bucket_lt(unsigned i);
 /* Append `, "readahead": {...}` (pages per interval: pages, sync_pages,
  * async_pages, hit, mapped, waste, unread, hit_pct, waste_pct, avg_window_kb,
  * cache_hit_pct; NAN as null) to an open JSON object. Returns 0 or -EIO. */
+/* The reason a readahead window is larger than read_ahead_kb, as one line
+ * in BUF: up to twice it, a reader declared sequential access
+ * (posix_fadvise POSIX_FADV_SEQUENTIAL doubles that file's window; fio does it
+ * by default: measured 5120 KiB at read_ahead_kb 2560, and 2560 with
+ * fadvise_hint=0); above that, reads larger than the window (mm/readahead.c
+ * lets the window grow to the read, up to max_sectors_kb). Returns 0 and
+ * leaves BUF empty when the window is within read_ahead_kb or unknown. */
+int ra_window_note(double avg_window_kb, double read_ahead_kb, char *buf, size_t len);
 int ra_metrics_json(FILE *f, const struct ra_metrics *m);
 
 #endif

@@ -278,3 +278,15 @@ int ra_metrics_json(FILE *f, const struct ra_metrics *m)
 	fputc('}', f);
 	return ferror(f) ? -EIO : 0;
 }
+
+int ra_window_note(double avg_window_kb, double read_ahead_kb, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	/* half a KiB for a window that is read_ahead_kb itself, rounded */
+	if (!(avg_window_kb > read_ahead_kb + 0.5) || !(read_ahead_kb > 0))
+		return 0;
+	if (avg_window_kb <= 2.0 * read_ahead_kb + 0.5)
+		return snprintf(buf, len, "above read_ahead_kb: fadvise SEQUENTIAL doubles a file's window (fio does it)");
+	return snprintf(buf, len, "above 2x read_ahead_kb: reads larger than it grow it, up to max_sectors_kb");
+}

@@ -49,8 +49,14 @@ void view_readahead_draw(struct ui *u, int y, int height, int width)
 	if (isnan(r->avg_window_kb))
 		mvprintw(line++, 0, "  average window -");
 	else
+	{
+		char note[128];
+
 		mvprintw(line++, 0, "  average window %.0f KiB over %llu windows", r->avg_window_kb,
 			 (unsigned long long)r->windows);
+		if (ra_window_note(r->avg_window_kb, m->read_ahead_kb, note, sizeof(note)) > 0)
+			mvprintw(line++, 0, "  %.*s", width > 3 ? width - 3 : 0, note);
+	}
 	mvprintw(line++, 0, "since the mode was turned on: %llu readahead pages = %llu hit + %llu mapped + %llu waste + %llu unread",
 		 (unsigned long long)t->pages, (unsigned long long)t->hit, (unsigned long long)t->mapped,
 		 (unsigned long long)t->waste, (unsigned long long)t->unread);

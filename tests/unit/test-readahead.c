@@ -339,6 +339,31 @@ static dev_t disk_of(const char *fixture, dev_t dev, int want_err)
 	return disk;
 }
 
+/* The window note: none within read_ahead_kb (and at it, rounded), the
+ * fadvise reason up to twice it, the large-read reason beyond. */
+START_TEST(test_window_note)
+{
+	char b[128];
+
+	ck_assert_int_eq(ra_window_note(2560.0, 2560.0, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "");
+	ck_assert_int_eq(ra_window_note(2560.4, 2560.0, b, sizeof(b)), 0);
+	ck_assert_int_eq(ra_window_note(1024.0, 2560.0, b, sizeof(b)), 0);
+	ck_assert_int_eq(ra_window_note(NAN, 2560.0, b, sizeof(b)), 0);
+	ck_assert_int_eq(ra_window_note(5120.0, 0.0, b, sizeof(b)), 0);
+	ck_assert_int_gt(ra_window_note(2561.0, 2560.0, b, sizeof(b)), 0);
+	ck_assert_ptr_nonnull(strstr(b, "fadvise SEQUENTIAL"));
+	ck_assert_int_gt(ra_window_note(5120.0, 2560.0, b, sizeof(b)), 0);
+	ck_assert_ptr_nonnull(strstr(b, "fadvise SEQUENTIAL"));
+	ck_assert_int_gt(ra_window_note(5121.0, 2560.0, b, sizeof(b)), 0);
+	ck_assert_ptr_nonnull(strstr(b, "max_sectors_kb"));
+	/* it fits an 80-column screen after the page's two-space indent */
+	ck_assert_uint_le(strlen(b) + 2, 80);
+	ck_assert_int_gt(ra_window_note(5000.0, 2560.0, b, sizeof(b)), 0);
+	ck_assert_uint_le(strlen(b) + 2, 80);
+}
+END_TEST
+
 START_TEST(test_disk_of)
 {
 	/* nvme: partitions name their disk, the disk itself */
@@ -375,6 +400,7 @@ static Suite *readahead_suite(void)
 	tcase_add_test(tc, test_rollup_copy_swap);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_disk_of);
+	tcase_add_test(tc, test_window_note);
 	suite_add_tcase(s, tc);
 	return s;
 }
