@@ -328,14 +328,17 @@ void format_plain(double v, int sig, char *out, size_t len)
 		snprintf(out, len, "%s", "");
 		return;
 	}
-	/* sig significant digits, never an exponent: 1187290 stays 1187290,
-	 * 0.000123456 is 0.000123456; trailing zeros go. */
+	/* sig significant digits, no exponent where the plain form fits:
+	 * 1187290 stays 1187290, 0.000123456 is 0.000123456; trailing zeros
+	 * go. A number too large for OUT or too small for 12 decimals takes
+	 * an exponent rather than losing digits (1e99 was cut to 63 of them). */
 	dec = v == 0 ? 0 : sig - 1 - (int)floor(log10(fabs(v)));
 	if (dec < 0)
 		dec = 0;
-	if (dec > 12)
-		dec = 12;
-	snprintf(out, len, "%.*f", dec, v);
+	if (dec > 12 || (size_t)snprintf(out, len, "%.*f", dec, v) >= len) {
+		snprintf(out, len, "%.*g", sig, v);
+		return;
+	}
 	if (dec > 0 && (p = strchr(out, '.'))) {
 		char *e = out + strlen(out) - 1;
 		while (e > p && *e == '0')

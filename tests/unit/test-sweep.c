@@ -199,6 +199,16 @@ START_TEST(test_format_plain)
 	ck_assert_str_eq(b, "0");
 	format_plain(NAN, 6, b, sizeof(b));
 	ck_assert_str_eq(b, "");
+	/* too long for the buffer (99 digits in 64 bytes were cut to 63, a CSV
+	 * the reader took back as 5.42e62: make fuzz-sweep), and too small for
+	 * 12 decimals: an exponent, every significant digit kept */
+	format_plain(5.422222222222222e98, 9, b, sizeof(b));
+	ck_assert_str_eq(b, "5.42222222e+98");
+	ck_assert_double_eq_tol(strtod(b, NULL), 5.422222222222222e98, 1e90);
+	format_plain(1.2345678912e-9, 9, b, sizeof(b));
+	ck_assert_str_eq(b, "1.23456789e-09");
+	format_plain(1e63, 3, b, 8);
+	ck_assert_str_eq(b, "1e+63");
 }
 END_TEST
 
