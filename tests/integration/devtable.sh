@@ -102,7 +102,7 @@ t_eq "bad interval: one line" "$(wc -l <"$T_TMP/err")" 1
 t_eq "unknown option exits 2" "$?" 2
 "$BLKTUNE" -b -n x 2>/dev/null
 t_eq "bad count exits 2" "$?" 2
-"$BLKTUNE" -b -n 1 --root /nonexistent 2>"$T_TMP/err"
+"$BLKTUNE" -b -n 1 --root "$T_TMP/no-such-root" 2>"$T_TMP/err"
 t_eq "missing root exits 1" "$?" 1
 t_check "missing root says so" grep -q "cannot open root" "$T_TMP/err"
 t_done
