@@ -34,6 +34,9 @@ t_check "the first interval has passed" tm_wait "^? help  q quit" 5
 golden table
 tm_keys d
 t_check "the detail pane" tm_wait "^device   size" 2
+# the sparklines need two samples after the first: without them the pane is
+# two lines shorter and sits lower (a capture taken one refresh early)
+t_check "the detail pane's sparklines" tm_wait "^IOPS  " 5
 golden detail
 # Help is the key table's (tests/integration/docs.sh, tui-keys.sh): no
 # golden copy that every new key would have to rewrite.
