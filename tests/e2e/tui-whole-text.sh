@@ -29,6 +29,8 @@ t_check "the detail pane opens" tm_wait "^limits " 2
 for w in nr_requests scheduler r_await rareq-sz wareq-sz dareq-sz f_await inflt; do
 	t_check "detail pane: $w and its value" sh -c "tm_screen() { tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS'; }; tm_screen | tr -s ' \n' '  ' | grep -qE -- ' $w [0-9a-z-]'"
 done
+# figures, not "-", once a second sample has come (the pane can open first)
+t_check "the detail pane has its first rates" tm_wait "^read  *r/s [0-9]" 5
 for label in read write discard; do
 	# every column of the line, from the program's own list of columns
 	n=$(tm_screen | awk -v l="$label" '$1 == l { on = 1; print; next } on && /^         / { print; next } { on = 0 }' | grep -oE '[a-z%_/-]+ [0-9.]+' | wc -l)
