@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +139,16 @@ int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
 	else if (flags & SAMPLER_DEFER_TRACE) {
 		snprintf(sp->trace_why, sizeof(sp->trace_why), "loading");
 		atomic_init(&sp->loaded, false);
+		/* The loader thread takes no signal: SIGHUP, SIGTERM and the
+		 * rest go to the main loop's signalfd, which restores tunables;
+		 * delivered to this thread they would end the process unrestored
+		 * (a slow load on a busy machine, a dropped ssh session). */
+		sigset_t all, old;
+
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
 		sp->loading = pthread_create(&sp->loader, NULL, load_tracer, sp) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		if (!sp->loading && source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
 			sp->bpf = NULL;
 	} else if (source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
