@@ -54,10 +54,11 @@ void ab_next_primary(struct ab *ab, char *msg, size_t len);
 /* Set every writable tunable of the slot's snapshot whose current value
  * differs (dev NULL: every device in it), the scheduler before its
  * parameters. Each change marks the device in se (may be NULL) at t_now so
- * the next take starts after it. Returns the number of refusals, or -errno
- * (nothing taken in that slot). */
+ * the next take starts after it, and each value that changed goes to
+ * changed(arg, result) when not NULL (a recording's change records). Returns
+ * the number of refusals, or -errno (nothing taken in that slot). */
 int ab_apply(struct ab *ab, enum ab_slot slot, struct tunable_session *ts, struct series *se, double t_now,
-	     const char *dev, char *msg, size_t len);
+	     const char *dev, tunable_report_fn changed, void *arg, char *msg, size_t len);
 /* Save the snapshots taken and not yet saved (dir NULL: the default
  * directory), labelled A and B. Returns 0 or -errno. */
 int ab_save(struct ab *ab, const char *dir, char *msg, size_t len);

@@ -20,6 +20,9 @@ unsigned action_tunable_step(struct ui *u, const char *name, int dir);
 /* Set the panel's selected tunable to u->input. */
 unsigned action_tunable_set_input(struct ui *u);
 unsigned action_undo(struct ui *u);
+/* A value changed (a tunable_report_fn, arg the ui): into the recording
+ * (-w), a failure said on the status line. */
+void action_record_change(void *arg, const struct tunable_result *res);
 unsigned action_restore_all(struct ui *u);
 unsigned action_keep(struct ui *u);
 /* A/B: take snapshot A or B of the selected device (its series window). */

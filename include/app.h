@@ -105,6 +105,10 @@ int app_readahead(struct app *a, bool on, char *why, size_t whylen);
  * records the values in force from now on as ts reads them (NULL: unknown). */
 struct tunable_session;
 void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev);
+/* -w: record that dev's tunable went from one value to another now (a
+ * replay shows it and starts A/B windows after it). Returns 0 (also when
+ * not recording) or -errno, said in export_error. */
+int app_record_change(struct app *a, const char *dev, const char *tunable, const char *from, const char *to);
 /* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
 int app_cpu_view(struct app *a, bool on, const char *dev);
 /* Turn per-cgroup sampling on or off. Returns 0 or -errno. */

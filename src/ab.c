@@ -93,8 +93,16 @@ static bool first_pass(const char *name, int pass)
 	return (strcmp(name, "scheduler") == 0) == (pass == 0);
 }
 
-static int apply_dev(const struct snapshot_dev *d, struct tunable_session *ts, struct series *se, double t_now,
-		     int *changed, char *last, size_t lastlen)
+struct apply_ctx {
+	struct tunable_session *ts;
+	struct series *se;
+	double t_now;
+	tunable_report_fn report;
+	void *arg;
+};
+
+static int apply_dev(const struct snapshot_dev *d, const struct apply_ctx *c, int *changed, char *last,
+		     size_t lastlen)
 {
 	struct tunable_info cur;
 	struct tunable_result res;
@@ -108,14 +116,18 @@ static int apply_dev(const struct snapshot_dev *d, struct tunable_session *ts, s
 			if (!first_pass(t->name, pass))
 				continue;
 			/* Gone, read-only (a managed IRQ) or already equal: nothing to do. */
-			if (tunable_get(ts, d->name, t->name, &cur, why, sizeof(why)) < 0 || !cur.writable ||
+			if (tunable_get(c->ts, d->name, t->name, &cur, why, sizeof(why)) < 0 || !cur.writable ||
 			    !strcmp(cur.value, t->value))
 				continue;
-			if (tunable_set(ts, d->name, t->name, t->value, &res) < 0) {
+			if (tunable_set(c->ts, d->name, t->name, t->value, &res) < 0) {
 				refused++;
 				snprintf(last, lastlen, "%s", res.msg);
+				if (res.changed && c->report)
+					c->report(c->arg, &res);
 				continue;
 			}
+			if (res.changed && c->report)
+				c->report(c->arg, &res);
 			(*changed)++;
 			if (!refused)
 				snprintf(last, lastlen, "%s", res.msg);
@@ -123,14 +135,15 @@ static int apply_dev(const struct snapshot_dev *d, struct tunable_session *ts, s
 	}
 	/* One boundary at t_now (before the first write) with the values in
 	 * force after the last one. */
-	if (se && *changed > before)
-		snapshot_record_change(se, ts, makedev(d->major, d->minor), d->name, t_now);
+	if (c->se && *changed > before)
+		snapshot_record_change(c->se, c->ts, makedev(d->major, d->minor), d->name, c->t_now);
 	return refused;
 }
 
 int ab_apply(struct ab *ab, enum ab_slot slot, struct tunable_session *ts, struct series *se, double t_now,
-	     const char *dev, char *msg, size_t len)
+	     const char *dev, tunable_report_fn report, void *arg, char *msg, size_t len)
 {
+	const struct apply_ctx c = { .ts = ts, .se = se, .t_now = t_now, .report = report, .arg = arg };
 	const struct snapshot *s = &ab->snap[slot];
 	char last[TUNABLE_MSG_MAX] = "";
 	int changed = 0, refused = 0;
@@ -141,7 +154,7 @@ int ab_apply(struct ab *ab, enum ab_slot slot, struct tunable_session *ts, struc
 	}
 	for (size_t i = 0; i < s->ndev; i++)
 		if (!dev || !strcmp(dev, s->dev[i].name))
-			refused += apply_dev(&s->dev[i], ts, se, t_now, &changed, last, sizeof(last));
+			refused += apply_dev(&s->dev[i], &c, &changed, last, sizeof(last));
 	if (!changed && !refused)
 		snprintf(msg, len, "%c's tunables are already set", slot_name[slot]);
 	else if (changed == 1 && !refused)

@@ -41,7 +41,8 @@ unsigned action_ab_apply(struct ui *u, enum ab_slot slot)
 		ui_status(u, "%s", why);
 		return ACT_REDRAW;
 	}
-	ab_apply(&u->ab, slot, u->ts, u->app->series, mono_now(), m ? m->name : NULL, msg, sizeof(msg));
+	ab_apply(&u->ab, slot, u->ts, u->app->series, mono_now(), m ? m->name : NULL, action_record_change, u, msg,
+		 sizeof(msg));
 	ui_status(u, "%s", msg);
 	/* Every device of the snapshot may have changed: re-read them all. */
 	for (size_t i = 0; i < u->app->nm; i++)

@@ -21,6 +21,8 @@ static void changed(struct ui *u, const struct tunable_result *res)
 	const struct disk_metrics *m = ui_selected(u);
 
 	app_mark_change(u->app, u->ts, res->dev);
+	if (res->changed)
+		action_record_change(u, res);
 	if (m && !strcmp(m->name, res->dev))
 		sampler_invalidate(u->app->sampler, m->dev);
 	else
@@ -29,6 +31,14 @@ static void changed(struct ui *u, const struct tunable_result *res)
 				sampler_invalidate(u->app->sampler, u->app->m[i].dev);
 	if (u->mode == UI_TUNABLES)
 		action_tunables_reload(u);
+}
+
+void action_record_change(void *arg, const struct tunable_result *res)
+{
+	struct ui *u = arg;
+
+	if (app_record_change(u->app, res->dev, res->name, res->before, res->got) < 0)
+		ui_status(u, "%s", u->app->export_error);
 }
 
 static unsigned report(struct ui *u, const struct tunable_result *res)

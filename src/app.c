@@ -348,3 +348,23 @@ void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev)
 			snapshot_record_change(a->series, ts, a->m[i].dev, dev,
 					       (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 }
+
+int app_record_change(struct app *a, const char *dev, const char *tunable, const char *from, const char *to)
+{
+	struct record_change c = { .wall = (long long)time(NULL) };
+	struct timespec now;
+	int err;
+
+	if (!a->rec)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	c.t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	snprintf(c.dev, sizeof(c.dev), "%s", dev);
+	snprintf(c.tunable, sizeof(c.tunable), "%s", tunable);
+	snprintf(c.from, sizeof(c.from), "%s", from);
+	snprintf(c.to, sizeof(c.to), "%s", to);
+	if ((err = record_change(a->rec, &c)) < 0)
+		snprintf(a->export_error, sizeof(a->export_error), "-w %s: the change of %s %s not recorded: %s",
+			 a->opt.record, dev, tunable, strerror(-err));
+	return err;
+}
