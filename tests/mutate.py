@@ -9,7 +9,8 @@ suite first:
   2. every other unit suite that can run the module's code (its test file
      names a function of the module, or of a module calling into it);
   3. the integration/e2e scripts mapped to the module (root only, INTEGRATION=0
-     turns this stage off).
+     turns this stage off), each in a mount namespace where only the loop
+     devices it attaches are writable (tests/mutate-sandbox.sh).
 A mutant that any stage fails (or that runs past the time limit) is killed; a
 mutant that does not compile is counted apart ("stillborn"); a mutant every
 stage passes survived. Survivors listed in tests/mutate-equivalent (with the
@@ -328,13 +329,27 @@ def load_equivalent():
 
 
 def run(cmd, cwd, timeout, env=None):
-    """(status, output): status is 'pass', 'fail' or 'timeout'."""
+    """(status, output): status is 'pass', 'fail' or 'timeout'. Past the
+    time limit the command's whole process group (a script's blktune, fio)
+    gets SIGTERM, so a script can clean up (its loop devices), then
+    SIGKILL."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, start_new_session=True)
-    except subprocess.TimeoutExpired as e:
-        return "timeout", (e.output or b"").decode(errors="replace")
-    return ("pass" if p.returncode == 0 else "fail"), p.stdout.decode(errors="replace")
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for sig, grace in ((signal.SIGTERM, 30), (signal.SIGKILL, None)):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                out, _ = p.communicate(timeout=grace)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        return "timeout", (out or b"").decode(errors="replace")
+    return ("pass" if p.returncode == 0 else "fail"), out.decode(errors="replace")
 
 
 def sync_tree(src, dst):
@@ -427,7 +442,10 @@ def test_mutant(sc, mu, suites, others, scripts, timeout, integration):
         env = dict(os.environ, BLKTUNE=os.path.join(sc.dir, "build", "blktune"),
                    BLKTUNE_FIXTURES=os.path.join(sc.dir, "tests", "fixtures"))
         for s in scripts:
-            st, out = run(["bash", os.path.join("tests", s)], sc.dir, timeout * 4, env)
+            # in a mount namespace where only the script's own loop devices
+            # are writable (tests/mutate-sandbox.sh)
+            st, out = run([os.path.join(TOP, "tests", "mutate-sandbox.sh"), "bash", os.path.join("tests", s)],
+                          sc.dir, timeout * 4, env)
             if st == "timeout" or (st == "fail" and "not ok - " in out):
                 return "killed", "script %s: %s" % (s, st)
             if st == "fail" and "skip - " not in out:
