@@ -6,7 +6,9 @@
 # refused with the options (exit 2, the device untouched); an unknown device
 # is exit 1; a --metric
 # reaches sweep.info (blktune report names it); a command that does no I/O
-# of its own gets no "command's MB/s" table (all zeros say nothing).
+# of its own gets no "command's MB/s" table (all zeros say nothing); a
+# restore the kernel refuses is an error (stderr, exit 1); a --dir at the
+# PATH_MAX boundary still gets sweep.info and sweep.csv.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
@@ -70,4 +72,39 @@ t_eq "an impossible --dir: untouched" "$(cat "$ra")" "$orig"
 "$BLKTUNE" sweep nosuchdev read_ahead_kb=128,256 --run true >"$T_TMP/out" 2>"$T_TMP/err"
 t_eq "an unknown device: exit status" "$?" 1
 t_check "an unknown device: said" grep -q "no block device nosuchdev" "$T_TMP/err"
+
+# 6. the kernel refuses the original at the restore: with mq-deadline the
+#    device's nr_requests is set to 200 here; the command switches the
+#    scheduler to none on the last run, where the kernel takes at most the
+#    tag depth (128). The refused restore goes to stderr, the sweep exits 1,
+#    and the original is kept aside in journal.rejected.
+q=/sys/block/$n/queue
+if echo mq-deadline >"$q/scheduler" 2>/dev/null && echo 200 >"$q/nr_requests" 2>/dev/null &&
+	[ "$(cat "$q/nr_requests")" = 200 ]; then
+	"$BLKTUNE" sweep "$dev" nr_requests=64,128 -d 0.2 --settle 0 --dir "$T_TMP/refused" \
+		--run "[ \$(cat $q/nr_requests) = 128 ] && echo none >$q/scheduler; true" >"$T_TMP/out" 2>"$T_TMP/err"
+	t_eq "a restore the kernel refuses: sweep exit status" "$?" 1
+	t_check "the refused restore is reported on stderr" grep -q "^restore: $n nr_requests 200 not restored" "$T_TMP/err"
+	t_check "and not on stdout" sh -c "! grep -q '^restore: $n nr_requests' '$T_TMP/out'"
+	t_check "the original is kept aside in journal.rejected" \
+		grep -q "orig $n [0-9:]* [0-9]* nr_requests 200\$" "$BLKTUNE_JOURNAL_DIR/journal.rejected"
+	t_eq "nr_requests as the kernel left it" "$(cat "$q/nr_requests")" 128
+	echo none >"$q/scheduler"
+else
+	t_subskip "mq-deadline with nr_requests 200 on $n"
+fi
+
+# 7. a --dir at the PATH_MAX boundary: 4,069 bytes, so that the longest
+#    file in it, read_ahead_kb=128-r1.snap, is a path of 4,095 bytes, the
+#    most the kernel takes; sweep.info and sweep.csv are written under their
+#    names (4,080 and 4,079 bytes).
+long=$T_TMP/long
+while [ $((${#long} + 200)) -lt 4069 ]; do long=$long/$(printf 'd%.0s' $(seq 199)); done
+long=$long/$(printf 'e%.0s' $(seq $((4069 - ${#long} - 1))))
+sw --run "true" --dir "$long"
+t_eq "a --dir of ${#long} bytes: exit status" "$?" 0
+t_check "its sweep.info" test -s "$long/sweep.info"
+t_check "its sweep.csv" test -s "$long/sweep.csv"
+t_eq "nothing else in it" "$(ls "$long" | grep -cv '\.snap$')" 2
+t_eq "a --dir of ${#long} bytes: original back" "$(cat "$ra")" "$orig"
 t_done
