@@ -116,6 +116,14 @@ void ui_status(struct ui *u, const char *fmt, ...) __attribute__((format(printf,
 void ui_sync_selection(struct ui *u);
 /* The selected device's metrics, or NULL. */
 const struct disk_metrics *ui_selected(const struct ui *u);
+/* i moved into 0..n-1 (0 when n is 0): where a cursor may stand in a list of n. */
+static inline int ui_clamp_index(int i, int n)
+{
+	if (i >= n)
+		i = n - 1;
+	return i < 0 ? 0 : i;
+}
+
 /* Select the row at index row (clamped). */
 void ui_select_row(struct ui *u, int row);
 

@@ -150,11 +150,7 @@ static unsigned act_scheduler(struct ui *u)
 
 static unsigned tun_move(struct ui *u, int delta)
 {
-	u->tun_sel += delta;
-	if (u->tun_sel >= u->ntun)
-		u->tun_sel = u->ntun - 1;
-	if (u->tun_sel < 0)
-		u->tun_sel = 0;
+	u->tun_sel = ui_clamp_index(u->tun_sel + delta, u->ntun);
 	return ACT_REDRAW;
 }
 
@@ -593,11 +589,7 @@ static unsigned colp_cursor(struct ui *u, int delta)
 {
 	int rows[COLUMN_COUNT], shown, n = column_layout_panel(&u->layout, rows, &shown);
 
-	u->colp_sel += delta;
-	if (u->colp_sel >= n)
-		u->colp_sel = n - 1;
-	if (u->colp_sel < 0)
-		u->colp_sel = 0;
+	u->colp_sel = ui_clamp_index(u->colp_sel + delta, n);
 	return ACT_REDRAW;
 }
 

@@ -22,10 +22,7 @@ void ui_select_row(struct ui *u, int row)
 		u->sel_name[0] = '\0';
 		return;
 	}
-	if (row < 0)
-		row = 0;
-	if (row >= (int)a->nrows)
-		row = (int)a->nrows - 1;
+	row = ui_clamp_index(row, (int)a->nrows);
 	u->sel_row = row;
 	u->sel_dev = a->m[a->rows[row]].dev;
 	memcpy(u->sel_name, a->m[a->rows[row]].name, sizeof(u->sel_name));
