@@ -28,7 +28,18 @@ t_near() {
 t_subskip() { echo "skip - $*"; }
 # t_until SECONDS CMD...: poll CMD every 0.05 s until it succeeds (0) or the
 # time is up (1): wait for a condition, never for a fixed time.
+# A condition waited for may take far longer than asked on a loaded machine
+# (CI, other jobs): every wait lasts at least T_WAIT_MIN seconds (default 20)
+# before it gives up. That costs nothing when the condition comes; only a
+# failing check waits longer. t_until_exact waits exactly the time asked, for
+# polling loops that try something else when the time is up.
+t_wait_secs() { local s=$1 m=${T_WAIT_MIN:-20}; echo $((s < m ? m : s)); }
 t_until() {
+	local s
+	s=$(t_wait_secs "$1"); shift
+	t_until_exact "$s" "$@"
+}
+t_until_exact() {
 	local end=$((SECONDS + $1 + 1)) n=$(($1 * 20)) i
 	shift
 	for ((i = 0; i < n && SECONDS < end; i++)); do

@@ -9,17 +9,23 @@ tm_text() { tm send-keys -t "$TM_SESS" -l "$1"; }
 tm_screen() { tm capture-pane -p -t "$TM_SESS"; }
 # tm_wait PATTERN [SECONDS]: until the screen shows it
 tm_wait() {
-	local i
-	for ((i = 0; i < ${2:-5} * 10; i++)); do
+	tm_wait_exact "$1" "$(t_wait_secs "${2:-5}")"
+}
+# tm_wait_exact PATTERN SECONDS: the same, giving up after exactly SECONDS
+# (for loops that press a key and look again when the time is up)
+tm_wait_exact() {
+	local end=$((SECONDS + $2 + 1)) i
+	for ((i = 0; i < $2 * 10 && SECONDS < end; i++)); do
 		tm_screen | grep -q -- "$1" && return 0
 		sleep 0.1
 	done
-	return 1
+	tm_screen | grep -q -- "$1"
 }
 # tm_wait_file FILE [SECONDS]: until FILE is non-empty
 tm_wait_file() {
-	local i
-	for ((i = 0; i < ${2:-5} * 10; i++)); do
+	local i n
+	n=$(t_wait_secs "${2:-5}")
+	for ((i = 0; i < n * 10; i++)); do
 		[ -s "$1" ] && return 0
 		sleep 0.1
 	done
@@ -27,8 +33,9 @@ tm_wait_file() {
 }
 # wait_sysfs FILE VALUE [SECONDS]: until the file reads VALUE
 wait_sysfs() {
-	local i
-	for ((i = 0; i < ${3:-3} * 10; i++)); do
+	local i n
+	n=$(t_wait_secs "${3:-3}")
+	for ((i = 0; i < n * 10; i++)); do
 		[ "$(cat "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done

@@ -37,7 +37,7 @@ t_check "sorted by req/s" tm_wait " req/sv " 2
 # it names fio's
 tm_keys j f
 for ((k = 0; k < 8; k++)); do
-	tm_wait "process $fpid (fio) submitted to" 2 && break
+	tm_wait_exact "process $fpid (fio) submitted to" 2 && break
 	tm_keys Escape o j f
 done
 # fio's own start-up page-ins (its libraries, from the root disk) count too:

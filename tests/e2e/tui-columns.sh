@@ -64,7 +64,7 @@ tm_keys f ' '
 t_check "the last shown column cannot be hidden" tm_wait "r/s is the last column shown" 2
 t_eq "and stays" "$(panel | cut -d' ' -f1)" "x1:r/s"
 tm_keys '?' G
-for _ in 1 2 3; do tm_wait "^Columns panel (f)" 1 && break; tm_keys PPage; done
+for _ in 1 2 3; do tm_wait_exact "^Columns panel (f)" 1 && break; tm_keys PPage; done
 t_check "help lists the panel's keys" tm_wait "^Columns panel (f)" 1
 t_check "with the move key" tm_wait "^  J  *move the selected column one place later" 1
 t_done
