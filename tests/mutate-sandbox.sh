@@ -6,7 +6,8 @@
 #    zram, other people's loop devices, present or made later) can be
 #    written; a loop device the script attaches (losetup, through a shim
 #    first in PATH) gets its own directory back read-write;
-#  - /proc/irq is read-only (IRQ affinity);
+#  - /proc/irq (IRQ affinity) and /proc/sys (drop_caches: the page cache
+#    is everyone's) are read-only;
 #  - /run is a private tmpfs with the host's entries bound back, so a
 #    journal that lands in the default /run/blktune stays in the namespace;
 #  - BLKTUNE_JOURNAL_DIR and XDG_STATE_HOME point into a private directory.
@@ -31,8 +32,9 @@ die() { echo "mutate-sandbox: $*" >&2; exit 2; }
 mount -t sysfs sysfs "$P/sysfs" || die "cannot mount sysfs"
 mount --bind /sys/devices /sys/devices && mount -o remount,bind,ro /sys/devices ||
 	die "cannot make /sys/devices read-only"
-mount --bind /proc/irq /proc/irq && mount -o remount,bind,ro /proc/irq ||
-	die "cannot make /proc/irq read-only"
+for d in /proc/irq /proc/sys; do
+	mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" || die "cannot make $d read-only"
+done
 
 # /run: a tmpfs, the host's entries bound back one by one (udevadm settle
 # needs /run/udev), anything new stays here.

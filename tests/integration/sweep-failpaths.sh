@@ -11,6 +11,7 @@
 # PATH_MAX boundary still gets sweep.info and sweep.csv.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
+umask 022
 export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
 t_loop_create 32 || t_skip "cannot create a loop device"
 dev=$T_LOOP
@@ -49,6 +50,8 @@ t_check "and says so" grep -q "the command exited with status 1" "$T_TMP/out"
 t_eq "no --dir: one new results directory, with its CSV" \
 	"$(ls "$XDG_STATE_HOME"/blktune/sweep-*-"$n"/sweep.csv 2>/dev/null | wc -l)" 1
 t_eq "no --dir: nothing else on stderr" "$(errs)" ""
+t_eq "no --dir: the results directory is 0755 (umask 022)" \
+	"$(stat -c %a "$XDG_STATE_HOME"/blktune/sweep-*-"$n" 2>/dev/null)" 755
 t_eq "a failed command: original back" "$(cat "$ra")" "$orig"
 
 # 3. a --report that cannot be written
@@ -107,4 +110,17 @@ t_check "its sweep.info" test -s "$long/sweep.info"
 t_check "its sweep.csv" test -s "$long/sweep.csv"
 t_eq "nothing else in it" "$(ls "$long" | grep -cv '\.snap$')" 2
 t_eq "a --dir of ${#long} bytes: original back" "$(cat "$ra")" "$orig"
+
+# 8. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
+#    (a syscall trace: the page cache itself is shared with everyone)
+if command -v strace >/dev/null; then
+	strace -f -qq -o "$T_TMP/strace" -e trace=open,openat sh -c \
+		'exec "$0" sweep "$1" read_ahead_kb=128,256 -d 0.2 --settle 0 --run true --dir "$2"' \
+		"$BLKTUNE" "$dev" "$T_TMP/nodrop" >"$T_TMP/out" 2>"$T_TMP/err"
+	t_eq "a sweep under strace: exit status" "$?" 0
+	t_check "the trace has the sweep's opens" grep -q "sweep.info" "$T_TMP/strace"
+	t_check "no --drop-caches: drop_caches never opened" sh -c "! grep -q drop_caches '$T_TMP/strace'"
+else
+	t_subskip "no strace"
+fi
 t_done
