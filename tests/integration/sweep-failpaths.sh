@@ -8,7 +8,8 @@
 # reaches sweep.info (blktune report names it); a command that does no I/O
 # of its own gets no "command's MB/s" table (all zeros say nothing); a
 # restore the kernel refuses is an error (stderr, exit 1); a --dir at the
-# PATH_MAX boundary still gets sweep.info and sweep.csv.
+# PATH_MAX boundary still gets sweep.info and sweep.csv; a value the device
+# refuses is said and makes the sweep exit 1; no cache drop unless asked.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 umask 022
@@ -111,7 +112,22 @@ t_check "its sweep.csv" test -s "$long/sweep.csv"
 t_eq "nothing else in it" "$(ls "$long" | grep -cv '\.snap$')" 2
 t_eq "a --dir of ${#long} bytes: original back" "$(cat "$ra")" "$orig"
 
-# 8. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
+# 8. a value the device refuses (nr_requests above the tag depth with
+#    scheduler none): said, the other value still measured, the sweep exits 1
+q=/sys/block/$n/queue
+if echo none >"$q/scheduler" 2>/dev/null && [ "$(cat "$q/nr_requests")" -lt 4096 ]; then
+	nr=$(cat "$q/nr_requests")
+	"$BLKTUNE" sweep "$dev" nr_requests=64,4096 -d 0.2 --settle 0 --run true --dir "$T_TMP/refval" \
+		>"$T_TMP/out" 2>"$T_TMP/err"
+	t_eq "a value the device refuses: sweep exit status" "$?" 1
+	t_check "the refusal is said" grep -q "nr_requests 4096 refused: above the device's limit" "$T_TMP/out"
+	t_eq "the other value has its snapshot" "$(ls "$T_TMP/refval"/*.snap 2>/dev/null | wc -l)" 1
+	t_eq "a value the device refuses: original back" "$(cat "$q/nr_requests")" "$nr"
+else
+	t_subskip "scheduler none with nr_requests below 4096 on $n"
+fi
+
+# 9. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
 #    (a syscall trace: the page cache itself is shared with everyone)
 if command -v strace >/dev/null; then
 	strace -f -qq -o "$T_TMP/strace" -e trace=open,openat sh -c \
