@@ -109,6 +109,11 @@ void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev)
  * replay shows it and starts A/B windows after it). Returns 0 (also when
  * not recording) or -errno, said in export_error. */
 int app_record_change(struct app *a, const char *dev, const char *tunable, const char *from, const char *to);
+/* -r: the sample shown (the newest taken), and a jump to sample i (clamped
+ * to the last): the interval ending there, with the sparklines and A/B
+ * series as they were at that time. Returns 0 or -errno. */
+size_t app_replay_pos(const struct app *a);
+int app_replay_goto(struct app *a, size_t i);
 /* Turn the CPU view's per-CPU sampling on or off, for the IRQs of dev. */
 int app_cpu_view(struct app *a, bool on, const char *dev);
 /* Turn per-cgroup sampling on or off. Returns 0 or -errno. */

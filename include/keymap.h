@@ -17,17 +17,26 @@ struct keymap_entry {
 	const char *label;    /* as shown in help: "j, Down" */
 	const char *help;
 	unsigned (*action)(struct ui *u);
+	unsigned flags;       /* KEYMAP_REPLAY, KEYMAP_LIVE */
 };
+
+/* A key of the replay only (-r FILE): elsewhere the next row with the key
+ * applies. */
+#define KEYMAP_REPLAY 1u
+/* A key that changes the machine (a tunable, a udev rule, the journal): in
+ * a replay it does nothing and says so in one line. */
+#define KEYMAP_LIVE 2u
 
 /* Titles of the help sections, one per group of modes, in order. */
 struct keymap_section {
 	unsigned modes;
 	const char *title;
+	unsigned flags;       /* KEYMAP_REPLAY: the replay's keys */
 };
 extern const struct keymap_section keymap_sections[];
 extern const int keymap_nsections;
 /* The section a key is listed under: the last one whose modes hold all of
- * the key's modes. */
+ * the key's modes (the replay's keys: the replay section). */
 int keymap_section_of(const struct keymap_entry *e);
 
 extern const struct keymap_entry keymap[];

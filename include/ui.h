@@ -47,6 +47,7 @@ enum ui_prompt {
 	UI_PROMPT_JOURNAL, /* an earlier session left originals: restore or leave */
 	UI_PROMPT_PERSIST, /* write the udev rule in persist_rule: y or not */
 	UI_PROMPT_INTERVAL, /* an exact interval in seconds (s) */
+	UI_PROMPT_TIME,    /* a replay: the time to jump to (J) */
 };
 
 /* What restores and keeps did during the session, printed after endwin so
@@ -124,6 +125,8 @@ static inline int ui_clamp_index(int i, int n)
 	return i < 0 ? 0 : i;
 }
 
+/* Whether the front end replays a recording (-r FILE). */
+bool ui_replay(const struct ui *u);
 /* Select the row at index row (clamped). */
 void ui_select_row(struct ui *u, int row);
 

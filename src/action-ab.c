@@ -1,4 +1,5 @@
 #include "action.h"
+#include "action-replay.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -17,7 +18,7 @@ unsigned action_ab_take(struct ui *u, enum ab_slot slot)
 	const struct sampler_host *h = sampler_host(a->sampler);
 	const struct disk_metrics *m = ui_selected(u);
 	struct ab_source src = {
-		.series = a->series, .ts = u->ts, .host = h->hostname, .kernel = h->kernel,
+		.series = a->series, .ts = ui_replay(u) ? NULL : u->ts, .host = h->hostname, .kernel = h->kernel,
 		.t_now = a->cur.t, .wall_now = a->cur.wall,
 	};
 	char msg[TUNABLE_MSG_MAX];

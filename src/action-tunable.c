@@ -1,4 +1,5 @@
 #include "action.h"
+#include "action-replay.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -101,7 +102,10 @@ void action_tunables_reload(struct ui *u)
 	fresh = strcmp(u->tun_dev, m->name) != 0;
 	if (fresh)
 		snprintf(u->tun_dev, sizeof(u->tun_dev), "%s", m->name);
-	n = tunable_list(u->ts, m->name, u->tun, TUNABLE_LIST_MAX, u->tun_msg, sizeof(u->tun_msg));
+	if (ui_replay(u))
+		n = action_replay_tunables(u, m, u->tun, TUNABLE_LIST_MAX);
+	else
+		n = tunable_list(u->ts, m->name, u->tun, TUNABLE_LIST_MAX, u->tun_msg, sizeof(u->tun_msg));
 	u->ntun = n < 0 ? 0 : n;
 	if (fresh) {
 		u->tun_sel = first_row(u);

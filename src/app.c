@@ -10,6 +10,7 @@
 #include "exporter.h"
 #include "model-boot.h"
 #include "record.h"
+#include "replay-nav.h"
 #include "snapshot.h"
 #include "source-names.h"
 #include "source-replay.h"
@@ -196,8 +197,42 @@ static int cgroup_rows(struct app *a)
 	return model_cgroup(a->have_prev ? &a->prev : NULL, &a->cur, all ? NULL : devs, n, &a->cgm);
 }
 
+/* A replay marks the series as the changes were marked live, with the
+ * values the recording knows (replay_tunables): every device at the first
+ * sample of a replayed stretch, then each recorded change before the
+ * interval that straddles it is added. */
+static int replay_marks(struct app *a, size_t idx)
+{
+	const struct record_reader *r = source_replay_reader(sampler_replay(a->sampler));
+	const struct record_change *c;
+	const size_t *before;
+	size_t nch = record_reader_changes(r, &c, &before);
+	struct series_tunable tv[16];
+	int err = 0;
+
+	for (size_t i = 0; i < a->cur.ndisks && !err; i++) {
+		const struct disk_sample *d = &a->cur.disks[i];
+		size_t n;
+
+		if (a->have_prev) {
+			for (size_t k = 0; k < nch && !err; k++) {
+				if (before[k] != idx || strcmp(c[k].dev, d->st.name))
+					continue;
+				n = replay_tunables(c, before, nch, d->st.name, idx, &d->info, tv, 16);
+				err = series_set_tunables(a->series, d->st.dev, d->st.name, c[k].t, tv, n);
+			}
+			continue;
+		}
+		n = replay_tunables(c, before, nch, d->st.name, idx, &d->info, tv, 16);
+		err = series_set_tunables(a->series, d->st.dev, d->st.name, a->cur.t, tv, n);
+	}
+	return err;
+}
+
 int app_refresh(struct app *a)
 {
+	struct source_replay *replay = sampler_replay(a->sampler);
+	size_t idx = replay ? source_replay_pos(replay) : 0;
 	int err;
 
 	sample_swap(&a->prev, &a->cur);
@@ -248,6 +283,8 @@ int app_refresh(struct app *a)
 	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
 	model_trace(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->tm);
 	model_readahead(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->ram, a->ra_total);
+	if (a->series && replay && (err = replay_marks(a, idx)) < 0)
+		return err;
 	if (a->series && a->have_prev && (err = series_add_traced(a->series, a->m, a->tm, a->nm, a->cur.t)) < 0)
 		return err;
 	model_cpu(&a->prev.cpu, &a->cur.cpu, &a->cpu);
@@ -367,4 +404,46 @@ int app_record_change(struct app *a, const char *dev, const char *tunable, const
 		snprintf(a->export_error, sizeof(a->export_error), "-w %s: the change of %s %s not recorded: %s",
 			 a->opt.record, dev, tunable, strerror(-err));
 	return err;
+}
+
+size_t app_replay_pos(const struct app *a)
+{
+	struct source_replay *src = sampler_replay(a->sampler);
+
+	return src && source_replay_pos(src) ? source_replay_pos(src) - 1 : 0;
+}
+
+int app_replay_goto(struct app *a, size_t i)
+{
+	struct source_replay *src = sampler_replay(a->sampler);
+	size_t n, from, span;
+	int err;
+
+	if (!src)
+		return -EOPNOTSUPP;
+	n = record_reader_count(source_replay_reader(src));
+	if (i >= n)
+		i = n - 1;
+	span = replay_span(a->series ? series_window(a->series) : 0, record_reader_meta(source_replay_reader(src))->interval);
+	from = i > span ? i - span : 0;
+	/* what the series and sparklines held then: rebuilt from samples
+	 * before it, as live they were built */
+	if (a->series) {
+		series_free(a->series);
+		a->series = NULL;
+		if ((err = series_new(a->opt.ab_window, &a->series)) < 0)
+			return err;
+	}
+	if (a->hist) {
+		history_free(a->hist);
+		a->hist = NULL;
+		if ((err = history_new(&a->hist)) < 0)
+			return err;
+	}
+	source_replay_seek(src, from);
+	sample_clear(&a->cur); /* no interval from before the jump */
+	for (size_t k = from; k <= i; k++)
+		if ((err = app_refresh(a)) < 0)
+			return err;
+	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "action.h"
 #include "action-procs.h"
+#include "action-replay.h"
 #include "columns.h"
 #include "config.h"
 
@@ -689,6 +690,9 @@ static unsigned act_redraw(struct ui *u)
 /* tunable quick keys: also while watching the CPU view (seed 002's rq_affinity) */
 #define QUICK (UI_TABLE | UI_CPUS)
 
+/* flags, the rows' last field, is left out where it is 0 */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct keymap_section keymap_sections[] = {
 	{ ALL, "Everywhere" },
 	{ QUICK, "Device table and CPU view: tunables of the selected device" },
@@ -699,6 +703,7 @@ const struct keymap_section keymap_sections[] = {
 	{ CGV, "Cgroup view (C)" },
 	{ COLS, "Columns panel (f)" },
 	{ PRV, "Process view (o)" },
+	{ ALL, "Replay (-r FILE): starts paused on the first interval; F2 shows the recorded tunables, read-only", KEYMAP_REPLAY },
 };
 const int keymap_nsections = (int)(sizeof(keymap_sections) / sizeof(keymap_sections[0]));
 
@@ -716,6 +721,16 @@ const struct keymap_entry keymap[] = {
 	{ COLS, { KEY_NPAGE, 0 }, "PgDn", "a page down", act_colp_pgdown },
 	{ COLS, { KEY_PPAGE, 0 }, "PgUp", "a page up", act_colp_pgup },
 	{ COLS, { 'f', 27, '\n', KEY_ENTER }, "f, Esc", "back to the device table, as does Enter (W keeps the layout)", act_columns },
+	{ ALL, { 't', 0 }, "t", "one interval back in time (the replay pauses; atop's t)", action_replay_back, KEYMAP_REPLAY },
+	{ ALL, { 'T', 0 }, "T", "one interval forward in time", action_replay_forward, KEYMAP_REPLAY },
+	{ ALL, { 'J', 0 }, "J", "jump to a time: HH:MM or HH:MM:SS of the recording (atop's b; Enter jumps, Esc cancels)",
+	  action_replay_jump_ask, KEYMAP_REPLAY },
+	{ ALL, { 'n', 0 }, "n", "to the interval of the next recorded tunable change (the status line says what changed)",
+	  action_replay_next_change, KEYMAP_REPLAY },
+	{ ALL, { 'N', 0 }, "N", "to the previous recorded change", action_replay_prev_change, KEYMAP_REPLAY },
+	{ ALL, { 'E', 0 }, "E",
+	  "A/B around the change under the current time: A the window before it, B after it (to the next change, at most the A/B window); a and b take A and B at the time shown",
+	  action_replay_ab_around, KEYMAP_REPLAY },
 	{ ALL, { 'q', KEY_F(10), 0 }, "q, F10", "quit (asks to restore or keep changed tunables)", act_quit_ask },
 	{ ALL, { '?', 'h', KEY_F(1), 0 }, "?, h, F1", "this help (again to close)", act_help },
 	{ ALL, { ' ', 0 }, "space", "pause or resume sampling", act_pause },
@@ -730,24 +745,24 @@ const struct keymap_entry keymap[] = {
 	  act_take_a },
 	{ ALL, { 'b', 0 }, "b", "take snapshot B and compare it with A (opens the A/B view)", act_take_b },
 	{ ALL, { 'v', 0 }, "v", "A/B view on or off", act_ab_view },
-	{ ALL, { 'A', 0 }, "A", "set the selected device's tunables back to snapshot A's", act_apply_a },
-	{ ALL, { 'B', 0 }, "B", "set them to snapshot B's", act_apply_b },
+	{ ALL, { 'A', 0 }, "A", "set the selected device's tunables back to snapshot A's", act_apply_a , KEYMAP_LIVE },
+	{ ALL, { 'B', 0 }, "B", "set them to snapshot B's", act_apply_b , KEYMAP_LIVE },
 	{ ALL, { 'w', 0 }, "w", "save snapshots A and B as files ($XDG_STATE_HOME/blktune/)", action_ab_save },
-	{ ALL, { 't', KEY_F(2), 0 }, "t, F2", "tunables panel of the selected device on or off", act_tunables },
-	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo },
-	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all },
-	{ ALL, { 'K', 0 }, "K", "keep the changes: no restore at quit or hang-up", action_keep },
+	{ ALL, { 't', KEY_F(2), 0 }, "t, F2", "tunables panel of the selected device on or off (in a replay: F2, read-only; t is time)", act_tunables },
+	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo , KEYMAP_LIVE },
+	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all , KEYMAP_LIVE },
+	{ ALL, { 'K', 0 }, "K", "keep the changes: no restore at quit or hang-up", action_keep , KEYMAP_LIVE },
 	{ ALL, { 12, 0 }, "Ctrl-L", "redraw the screen", act_redraw },
 	{ ALL, { 'W', 0 }, "W", "write columns, sort, interval and colours to the config file (see FILES)",
 	  act_config_save },
 	{ TUN, { 'j', KEY_DOWN, 0 }, "j, Down", "next tunable", act_tun_down },
 	{ TUN, { 'k', KEY_UP, 0 }, "k, Up", "previous tunable", act_tun_up },
-	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right", "step up: double a size, next choice, +1", act_tun_inc },
-	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec },
-	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit },
+	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right", "step up: double a size, next choice, +1", act_tun_inc , KEYMAP_LIVE },
+	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec , KEYMAP_LIVE },
+	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit , KEYMAP_LIVE },
 	{ TUN, { 'p', 0 }, "p",
 	  "persist the selected value: a udev rule sets it at boot and hotplug (shown, then y writes it; see PERSIST)",
-	  act_tun_persist },
+	  act_tun_persist , KEYMAP_LIVE },
 	{ TUN, { 27, 0 }, "Esc", "back to the device table", act_escape },
 	{ AB, { 'p', 0 }, "p", "judge better/worse on the next primary figure: MB/s, IOPS, readahead hit% (latency always)",
 	  act_ab_primary },
@@ -800,33 +815,51 @@ const struct keymap_entry keymap[] = {
 	  act_readahead },
 	{ TAB, { KEY_LEFT, 0 }, "Left", "scroll the table's columns left", act_left },
 	{ TAB, { KEY_RIGHT, 0 }, "Right", "scroll the table's columns right", act_right },
-	{ QUICK, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up },
-	{ QUICK, { '[', 0 }, "[", "halve read_ahead_kb", act_ra_down },
-	{ QUICK, { '}', 0 }, "}", "double max_sectors_kb (up to max_hw_sectors_kb)", act_maxsect_up },
-	{ QUICK, { '{', 0 }, "{", "halve max_sectors_kb", act_maxsect_down },
-	{ QUICK, { 'x', 0 }, "x", "next rq_affinity (0 any CPU, 1 same group, 2 the submitting CPU)", act_rq_affinity },
-	{ QUICK, { 'S', 0 }, "S", "next I/O scheduler of the selected device", act_scheduler },
+	{ QUICK, { ']', 0 }, "]", "double read_ahead_kb of the selected device", act_ra_up , KEYMAP_LIVE },
+	{ QUICK, { '[', 0 }, "[", "halve read_ahead_kb", act_ra_down , KEYMAP_LIVE },
+	{ QUICK, { '}', 0 }, "}", "double max_sectors_kb (up to max_hw_sectors_kb)", act_maxsect_up , KEYMAP_LIVE },
+	{ QUICK, { '{', 0 }, "{", "halve max_sectors_kb", act_maxsect_down , KEYMAP_LIVE },
+	{ QUICK, { 'x', 0 }, "x", "next rq_affinity (0 any CPU, 1 same group, 2 the submitting CPU)", act_rq_affinity , KEYMAP_LIVE },
+	{ QUICK, { 'S', 0 }, "S", "next I/O scheduler of the selected device", act_scheduler , KEYMAP_LIVE },
 	{ LIST, { 27, 0 }, "Esc", "close help, or clear the name filter", act_escape },
 };
+#pragma GCC diagnostic pop
 const int keymap_count = (int)(sizeof(keymap) / sizeof(keymap[0]));
+
+/* The row key runs in these modes: a replay's own rows only in a replay. */
+static const struct keymap_entry *find(const struct ui *u, unsigned modes, int key)
+{
+	bool replay = ui_replay(u);
+
+	for (int i = 0; i < keymap_count; i++) {
+		if (!(keymap[i].modes & modes) || ((keymap[i].flags & KEYMAP_REPLAY) && !replay))
+			continue;
+		for (int k = 0; keymap[i].keys[k]; k++)
+			if (keymap[i].keys[k] == key)
+				return &keymap[i];
+	}
+	return NULL;
+}
 
 bool keymap_bound(const struct ui *u, int key)
 {
 	/* in this mode, or in the table Esc goes back to */
-	for (int i = 0; i < keymap_count; i++)
-		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & (u->mode | UI_TABLE)); k++)
-			if (keymap[i].keys[k] == key)
-				return true;
-	return false;
+	return find(u, u->mode | UI_TABLE, key) != NULL;
 }
 
 unsigned keymap_dispatch(struct ui *u, int key)
 {
-	for (int i = 0; i < keymap_count; i++)
-		for (int k = 0; keymap[i].keys[k] && (keymap[i].modes & u->mode); k++)
-			if (keymap[i].keys[k] == key)
-				return keymap[i].action(u);
-	return keymap_unbound(u, key, false);
+	const struct keymap_entry *e = find(u, u->mode, key);
+
+	if (!e)
+		return keymap_unbound(u, key, false);
+	if ((e->flags & KEYMAP_LIVE) && ui_replay(u)) {
+		char name[32];
+
+		keymap_key_name(key, false, name, sizeof(name));
+		return action_replay_refuse(u, name);
+	}
+	return e->action(u);
 }
 
 unsigned keymap_unbound(struct ui *u, int key, bool alt)
@@ -886,7 +919,8 @@ int keymap_section_of(const struct keymap_entry *e)
 	int found = 0;
 
 	for (int s = 0; s < keymap_nsections; s++)
-		if ((e->modes & ~keymap_sections[s].modes) == 0)
+		if ((e->modes & ~keymap_sections[s].modes) == 0 &&
+		    (e->flags & KEYMAP_REPLAY) == (keymap_sections[s].flags & KEYMAP_REPLAY))
 			found = s;
 	return found;
 }

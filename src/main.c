@@ -99,7 +99,8 @@ static void usage(FILE *f)
 		"      --textfile DIR     write DIR/blktune.prom each interval (node_exporter's\n"
 		"                         textfile collector), replaced atomically\n"
 		"  -w, --write FILE       record every interval to FILE (a new file; as atop -w)\n"
-		"  -r, --read FILE        replay a recording: with -b, what batch printed live\n"
+		"  -r, --read FILE        replay a recording: full screen with t/T, J to step and jump in\n"
+		"                         time (as atop -r); with -b, what batch printed live\n"
 		"      --partitions       include partitions\n"
 		"      --root DIR         read proc/ and sys/ below DIR (a captured tree; debugging aid)\n"
 		"      --no-color         monochrome (also when NO_COLOR is set)\n"
@@ -301,8 +302,6 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("%s prints one report: -n does not apply", "--since-boot");
 	if (o->since_boot && o->readahead)
 		return bad("%s: readahead figures need an interval, not the time since boot", "--readahead");
-	if (o->replay && !o->batch)
-		return bad("%s: the full-screen replay is not there yet; use -b", "-r");
 	if (o->record && o->replay)
 		return bad("%s: replay one recording or write one, not both", "-w with -r");
 	if (o->replay && o->since_boot)

@@ -11,6 +11,7 @@
 
 #include "persist.h"
 #include "action.h"
+#include "action-replay.h"
 #include "cli-tunable.h"
 #include "format.h"
 #include "keymap.h"
@@ -84,6 +85,8 @@ static unsigned prompt_key(struct ui *u, int key)
 			return action_tunable_set_input(u);
 		if (p == UI_PROMPT_INTERVAL)
 			return keymap_interval_input(u);
+		if (p == UI_PROMPT_TIME)
+			return action_replay_jump_input(u);
 		snprintf(u->app->filter.name, sizeof(u->app->filter.name), "%s", u->input);
 		ui_status(u, u->input[0] ? "showing devices matching \"%s\"" : "filter cleared", u->input);
 		return ACT_ROWS;
@@ -243,13 +246,15 @@ int tui_run(struct app *a)
 	u.detail = LINES - 4 >= 30;
 	/* Something to read at once: averages since boot (iostat -x's first
 	 * report) until the first interval has passed. */
-	if (app_since_boot(a) == 0)
+	if (ui_replay(&u))
+		action_replay_start(&u);
+	else if (app_since_boot(a) == 0)
 		ui_status(&u, "first interval: averages since boot until %.1f s have passed; ? for help",
 			  a->opt.interval);
 	else
 		ui_status(&u, "first interval: figures appear after %.1f s (%s); ? for help", a->opt.interval,
 			  a->error);
-	if (root_is_live(a->root)) {
+	if (root_is_live(a->root) && !ui_replay(&u)) {
 		char why[256];
 
 		u.journal_pending = cli_tunable_journal_pending(a->opt.journal_dir, why, sizeof(why));
@@ -269,6 +274,10 @@ int tui_run(struct app *a)
 		}
 		switch (ev) {
 		case LOOP_TICK:
+			if (ui_replay(&u)) {
+				flags |= action_replay_tick(&u);
+				break;
+			}
 			if ((err = app_refresh(a)) < 0) {
 				u.quit = true;
 				break;

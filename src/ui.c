@@ -61,3 +61,8 @@ const struct disk_metrics *ui_selected(const struct ui *u)
 		return NULL;
 	return &a->m[a->rows[u->sel_row]];
 }
+
+bool ui_replay(const struct ui *u)
+{
+	return sampler_replay(u->app->sampler) != NULL;
+}

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "format.h"
+#include "record-read.h"
+#include "source-replay.h"
 #include "view.h"
 
 int view_header_draw(struct ui *u, int y, int width)
@@ -20,7 +22,20 @@ int view_header_draw(struct ui *u, int y, int width)
 	/* What the table shows first, where one looks for the count: the
 	 * interval, then what the filter and i leave out; the host, kernel and
 	 * uptime last, cut at the screen's edge (never wrapped onto the next). */
-	printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
+	if (ui_replay(u)) {
+		/* the recorded time and the interval's place: never taken for live */
+		size_t n = record_reader_count(source_replay_reader(sampler_replay(a->sampler)));
+		char when[32];
+
+		format_time((double)a->cur.wall.tv_sec, "%Y-%m-%d %H:%M:%S", when, sizeof(when));
+		attrset(view_attr(u, VC_TITLE) | A_REVERSE);
+		printw(" REPLAY %s ", when);
+		attrset(A_NORMAL);
+		printw("  %zu/%zu  interval %.1f s%s  ", app_replay_pos(a), n - 1,
+		       a->have_prev ? a->cur.t - a->prev.t : 0.0, u->paused ? "  [paused]" : "  [playing]");
+	} else {
+		printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
+	}
 	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero || a->filter.ndevs) {
 		printw("%zu of %zu devices", a->nrows, a->ntotal);
 		attrset(view_attr(u, VC_TITLE));

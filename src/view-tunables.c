@@ -11,6 +11,11 @@ void view_tunables_draw(struct ui *u, int y, int height, int width)
 {
 	const char *why = NULL;
 	bool ro = !tunable_session_writable(u->ts, &why);
+
+	if (ui_replay(u)) {
+		ro = true;
+		why = "a replay: the values recorded at the time shown, and the first recorded as AT START";
+	}
 	const struct tunable_info *cur = u->tun_sel < u->ntun ? &u->tun[u->tun_sel] : NULL;
 	char help[1024], layer[TUNABLE_MSG_MAX + 64];
 	int help_h, layer_h, list_h, line;

@@ -114,6 +114,8 @@ static void draw_status(struct ui *u, int y, int width)
 			 u->tun_sel < u->ntun ? u->tun[u->tun_sel].name : "?", u->input);
 	else if (u->prompt == UI_PROMPT_INTERVAL)
 		mvprintw(y, 0, "interval in seconds, 0.1 to 60: %s_  (Enter sets, Esc cancels)", u->input);
+	else if (u->prompt == UI_PROMPT_TIME)
+		mvprintw(y, 0, "jump to the time HH:MM or HH:MM:SS: %s_  (Enter jumps, Esc cancels)", u->input);
 	else if (u->prompt == UI_PROMPT_QUIT)
 		mvprintw(y, 0, "%zu tunable change(s): r restore and quit, k keep and quit, Esc stay",
 			 tunable_session_changes(u->ts));
@@ -134,7 +136,9 @@ static void draw_status(struct ui *u, int y, int width)
 		view_wrap(y - lines + 1, width, lines, msg);
 	}
 	else
-		mvprintw(y, 0, "%.*s", width, "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  i idle");
+		mvprintw(y, 0, "%.*s", width,
+			 ui_replay(u) ? "? help  q quit  t/T interval back/forward  J jump to a time  n/N next/prev change  E A/B around it  space play"
+				      : "? help  q quit  space pause  +/- interval  </> sort  / filter  d detail  i idle");
 	attrset(A_NORMAL);
 }
 

@@ -1,0 +1,173 @@
+#include "replay-nav.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "history.h"
+
+size_t replay_span(double window, double interval)
+{
+	double per = interval > 0 ? interval : 1.0;
+	/* the series keeps window / interval + 2 points; the sparklines a
+	 * point a second for HISTORY_POINTS seconds */
+	double need = fmax(window / per + 2, HISTORY_POINTS / fmin(per, 1.0) + 1);
+	double cap = 4.0 * SERIES_POINTS_MAX;
+
+	if (!(need < cap))
+		need = cap;
+	return need < 2 ? 2 : (size_t)ceil(need);
+}
+
+int replay_parse_clock(const char *s, int *sod)
+{
+	int h, m, sec = 0, n = 0;
+
+	while (*s == ' ')
+		s++;
+	if (sscanf(s, "%2d:%2d%n", &h, &m, &n) != 2 || n != 5)
+		return -EINVAL;
+	s += n;
+	if (*s == ':') {
+		int k = 0;
+		if (sscanf(s + 1, "%2d%n", &sec, &k) != 1 || k != 2)
+			return -EINVAL;
+		s += 3;
+	}
+	while (*s == ' ')
+		s++;
+	if (*s || h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 59)
+		return -EINVAL;
+	*sod = h * 3600 + m * 60 + sec;
+	return 0;
+}
+
+/* That clock time on the local day of t. */
+static int on_day(time_t t, int sod, time_t *out)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm))
+		return -ERANGE;
+	tm.tm_hour = sod / 3600;
+	tm.tm_min = sod / 60 % 60;
+	tm.tm_sec = sod % 60;
+	tm.tm_isdst = -1;
+	*out = mktime(&tm);
+	return *out == (time_t)-1 ? -ERANGE : 0;
+}
+
+int replay_clock_time(int sod, time_t first, time_t last, time_t cur, time_t *out)
+{
+	time_t t;
+
+	if (on_day(cur, sod, &t) == 0 && t >= first && t <= last) {
+		*out = t;
+		return 0;
+	}
+	/* a day at a time from the first day; a recording of years is no concern */
+	for (time_t day = first; day <= last + 86400 && day - first < 400 * 86400L; day += 86400)
+		if (on_day(day, sod, &t) == 0 && t >= first && t <= last) {
+			*out = t;
+			return 0;
+		}
+	return -ERANGE;
+}
+
+size_t replay_change_at(const struct record_change *c, const size_t *before, size_t nch, const char *dev,
+			size_t pos)
+{
+	size_t found = nch, first = nch;
+
+	for (size_t k = 0; k < nch; k++) {
+		if (dev && strcmp(c[k].dev, dev))
+			continue;
+		if (first == nch)
+			first = k;
+		if (before[k] <= pos)
+			found = k;
+	}
+	return found < nch ? found : first;
+}
+
+int replay_ab_around(const struct record_change *c, const size_t *before, size_t nch, size_t k, size_t count,
+		     size_t span, size_t *a_end, size_t *b_end)
+{
+	size_t end;
+
+	if (k >= nch || before[k] < 2 || before[k] >= count)
+		return -ERANGE;
+	end = count - 1;
+	if (before[k] + span < end)
+		end = before[k] + span;
+	/* the interval that straddles the device's next change is neither */
+	for (size_t j = k + 1; j < nch; j++)
+		if (!strcmp(c[j].dev, c[k].dev) && before[j] != before[k]) {
+			if (before[j] - 1 < end)
+				end = before[j] - 1;
+			break;
+		}
+	/* changes in the same interval: B starts after the last of them */
+	if (end <= before[k])
+		return -ERANGE;
+	*a_end = before[k] - 1;
+	*b_end = end;
+	return 0;
+}
+
+static size_t put(struct series_tunable *tv, size_t n, size_t max, const char *name, const char *value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(tv[i].name, name)) {
+			snprintf(tv[i].value, sizeof(tv[i].value), "%s", value);
+			return n;
+		}
+	if (n == max)
+		return n;
+	snprintf(tv[n].name, sizeof(tv[n].name), "%s", name);
+	snprintf(tv[n].value, sizeof(tv[n].value), "%s", value);
+	return n + 1;
+}
+
+static size_t put_number(struct series_tunable *tv, size_t n, size_t max, const char *name, long long v)
+{
+	char num[24];
+
+	if (v < 0)
+		return n; /* SAMPLE_ABSENT, SAMPLE_UNREADABLE: no value */
+	snprintf(num, sizeof(num), "%lld", v);
+	return put(tv, n, max, name, num);
+}
+
+size_t replay_tunables(const struct record_change *c, const size_t *before, size_t nch, const char *dev, size_t i,
+		       const struct disk_info *info, struct series_tunable *tv, size_t max)
+{
+	size_t n = 0;
+
+	if (info && info->has_queue) {
+		n = put_number(tv, n, max, "read_ahead_kb", info->read_ahead_kb);
+		n = put_number(tv, n, max, "max_sectors_kb", info->max_sectors_kb);
+		n = put_number(tv, n, max, "nr_requests", info->nr_requests);
+		if (info->scheduler[0])
+			n = put(tv, n, max, "scheduler", info->scheduler);
+	}
+	for (size_t k = 0; k < nch; k++) {
+		bool known = false;
+
+		if (strcmp(c[k].dev, dev))
+			continue;
+		/* the sample's own reading stands for what it holds */
+		if (info && info->has_queue &&
+		    (!strcmp(c[k].tunable, "read_ahead_kb") || !strcmp(c[k].tunable, "max_sectors_kb") ||
+		     !strcmp(c[k].tunable, "nr_requests") || !strcmp(c[k].tunable, "scheduler")))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			known |= !strcmp(tv[j].name, c[k].tunable);
+		if (before[k] <= i)
+			n = put(tv, n, max, c[k].tunable, c[k].to);
+		else if (!known)
+			n = put(tv, n, max, c[k].tunable, c[k].from);
+	}
+	return n;
+}

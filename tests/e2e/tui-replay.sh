@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The full-screen replay (blktune -r FILE), for real: the TUI records
+# (-w) a loop device made here while fio reads it at 2 MiB/s, ] doubles
+# read_ahead_kb, fio reads at 6 MiB/s, q restores. The recording is
+# checked against /proc/diskstats read before and after (an independent
+# count of the same reads). Then the replay: it starts paused on interval
+# 1; T and t step one interval and the header's time and the row's figures
+# are those of the same interval in `-r FILE -b --json`; J jumps to a typed
+# time; n goes to the recorded change and says what it was; E takes A
+# before it and B after it, and the verdict and the A/B view's figures are
+# those of the snapshots w saves; keys that change the kernel are refused
+# in one line and sysfs does not move; space plays to the end and pauses.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-tmux.bash"
+t_need_root
+command -v tmux > /dev/null || t_skip "needs tmux"
+command -v fio > /dev/null || t_skip "needs fio"
+command -v python3 > /dev/null || t_skip "needs python3"
+t_loop_create 256 || t_skip "cannot create a loop device"
+name=${T_LOOP#/dev/}
+q=/sys/block/$name/queue
+rec=$T_TMP/run.btr
+export XDG_STATE_HOME=$T_TMP/state
+trap 'tm_stop; t_cleanup' EXIT
+ra0=$(cat $q/read_ahead_kb)
+
+reads() { awk -v d="$name" '$3 == d { print $4 }' /proc/diskstats; }
+# fio_rate NAME RATE: O_DIRECT 64 KiB reads at RATE for 5 s, to completion
+fio_rate() {
+	fio --name="$1" --filename="$T_LOOP" --rw=read --bs=64k --direct=1 --ioengine=psync --rate="$2" \
+		--time_based --runtime=5 --output-format=json --output="$T_TMP/$1.json" > /dev/null 2>&1
+}
+grows() { [ "$(stat -c %s "$rec")" -gt "$1" ]; }
+
+r0=$(reads)
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -d 1 --journal-dir '$T_TMP/journal' -p '$name' -w '$rec'; echo blktune-exited; sleep 60"
+t_check "the recording TUI is up" tm_wait "^$name " 10
+t_check "fio at 2 MiB/s ran" fio_rate a 2m
+tm_keys ']'
+t_check "] doubled read_ahead_kb while recording" wait_sysfs $q/read_ahead_kb $((ra0 * 2)) 3
+t_check "fio at 6 MiB/s ran" fio_rate b 6m
+# two more intervals into the file, then q and restore
+s=$(stat -c %s "$rec")
+t_until 5 grows "$s"
+s=$(stat -c %s "$rec")
+t_until 5 grows "$s"
+tm_keys q
+tm_wait "r restore and quit" 3 && tm_keys r
+t_check "the recorder quit" tm_wait blktune-exited 5
+t_eq "quit restored read_ahead_kb" "$(cat $q/read_ahead_kb)" "$ra0"
+r1=$(reads)
+tm_stop
+
+"$BLKTUNE" -r "$rec" -b --json -p "$name" > "$T_TMP/replay.json" 2> "$T_TMP/replay.err"
+t_eq "-r -b --json exit status" "$?" 0
+n=$(wc -l < "$T_TMP/replay.json")
+t_check "the recording holds intervals ($n)" test "$n" -ge 12
+# interval k (line k of the JSON): its time as the header prints it, and r/s
+jq_line() { sed -n "${1}p" "$T_TMP/replay.json"; }
+when() { jq_line "$1" | python3 -c 'import json,sys; t=json.load(sys.stdin)["timestamp"]; print(t[:10], t[11:19])'; }
+rps() { jq_line "$1" | python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["disk"][0]["r/s"])'; }
+total=$(python3 -c '
+import json,sys
+print(round(sum(json.loads(l)["disk"][0]["r/s"] * json.loads(l)["interval_s"] for l in open(sys.argv[1]))))' "$T_TMP/replay.json")
+t_near "reads replayed over the recording = /proc/diskstats before and after ($((r1 - r0)))" "$total" $((r1 - r0)) 1
+fio_ios=$(python3 -c '
+import json,sys
+print(sum(json.load(open(f))["jobs"][0]["read"]["total_ios"] for f in sys.argv[1:]))' "$T_TMP/a.json" "$T_TMP/b.json")
+t_near "... and fio's own count" "$total" "$fio_ios" 1
+
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -r '$rec' -p '$name'; echo replay-exited; sleep 60"
+header() { tm_screen | head -n 1; }
+row_rps() { tm_screen | awk -v d="$name" '$1 == d { print $2; exit }'; }
+# at interval K: the header's time and place, and the row's r/s
+at() {
+	tm_wait "REPLAY $(when "$1")  *$1/$n " 3 && [ "$(row_rps)" = "$(rps "$1")" ]
+}
+t_check "the replay starts on interval 1 of $n, paused, REPLAY and its time in the header" \
+	tm_wait "REPLAY $(when 1)  *1/$n .*\[paused\]" 5
+t_eq "interval 1's r/s is the JSON's" "$(row_rps)" "$(rps 1)"
+tm_keys T T T
+t_check "T T T: interval 4, its time and r/s ($(rps 4))" at 4
+tm_keys t
+t_check "t: back to interval 3, its time and r/s ($(rps 3))" at 3
+t_check "the time moved with it" bash -c "[ '$(when 3)' != '$(when 4)' ]"
+tm_keys t t t
+t_check "t at the first interval stays there and says so" tm_wait "the first interval of the recording" 3
+t_check "... still interval 1" at 1
+
+# J: a typed time; the first interval ending at or after it
+k=$((n / 2))
+target=$(when "$k" | cut -c12-)
+want=$(python3 -c '
+import json,sys
+for i, l in enumerate(open(sys.argv[1]), 1):
+    if json.loads(l)["timestamp"][11:19] >= sys.argv[2]:
+        print(i); break' "$T_TMP/replay.json" "$target")
+tm_keys J
+t_check "J asks for a time" tm_wait "jump to the time HH:MM or HH:MM:SS" 2
+tm_text "$target" && tm_keys Enter
+t_check "J $target: interval $want, its time and r/s" at "$want"
+tm_keys J && tm_text "25:00" && tm_keys Enter
+t_check "J 25:00 is refused in one line" tm_wait 'time "25:00": HH:MM or HH:MM:SS' 2
+t_check "... and the replay stays where it was" at "$want"
+
+# n: to the recorded change
+tm_keys J && tm_text "$(when 1 | cut -c12-)" && tm_keys Enter
+t_check "back at interval 1" at 1
+tm_keys n
+t_check "n: the change, as recorded" tm_wait "change at [0-9:]*: $name read_ahead_kb $ra0 -> $((ra0 * 2))" 3
+chg=$(header | sed -nE "s|.* ([0-9]+)/$n .*|\1|p")
+t_check "... at an interval inside the recording ($chg)" test "${chg:-0}" -gt 2 -a "${chg:-0}" -lt "$n"
+
+# keys that change the kernel: refused, sysfs unchanged
+tm_keys ']'
+t_check "] in a replay: one line, nothing written" tm_wait "replay: \] would change this machine" 2
+tm_keys U
+t_check "U too" tm_wait "replay: U would change this machine" 2
+t_eq "read_ahead_kb untouched by the replay" "$(cat $q/read_ahead_kb)" "$ra0"
+tm_keys F2
+t_check "F2: the recorded tunables, read-only" tm_wait "read-only: a replay" 2
+t_check "... read_ahead_kb as recorded after the change" \
+	tm_wait "^read_ahead_kb  *$((ra0 * 2))  *$ra0" 2
+tm_keys Escape
+
+# E: A before the change, B after, compared; w saves both
+tm_keys E
+t_check "E compares around the change and opens the A/B view" tm_wait "^A/B $name" 5
+t_check "the status names the change" tm_wait "around the change at [0-9:]* ($name read_ahead_kb $ra0 -> $((ra0 * 2)))" 2
+t_check "read_ahead_kb is the tunable that differs" tm_wait "read_ahead_kb *$ra0 -> $((ra0 * 2))" 2
+read -r _ va vb _ verdict <<< "$(tm_screen | grep -E '^rMB/s ' | head -n 1)"
+tm_keys w
+t_check "w saves A and B" tm_wait "saved: blktune diff" 3
+fa=$(ls "$XDG_STATE_HOME"/blktune/*A* 2> /dev/null | head -n 1)
+fb=$(ls "$XDG_STATE_HOME"/blktune/*B* 2> /dev/null | head -n 1)
+mean() { awk '$1 == "stat" && $2 == "rMB/s" { print $4 }' "$1"; }
+tun() { awk -v t="$2" '$1 == "tunable" && $2 == t { print $3 }' "$1"; }
+ma=$(mean "$fa") mb=$(mean "$fb")
+echo "# snapshot rMB/s means: A $ma B $mb; A/B view: $va $vb $verdict"
+t_eq "the view's A is the A snapshot's mean" "$va" "$(printf %.2f "$ma")"
+t_eq "the view's B is the B snapshot's mean" "$vb" "$(printf %.2f "$mb")"
+t_check "A is fio's 2 MiB/s ($ma)" awk -v m="$ma" 'BEGIN { exit !(m > 1.8 && m < 2.3) }'
+t_check "B is fio's 6 MiB/s ($mb)" awk -v m="$mb" 'BEGIN { exit !(m > 5.5 && m < 6.6) }'
+t_check "the verdict has the snapshots' sign: $verdict" bash -c "[[ '$verdict' == higher,* ]]"
+t_eq "A's read_ahead_kb is the one before the change" "$(tun "$fa" read_ahead_kb)" "$ra0"
+t_eq "B's is the one after" "$(tun "$fb" read_ahead_kb)" $((ra0 * 2))
+span_end_a=$(awk '$1 == "span" { print $3 }' "$fa")
+span_start_b=$(awk '$1 == "span" { print $2 }' "$fb")
+t_check "A ends before B starts ($span_end_a < $span_start_b)" \
+	awk -v a="$span_end_a" -v b="$span_start_b" 'BEGIN { exit !(a < b) }'
+tm_keys Escape
+
+# space plays to the end, and the replay pauses there
+tm_keys J && tm_text "$(when $((n - 2)) | cut -c12-)" && tm_keys Enter
+tm_keys ' '
+t_check "space plays" tm_wait "\[playing\]" 3
+t_check "... to the end, where it pauses" tm_wait "end of the recording" 10
+t_check "... on the last interval" at "$n"
+tm_keys q
+t_check "q quits the replay at once (nothing to restore)" tm_wait replay-exited 3
+t_done
