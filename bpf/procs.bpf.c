@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The --trace-processes mode: which process submitted each block request,
- * per (process, device): requests and bytes per operation, a latency
- * histogram and the blk cgroup of the bios. A separate object from
+ * per (process, device) and per (blk cgroup, device): requests and bytes per
+ * operation and a latency histogram. A separate object from
  * blktune.bpf.o, loaded only when the mode is asked for: it needs a hash
  * keyed by request (the submitter is known at start, the latency at done),
  * which the default tracer avoids.
@@ -27,6 +27,15 @@ struct {
 	__type(value, struct procs_bpf_val);
 } procs SEC(".maps");
 
+/* Per blk cgroup: the cgroup view's traced figures (they outlive the
+ * processes, whose pairs user space deletes when they exit). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PROCS_BPF_MAX_CGROUPS);
+	__type(key, struct procs_bpf_cgkey);
+	__type(value, struct procs_bpf_counts);
+} cgroups SEC(".maps");
+
 /* LRU: a request whose done is never seen (passthrough, a lost event) is
  * evicted, never leaked. */
 struct {
@@ -38,6 +47,32 @@ struct {
 
 /* Initial value of a new entry: too big for the BPF stack. */
 struct procs_bpf_val procs_zero = {};
+struct procs_bpf_counts counts_zero = {};
+
+/* The entry of key in map, created zeroed if new; NULL if it cannot be. */
+static __always_inline void *lookup_or_zero(void *map, const void *key, const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+static __always_inline void count_start(struct procs_bpf_counts *c, __u32 op, __u32 bytes)
+{
+	__sync_fetch_and_add(&c->requests[op], 1);
+	__sync_fetch_and_add(&c->bytes[op], bytes);
+}
+
+static __always_inline void count_done(struct procs_bpf_counts *c, __u32 b, __u64 d)
+{
+	if (b < BLKTUNE_LAT_BUCKETS)
+		__sync_fetch_and_add(&c->lat[b], 1);
+	__sync_fetch_and_add(&c->lat_sum_ns, d);
+	__sync_fetch_and_add(&c->done, 1);
+}
 
 static __always_inline __u64 blk_cgroup_id(struct request *rq)
 {
@@ -52,7 +87,9 @@ SEC("tp_btf/block_io_start")
 int BPF_PROG(io_start, struct request *rq)
 {
 	struct procs_bpf_inflight in = {};
+	struct procs_bpf_cgkey cgk = {};
 	struct gendisk *disk = rq->q->disk;
+	struct procs_bpf_counts *c;
 	struct procs_bpf_val *v;
 	__u64 rqp = (__u64)rq;
 	__u32 op;
@@ -61,18 +98,19 @@ int BPF_PROG(io_start, struct request *rq)
 		return 0;
 	in.key.tgid = bpf_get_current_pid_tgid() >> 32;
 	in.key.dev = disk->part0->bd_dev;
-	v = bpf_map_lookup_elem(&procs, &in.key);
-	if (!v) {
-		bpf_map_update_elem(&procs, &in.key, &procs_zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&procs, &in.key);
-		if (!v)
-			return 0;
-	}
+	in.cgroup_id = blk_cgroup_id(rq);
 	op = blktune_op(rq->cmd_flags) & 3;
-	__sync_fetch_and_add(&v->requests[op], 1);
-	__sync_fetch_and_add(&v->bytes[op], rq->__data_len);
-	v->cgroup_id = blk_cgroup_id(rq);
+	v = lookup_or_zero(&procs, &in.key, &procs_zero);
+	if (!v)
+		return 0;
+	count_start(&v->c, op, rq->__data_len);
+	v->cgroup_id = in.cgroup_id;
 	bpf_get_current_comm(v->comm, sizeof(v->comm));
+	cgk.cgroup_id = in.cgroup_id;
+	cgk.dev = in.key.dev;
+	c = lookup_or_zero(&cgroups, &cgk, &counts_zero);
+	if (c)
+		count_start(c, op, rq->__data_len);
 	in.start_ns = bpf_ktime_get_ns();
 	bpf_map_update_elem(&inflight, &rqp, &in, BPF_ANY);
 	return 0;
@@ -83,20 +121,23 @@ int BPF_PROG(io_done, struct request *rq)
 {
 	__u64 rqp = (__u64)rq, now = bpf_ktime_get_ns(), d;
 	struct procs_bpf_inflight *in = bpf_map_lookup_elem(&inflight, &rqp);
+	struct procs_bpf_cgkey cgk = {};
+	struct procs_bpf_counts *c;
 	struct procs_bpf_val *v;
 	__u32 b;
 
 	if (!in)
 		return 0;
 	v = bpf_map_lookup_elem(&procs, &in->key);
+	cgk.cgroup_id = in->cgroup_id;
+	cgk.dev = in->key.dev;
+	c = bpf_map_lookup_elem(&cgroups, &cgk);
 	d = now > in->start_ns ? now - in->start_ns : 0;
 	bpf_map_delete_elem(&inflight, &rqp);
-	if (!v)
-		return 0;
 	b = blktune_lat_bucket(d);
-	if (b < BLKTUNE_LAT_BUCKETS)
-		__sync_fetch_and_add(&v->lat[b], 1);
-	__sync_fetch_and_add(&v->lat_sum_ns, d);
-	__sync_fetch_and_add(&v->done, 1);
+	if (v)
+		count_done(&v->c, b, d);
+	if (c)
+		count_done(c, b, d);
 	return 0;
 }

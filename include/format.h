@@ -17,6 +17,8 @@ void format_right(char *out, size_t len, int width, const char *s);
 void format_left(char *out, size_t len, int width, const char *s);
 /* Kibibytes as "512K", "4.0M", "1.2G". */
 void format_kb(double kb, char *out, size_t len);
+/* A latency percentile as "87us", "1.5ms"; "-" for NAN (no completion). */
+void format_latency(double us, char *out, size_t len);
 /* Seconds as "3d 04:05", "04:05:06". */
 void format_uptime(double secs, char *out, size_t len);
 /* A series as a sparkline of block characters (UTF-8), width cells. */

@@ -2,7 +2,8 @@
  * per cgroup and device, read and write bytes and I/Os per second over the
  * interval and the cumulative counts, matched between samples by cgroup id
  * and path and by dev_t (a cgroup re-created under the same name has a new
- * id: no rate spans the two). */
+ * id: no rate spans the two); with --trace-processes, the traced requests
+ * whose bios were in the cgroup (by cgroup id) beside them. */
 #ifndef BLKTUNE_MODEL_CGROUP_H
 #define BLKTUNE_MODEL_CGROUP_H
 
@@ -11,11 +12,12 @@
 #include <stdint.h>
 
 #include "cgroup-sample.h"
+#include "model-procs.h"
 #include "sample.h"
 
 struct cgroup_row {
 	uint64_t id;
-	char path[CGROUP_PATH_MAX];
+	char path[CGROUP_PATH_MAX]; /* "" for a traced id the walk did not find (removed, or 0: no bio) */
 	int depth;
 	dev_t dev;
 	char dev_name[SAMPLE_NAME_MAX]; /* from diskstats, else "MAJ:MIN" */
@@ -23,6 +25,9 @@ struct cgroup_row {
 	bool rates; /* the previous sample had this cgroup and device, counters did not go back */
 	double rbytes_s, wbytes_s, rios_s, wios_s;
 	uint64_t rbytes, wbytes, rios, wios; /* cumulative, as the kernel counts them */
+	bool counted; /* the kernel counts this pair (else the row is only traced: no counter) */
+	bool traced;  /* --trace-processes saw requests of this cgroup on this device */
+	struct proc_figures t; /* those requests (valid when traced) */
 };
 
 #define MODEL_CGROUP_UNCOUNTED 16
@@ -40,12 +45,17 @@ struct cgroup_metrics {
 	size_t nuncounted;        /* may exceed MODEL_CGROUP_UNCOUNTED: names kept for the first ones */
 	bool counter_used[CGROUP_COUNTERS];
 	unsigned skipped, bad_lines;
+	bool traced;             /* --trace-processes is on: rows carry traced figures */
+	double trace_interval;   /* of the traced rates */
 };
 
 /* Derive the rows of cur->cg (prev may be NULL or hold no cgroups: no
- * rates). Pairs with nothing counted yet are left out, and so are devices
- * not in only[] when only is not NULL (the device filter: -p, /). Returns 0
- * or -ENOMEM. */
+ * rates) and, when cur->procs is traced, of its (cgroup id, device) pairs:
+ * a pair the kernel counts and tracing saw is one row; one only traced is a
+ * row of its own, under its cgroup when the walk found the id, else after
+ * the tree. Pairs with nothing counted or traced yet are left out, and so
+ * are devices not in only[] when only is not NULL (the device filter: -p,
+ * /). Returns 0 or -ENOMEM. */
 int model_cgroup(const struct sample *prev, const struct sample *cur, const dev_t *only, size_t nonly,
 		 struct cgroup_metrics *out);
 void model_cgroup_free(struct cgroup_metrics *m);

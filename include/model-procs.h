@@ -36,16 +36,27 @@ struct proc_column_info {
 };
 extern const struct proc_column_info proc_columns[PROC_COLUMNS];
 
+/* --trace-processes: the figures of traced requests (a process's or a
+ * cgroup's on one device). */
+struct proc_figures {
+	bool rates;                     /* the previous sample had this pair and its counts did not go back */
+	double req_s[PROC_OPS], bytes_s[PROC_OPS];
+	uint64_t requests[PROC_OPS], bytes[PROC_OPS], done; /* since tracing started */
+	double lat_p50_us, lat_p99_us, lat_avg_us; /* of the interval's completions; NAN without */
+};
+
+/* The figures of counts c, with rates over interval when p (the previous
+ * sample's counts of the same pair) is not NULL. */
+void model_procs_figures(const struct proc_counts *c, const struct proc_counts *p, double interval,
+			 struct proc_figures *f);
+
 /* --trace-processes: one device a process submitted requests to. */
 struct proc_dev_row {
 	dev_t dev;
 	char dev_name[SAMPLE_NAME_MAX]; /* from diskstats (model_procs_names), else "MAJ:MIN" */
 	uint64_t cgroup_id;
 	char comm[16];
-	bool rates;                     /* the previous sample had this process and pair */
-	double req_s[PROC_OPS], bytes_s[PROC_OPS];
-	uint64_t requests[PROC_OPS], bytes[PROC_OPS], done; /* since tracing started */
-	double lat_p50_us, lat_p99_us, lat_avg_us; /* of the interval's completions; NAN without */
+	struct proc_figures f;
 };
 
 struct proc_row {

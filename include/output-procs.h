@@ -7,5 +7,8 @@
 #include "model-procs.h"
 
 void output_procs_json(FILE *f, const struct proc_metrics *m);
+/* Traced figures as members of an open object: ", \"read_requests\": ...,
+ * \"lat_avg_us\": ..." (per-op requests, bytes and rates, done, latency). */
+void output_procs_figures(FILE *f, const struct proc_figures *x);
 
 #endif

@@ -29,17 +29,30 @@ struct proc_entry {
 	uint64_t rbytes, wbytes;
 };
 
-/* --trace-processes: block requests one process submitted to one device
- * (cumulative since the mode started; bpf/procs.bpf.c). */
+/* --trace-processes: traced block requests, cumulative since the mode
+ * started (bpf/procs.bpf.c). */
+struct proc_counts {
+	uint64_t requests[PROC_OPS], bytes[PROC_OPS];
+	uint64_t done;             /* requests whose completion was seen */
+	uint64_t lat[PROC_LAT_BUCKETS]; /* start to done */
+	uint64_t lat_sum_ns;
+};
+
+/* The requests one process submitted to one device. */
 struct proc_trace {
 	pid_t tgid;
 	dev_t dev;                 /* the whole disk */
 	uint64_t cgroup_id;        /* blk cgroup of its last request's bio (kernfs id); 0 unknown */
 	char comm[16];             /* the submitting thread at the last request */
-	uint64_t requests[PROC_OPS], bytes[PROC_OPS];
-	uint64_t done;             /* requests whose completion was seen */
-	uint64_t lat[PROC_LAT_BUCKETS]; /* start to done */
-	uint64_t lat_sum_ns;
+	struct proc_counts c;
+};
+
+/* The requests whose first bio was in one blk cgroup, on one device
+ * (every process, also those that have exited). */
+struct proc_cgtrace {
+	uint64_t cgroup_id;        /* kernfs id: the cgroup directory's inode; 0 unknown */
+	dev_t dev;                 /* the whole disk */
+	struct proc_counts c;
 };
 
 struct proc_sample {
@@ -51,9 +64,11 @@ struct proc_sample {
 	struct proc_entry *p; /* by PID, ascending */
 	size_t n, cap;
 	char why[160];       /* when not valid: why */
-	bool traced;         /* tr holds --trace-processes counters */
+	bool traced;         /* tr and cg hold --trace-processes counters */
 	struct proc_trace *tr; /* by tgid, then dev */
 	size_t ntr, trcap;
+	struct proc_cgtrace *cg; /* by cgroup id, then dev */
+	size_t ncg, cgcap;
 };
 
 void proc_sample_init(struct proc_sample *s);
@@ -64,14 +79,21 @@ void proc_sample_reset(struct proc_sample *s);
  * proc_sample_sort after). Returns it zeroed, or NULL on ENOMEM. */
 struct proc_entry *proc_sample_add(struct proc_sample *s, pid_t pid, uint64_t start);
 void proc_sample_sort(struct proc_sample *s);
-/* Append a traced (process, device) pair zeroed (then proc_sample_sort_traced),
- * or NULL on ENOMEM. */
+/* Append a traced (process, device) pair zeroed (then proc_sample_sort_traced,
+ * which sorts both kinds of pairs), or NULL on ENOMEM. */
 struct proc_trace *proc_sample_add_trace(struct proc_sample *s, pid_t tgid, dev_t dev);
 void proc_sample_sort_traced(struct proc_sample *s);
 /* The traced pairs of tgid: *first and the count (0 when none). */
 size_t proc_sample_traces(const struct proc_sample *s, pid_t tgid, size_t *first);
 /* The pair (tgid, dev), or NULL. */
 const struct proc_trace *proc_sample_trace(const struct proc_sample *s, pid_t tgid, dev_t dev);
+/* Append a traced (cgroup, device) pair zeroed (then proc_sample_sort_traced),
+ * or NULL on ENOMEM. */
+struct proc_cgtrace *proc_sample_add_cgtrace(struct proc_sample *s, uint64_t cgroup_id, dev_t dev);
+/* The traced pairs of cgroup_id: *first and the count (0 when none). */
+size_t proc_sample_cgtraces(const struct proc_sample *s, uint64_t cgroup_id, size_t *first);
+/* The pair (cgroup_id, dev), or NULL. */
+const struct proc_cgtrace *proc_sample_cgtrace(const struct proc_sample *s, uint64_t cgroup_id, dev_t dev);
 /* The same process (PID and start time) in s, or NULL. */
 const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start);
 

@@ -14,29 +14,45 @@
 #define PROCS_BPF_MAX_PAIRS 16384
 /* Requests in flight whose submitter is remembered until completion. */
 #define PROCS_BPF_MAX_INFLIGHT 65536
+/* (blk cgroup, device) pairs kept; the least recently used goes first. */
+#define PROCS_BPF_MAX_CGROUPS 4096
 
 struct procs_bpf_key {
 	__u32 tgid;
 	__u32 dev; /* kernel encoding: major << 20 | minor, of the whole disk */
 };
 
-/* Cumulative per (process, device); user space takes deltas. Requests and
- * bytes are counted when the request starts (block_io_start, in the
- * submitting task: a direct I/O's process, the flusher for writeback), the
- * latency when it is done (block_io_done), from that start. */
-struct procs_bpf_val {
+/* Cumulative counts; user space takes deltas. Requests and bytes are
+ * counted when the request starts (block_io_start, in the submitting task:
+ * a direct I/O's process, the flusher for writeback), the latency when it is
+ * done (block_io_done), from that start. */
+struct procs_bpf_counts {
 	__u64 requests[BLKTUNE_OPS];
 	__u64 bytes[BLKTUNE_OPS];
 	__u64 done;                      /* requests whose completion was seen */
 	__u64 lat[BLKTUNE_LAT_BUCKETS];  /* start to done, all ops */
 	__u64 lat_sum_ns;
+};
+
+/* Per (process, device). */
+struct procs_bpf_val {
+	struct procs_bpf_counts c;
 	__u64 cgroup_id;                 /* the blk cgroup of the last request's bio (kernfs id) */
 	char comm[16];                   /* the submitting thread's name at the last request */
+};
+
+/* Per (blk cgroup of the request's first bio, device): what the cgroup view
+ * shows as traced, kept when the processes exit. */
+struct procs_bpf_cgkey {
+	__u64 cgroup_id; /* kernfs id: the inode of the cgroup's directory in the blkio/io hierarchy */
+	__u32 dev;
+	__u32 pad;
 };
 
 /* What a request in flight carries from start to done. */
 struct procs_bpf_inflight {
 	struct procs_bpf_key key;
+	__u64 cgroup_id;
 	__u64 start_ns;
 };
 

@@ -167,6 +167,16 @@ void format_bucket(uint64_t le, uint64_t prev_le, bool bytes, bool utf8, char *o
 	snprintf(out, len, "<=%s", b);
 }
 
+void format_latency(double us, char *out, size_t len)
+{
+	if (isnan(us))
+		snprintf(out, len, "-");
+	else if (us < 1000)
+		snprintf(out, len, "%.0fus", us);
+	else
+		snprintf(out, len, "%.1fms", us / 1000);
+}
+
 void format_uptime(double secs, char *out, size_t len)
 {
 	long s, d;

@@ -738,7 +738,7 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { '-', 0 }, "-", "shorter interval", act_faster },
 	{ ALL, { 's', 0 }, "s", "type the interval in seconds, 0.1 to 60 (Enter sets, Esc cancels)", act_interval_ask },
 	{ ALL, { 'c', 0 }, "c", "CPU view of the selected device on or off", act_cpus },
-	{ ALL, { 'C', 0 }, "C", "cgroup view on or off: per cgroup and device, read/write bytes and I/Os (v2 io.stat, else v1 blkio)",
+	{ ALL, { 'C', 0 }, "C", "cgroup view on or off: per cgroup and device, read/write bytes and I/Os (v2 io.stat, else v1 blkio; traced requests by cgroup id with --trace-processes)",
 	  act_cgroups },
 	{ ALL, { 'o', 0 }, "o", "process view on or off: per process read/write B/s from /proc/PID/io", action_procs },
 	{ ALL, { 'a', 0 }, "a", "take snapshot A of the selected device (since its last tunable change, at most the A/B window)",

@@ -93,7 +93,8 @@ static void usage(FILE *f)
 		"                         \"processes\" (those with I/O in the interval, most first)\n"
 		"      --trace-processes  trace which process submits each block request (a BPF mode of\n"
 		"                         its own): per process and device, requests and latency, in the\n"
-		"                         process view (o), detail pane and --top-processes JSON\n"
+		"                         process view (o), detail pane and --top-processes JSON; per\n"
+		"                         cgroup and device in the cgroup view (C) and --cgroups JSON\n"
 		"      --listen ADDR:PORT serve Prometheus metrics on http://ADDR:PORT/metrics while\n"
 		"                         running (e.g. 127.0.0.1:9101, [::1]:9101)\n"
 		"      --textfile DIR     write DIR/blktune.prom each interval (node_exporter's\n"
@@ -284,8 +285,9 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		return bad("%s chooses the full-screen table's columns; batch output has iostat's", "-o");
 	if (o->json && !o->batch)
 		return bad("%s only applies with -b", "--json");
-	if (o->trace_processes && o->batch && !o->top_processes)
-		return bad("%s in batch mode needs --json --top-processes (its figures are the process view's)",
+	if (o->trace_processes && o->batch && !o->top_processes && !o->cgroups)
+		return bad("%s in batch mode needs --json --top-processes or --cgroups (its figures are the process "
+			   "and cgroup views')",
 			   "--trace-processes");
 	if (o->trace_processes && o->no_trace)
 		return bad("%s traces: not with --no-trace", "--trace-processes");

@@ -33,15 +33,22 @@ static bool went_back(const struct cgroup_io *p, const struct cgroup_io *c)
 	       c->counter != p->counter;
 }
 
-static void fill_row(struct cgroup_row *r, const struct cgroup_group *g, const struct cgroup_io *io,
-		     const struct cgroup_io *pio, double interval, const struct sample *cur)
+static void start_row(struct cgroup_row *r, const struct cgroup_group *g, uint64_t id, dev_t dev,
+		      const struct sample *cur)
 {
 	memset(r, 0, sizeof(*r));
-	r->id = g->id;
-	snprintf(r->path, sizeof(r->path), "%s", g->path);
-	r->depth = g->depth;
-	r->dev = io->dev;
-	dev_name(cur, io->dev, r->dev_name, sizeof(r->dev_name));
+	r->id = id;
+	if (g) {
+		snprintf(r->path, sizeof(r->path), "%s", g->path);
+		r->depth = g->depth;
+	}
+	r->dev = dev;
+	dev_name(cur, dev, r->dev_name, sizeof(r->dev_name));
+}
+
+static void fill_row(struct cgroup_row *r, const struct cgroup_io *io, const struct cgroup_io *pio, double interval)
+{
+	r->counted = true;
 	r->counter = io->counter;
 	r->rbytes = io->rbytes;
 	r->wbytes = io->wbytes;
@@ -84,48 +91,122 @@ static void find_uncounted(const struct sample *cur, const dev_t *only, size_t n
 	}
 }
 
+static bool counted(const struct cgroup_io *io)
+{
+	return io->rbytes | io->wbytes | io->dbytes | io->rios | io->wios | io->dios;
+}
+
+/* The traced figures of pair t (its match in the previous sample, if any). */
+static void fill_traced(struct cgroup_row *r, const struct proc_cgtrace *t, const struct proc_sample *pp,
+			double interval)
+{
+	const struct proc_cgtrace *pt = pp ? proc_sample_cgtrace(pp, t->cgroup_id, t->dev) : NULL;
+
+	r->traced = true;
+	model_procs_figures(&t->c, pt ? &pt->c : NULL, interval, &r->t);
+}
+
+struct merge {
+	const struct sample *cur;
+	const struct cgroup_sample *pc;
+	const struct proc_sample *tp, *ptp; /* traced pairs, now and before (NULL: none) */
+	double interval, tinterval;
+	const dev_t *only;
+	size_t nonly;
+	struct cgroup_metrics *out;
+};
+
+static struct cgroup_row *new_row(struct merge *mg, const struct cgroup_group *g, uint64_t id, dev_t dev)
+{
+	struct cgroup_row *r = &mg->out->row[mg->out->nrows++];
+
+	start_row(r, g, id, dev, mg->cur);
+	return r;
+}
+
+/* The rows of one cgroup: its counted devices in the kernel's order, each
+ * with its traced figures, then the devices only traced, by dev_t. g is
+ * NULL for a traced id the walk did not find. */
+static void group_rows(struct merge *mg, const struct cgroup_group *g, const struct cgroup_group *pg, uint64_t id)
+{
+	const struct cgroup_sample *c = &mg->cur->cg;
+	size_t tfirst = 0, tn = mg->tp ? proc_sample_cgtraces(mg->tp, id, &tfirst) : 0;
+
+	for (size_t i = g ? g->first : 0; g && i < g->first + g->n; i++) {
+		const struct cgroup_io *io = &c->io[i];
+		const struct proc_cgtrace *t = mg->tp ? proc_sample_cgtrace(mg->tp, id, io->dev) : NULL;
+		struct cgroup_row *r;
+
+		if (!(counted(io) || t) || !wanted(mg->only, mg->nonly, io->dev))
+			continue;
+		r = new_row(mg, g, id, io->dev);
+		if (counted(io)) {
+			fill_row(r, io, pg ? cgroup_sample_io(mg->pc, pg, io->dev) : NULL, mg->interval);
+			mg->out->counter_used[io->counter] = true;
+		}
+		if (t)
+			fill_traced(r, t, mg->ptp, mg->tinterval);
+	}
+	for (size_t k = tfirst; k < tfirst + tn; k++) {
+		const struct proc_cgtrace *t = &mg->tp->cg[k];
+
+		if ((g && cgroup_sample_io(c, g, t->dev)) || !wanted(mg->only, mg->nonly, t->dev))
+			continue;
+		fill_traced(new_row(mg, g, id, t->dev), t, mg->ptp, mg->tinterval);
+	}
+}
+
+static bool traced_sample(const struct proc_sample *ps)
+{
+	return ps && ps->valid && ps->traced;
+}
+
 int model_cgroup(const struct sample *prev, const struct sample *cur, const dev_t *only, size_t nonly,
 		 struct cgroup_metrics *out)
 {
 	const struct cgroup_sample *c = &cur->cg;
 	const struct cgroup_sample *pc = prev && prev->cg.valid ? &prev->cg : NULL;
+	const struct proc_sample *tp = traced_sample(&cur->procs) ? &cur->procs : NULL;
+	const struct proc_sample *ptp = tp && prev && traced_sample(&prev->procs) ? &prev->procs : NULL;
 	/* the walk's own instants: a walk of many cgroups takes a while after
 	 * the sample's diskstats instant, and not always as long */
-	double interval = pc ? c->t - pc->t : 0;
+	struct merge mg = { cur, pc, tp, ptp, pc ? c->t - pc->t : 0, ptp ? tp->t - ptp->t : 0, only, nonly, out };
+	size_t need = c->nio + (tp ? tp->ncg : 0);
 
 	out->nrows = 0;
 	out->nuncounted = 0;
 	memset(out->counter_used, 0, sizeof(out->counter_used));
 	out->valid = c->valid;
 	out->version = c->version;
-	out->interval = interval;
+	out->interval = mg.interval;
 	out->skipped = c->skipped;
 	out->bad_lines = c->bad_lines;
+	out->traced = tp != NULL;
+	out->trace_interval = mg.tinterval;
 	snprintf(out->why, sizeof(out->why), "%s", c->why);
 	snprintf(out->hierarchy, sizeof(out->hierarchy), "/%s", c->mount);
 	if (!c->valid)
 		return 0;
-	if (c->nio > out->cap) {
-		struct cgroup_row *r = realloc(out->row, c->nio * sizeof(*r));
+	if (need > out->cap) {
+		struct cgroup_row *r = realloc(out->row, need * sizeof(*r));
 		if (!r)
 			return -ENOMEM;
 		out->row = r;
-		out->cap = c->nio;
+		out->cap = need;
 	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cgroup_group *grp = &c->groups[g];
 		const struct cgroup_group *pg = pc ? cgroup_sample_find(pc, grp->id, grp->path, g) : NULL;
 
-		for (size_t i = grp->first; i < grp->first + grp->n; i++) {
-			const struct cgroup_io *io = &c->io[i];
+		group_rows(&mg, grp, pg, grp->id);
+	}
+	/* traced ids the walk did not find: a cgroup removed since, 0 (no bio) */
+	for (size_t k = 0; tp && k < tp->ncg;) {
+		size_t tfirst, tn = proc_sample_cgtraces(tp, tp->cg[k].cgroup_id, &tfirst);
 
-			if (!(io->rbytes | io->wbytes | io->dbytes | io->rios | io->wios | io->dios) ||
-			    !wanted(only, nonly, io->dev))
-				continue;
-			fill_row(&out->row[out->nrows++], grp, io, pg ? cgroup_sample_io(pc, pg, io->dev) : NULL,
-				 interval, cur);
-			out->counter_used[io->counter] = true;
-		}
+		if (!cgroup_sample_find_id(c, tp->cg[k].cgroup_id))
+			group_rows(&mg, NULL, NULL, tp->cg[k].cgroup_id);
+		k = tfirst + tn;
 	}
 	if (c->version == 1)
 		find_uncounted(cur, only, nonly, out);

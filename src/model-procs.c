@@ -48,7 +48,7 @@ static void fill_row(struct proc_row *r, const struct proc_entry *e, const struc
 	}
 }
 
-static bool went_back(const struct proc_trace *p, const struct proc_trace *c)
+static bool went_back(const struct proc_counts *p, const struct proc_counts *c)
 {
 	for (int op = 0; op < PROC_OPS; op++)
 		if (c->requests[op] < p->requests[op] || c->bytes[op] < p->bytes[op])
@@ -56,33 +56,40 @@ static bool went_back(const struct proc_trace *p, const struct proc_trace *c)
 	return c->done < p->done;
 }
 
-static void fill_dev(struct proc_dev_row *d, const struct proc_trace *t, const struct proc_trace *pt, double interval)
+void model_procs_figures(const struct proc_counts *c, const struct proc_counts *p, double interval,
+			 struct proc_figures *f)
 {
 	uint64_t lat[PROC_LAT_BUCKETS], n = 0;
 
+	memset(f, 0, sizeof(*f));
+	memcpy(f->requests, c->requests, sizeof(f->requests));
+	memcpy(f->bytes, c->bytes, sizeof(f->bytes));
+	f->done = c->done;
+	f->lat_p50_us = f->lat_p99_us = f->lat_avg_us = NAN;
+	f->rates = p && interval > 0 && !went_back(p, c);
+	if (!f->rates)
+		return;
+	for (int op = 0; op < PROC_OPS; op++) {
+		f->req_s[op] = (double)(c->requests[op] - p->requests[op]) / interval;
+		f->bytes_s[op] = (double)(c->bytes[op] - p->bytes[op]) / interval;
+	}
+	for (int i = 0; i < PROC_LAT_BUCKETS; i++)
+		n += lat[i] = c->lat[i] >= p->lat[i] ? c->lat[i] - p->lat[i] : 0;
+	if (!n)
+		return;
+	f->lat_p50_us = trace_lat_percentile_us(lat, 0.5);
+	f->lat_p99_us = trace_lat_percentile_us(lat, 0.99);
+	f->lat_avg_us = (double)(c->lat_sum_ns - p->lat_sum_ns) / 1e3 / (double)(c->done - p->done);
+}
+
+static void fill_dev(struct proc_dev_row *d, const struct proc_trace *t, const struct proc_trace *pt, double interval)
+{
 	memset(d, 0, sizeof(*d));
 	d->dev = t->dev;
 	snprintf(d->dev_name, sizeof(d->dev_name), "%u:%u", major(t->dev), minor(t->dev));
 	d->cgroup_id = t->cgroup_id;
 	memcpy(d->comm, t->comm, sizeof(d->comm));
-	memcpy(d->requests, t->requests, sizeof(d->requests));
-	memcpy(d->bytes, t->bytes, sizeof(d->bytes));
-	d->done = t->done;
-	d->lat_p50_us = d->lat_p99_us = d->lat_avg_us = NAN;
-	d->rates = pt && interval > 0 && !went_back(pt, t);
-	if (!d->rates)
-		return;
-	for (int op = 0; op < PROC_OPS; op++) {
-		d->req_s[op] = (double)(t->requests[op] - pt->requests[op]) / interval;
-		d->bytes_s[op] = (double)(t->bytes[op] - pt->bytes[op]) / interval;
-	}
-	for (int i = 0; i < PROC_LAT_BUCKETS; i++)
-		n += lat[i] = t->lat[i] >= pt->lat[i] ? t->lat[i] - pt->lat[i] : 0;
-	if (!n)
-		return;
-	d->lat_p50_us = trace_lat_percentile_us(lat, 0.5);
-	d->lat_p99_us = trace_lat_percentile_us(lat, 0.99);
-	d->lat_avg_us = (double)(t->lat_sum_ns - pt->lat_sum_ns) / 1e3 / (double)(t->done - pt->done);
+	model_procs_figures(&t->c, pt ? &pt->c : NULL, interval, &d->f);
 }
 
 /* The traced pairs of process e (identity matched in pp) as device rows. */
@@ -107,7 +114,7 @@ static int fill_devs(struct proc_metrics *out, struct proc_row *r, const struct 
 
 		fill_dev(d, t, pt, interval);
 		for (int op = 0; op < PROC_OPS; op++)
-			r->req_s += d->req_s[op];
+			r->req_s += d->f.req_s[op];
 		r->ndev++;
 	}
 	return 0;
@@ -245,7 +252,7 @@ static double dev_req_s(const struct proc_metrics *m, const struct proc_row *r, 
 	for (size_t i = r->dfirst; i < r->dfirst + r->ndev; i++)
 		if (m->dev[i].dev == dev)
 			for (int op = 0; op < PROC_OPS; op++)
-				s += m->dev[i].req_s[op];
+				s += m->dev[i].f.req_s[op];
 	return s;
 }
 

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "format.h"
+#include "output-procs.h"
 
 static void rate(FILE *f, const char *key, bool valid, double v)
 {
@@ -12,20 +13,33 @@ static void rate(FILE *f, const char *key, bool valid, double v)
 		fprintf(f, ", \"%s\": null", key);
 }
 
-static void row(FILE *f, const struct cgroup_row *r)
+static void row(FILE *f, const struct cgroup_metrics *m, const struct cgroup_row *r)
 {
 	char path[2 * CGROUP_PATH_MAX + 8], dev[2 * SAMPLE_NAME_MAX + 8];
 
 	format_json_string(r->path, path, sizeof(path));
 	format_json_string(r->dev_name, dev, sizeof(dev));
-	fprintf(f,
-		"{\"path\": %s, \"id\": %" PRIu64 ", \"device\": %s, \"counter\": \"%s\", \"rbytes\": %" PRIu64
-		", \"wbytes\": %" PRIu64 ", \"rios\": %" PRIu64 ", \"wios\": %" PRIu64,
-		path, r->id, dev, cgroup_counter_names[r->counter], r->rbytes, r->wbytes, r->rios, r->wios);
+	fprintf(f, "{\"path\": %s, \"id\": %" PRIu64 ", \"device\": %s", r->path[0] ? path : "null", r->id, dev);
+	if (r->counted)
+		fprintf(f,
+			", \"counter\": \"%s\", \"rbytes\": %" PRIu64 ", \"wbytes\": %" PRIu64 ", \"rios\": %" PRIu64
+			", \"wios\": %" PRIu64,
+			cgroup_counter_names[r->counter], r->rbytes, r->wbytes, r->rios, r->wios);
+	else
+		fputs(", \"counter\": null, \"rbytes\": null, \"wbytes\": null, \"rios\": null, \"wios\": null", f);
 	rate(f, "rbytes_s", r->rates, r->rbytes_s);
 	rate(f, "wbytes_s", r->rates, r->wbytes_s);
 	rate(f, "rios_s", r->rates, r->rios_s);
 	rate(f, "wios_s", r->rates, r->wios_s);
+	if (m->traced && r->traced) {
+		fputs(", \"traced\": {", f);
+		/* the figures' writer opens with ", ": the object starts with the total */
+		fprintf(f, "\"requests\": %" PRIu64, r->t.requests[0] + r->t.requests[1] + r->t.requests[2] + r->t.requests[3]);
+		output_procs_figures(f, &r->t);
+		fputc('}', f);
+	} else if (m->traced) {
+		fputs(", \"traced\": null", f);
+	}
 	fputc('}', f);
 }
 
@@ -39,7 +53,8 @@ void output_cgroup_json(FILE *f, const struct cgroup_metrics *m)
 		return;
 	}
 	format_json_string(m->hierarchy, s, sizeof(s));
-	fprintf(f, "{\"version\": %d, \"hierarchy\": %s, \"uncounted\": [", m->version, s);
+	fprintf(f, "{\"version\": %d, \"hierarchy\": %s, \"traced\": %s, \"uncounted\": [", m->version, s,
+		m->traced ? "true" : "false");
 	for (size_t i = 0; i < m->nuncounted && i < MODEL_CGROUP_UNCOUNTED; i++) {
 		format_json_string(m->uncounted[i], s, sizeof(s));
 		fprintf(f, "%s%s", i ? ", " : "", s);
@@ -49,7 +64,7 @@ void output_cgroup_json(FILE *f, const struct cgroup_metrics *m)
 	for (size_t i = 0; i < m->nrows; i++) {
 		if (i)
 			fputs(", ", f);
-		row(f, &m->row[i]);
+		row(f, m, &m->row[i]);
 	}
 	fputs("]}", f);
 }

@@ -24,6 +24,23 @@ static void num(FILE *f, const char *key, double v)
 
 static const char *const ops[PROC_OPS] = { "read", "write", "discard", "flush" };
 
+void output_procs_figures(FILE *f, const struct proc_figures *x)
+{
+	for (int op = 0; op < PROC_OPS; op++)
+		fprintf(f, ", \"%s_requests\": %" PRIu64 ", \"%s_bytes\": %" PRIu64, ops[op], x->requests[op], ops[op],
+			x->bytes[op]);
+	fprintf(f, ", \"done\": %" PRIu64, x->done);
+	for (int op = 0; op < PROC_OPS; op++) {
+		char k[32];
+
+		snprintf(k, sizeof(k), "%s_requests_s", ops[op]);
+		rate(f, k, x->rates, x->req_s[op]);
+	}
+	num(f, "lat_p50_us", x->lat_p50_us);
+	num(f, "lat_p99_us", x->lat_p99_us);
+	num(f, "lat_avg_us", x->lat_avg_us);
+}
+
 static void dev_row(FILE *f, const struct proc_dev_row *d)
 {
 	char name[2 * SAMPLE_NAME_MAX + 8], comm[2 * 16 + 8];
@@ -32,19 +49,7 @@ static void dev_row(FILE *f, const struct proc_dev_row *d)
 	format_json_string(d->comm, comm, sizeof(comm));
 	fprintf(f, "{\"device\": %s, \"dev\": \"%u:%u\", \"cgroup_id\": %" PRIu64 ", \"comm\": %s", name, major(d->dev),
 		minor(d->dev), d->cgroup_id, comm);
-	for (int op = 0; op < PROC_OPS; op++)
-		fprintf(f, ", \"%s_requests\": %" PRIu64 ", \"%s_bytes\": %" PRIu64, ops[op], d->requests[op], ops[op],
-			d->bytes[op]);
-	fprintf(f, ", \"done\": %" PRIu64, d->done);
-	for (int op = 0; op < PROC_OPS; op++) {
-		char k[32];
-
-		snprintf(k, sizeof(k), "%s_requests_s", ops[op]);
-		rate(f, k, d->rates, d->req_s[op]);
-	}
-	num(f, "lat_p50_us", d->lat_p50_us);
-	num(f, "lat_p99_us", d->lat_p99_us);
-	num(f, "lat_avg_us", d->lat_avg_us);
+	output_procs_figures(f, &d->f);
 	fputc('}', f);
 }
 

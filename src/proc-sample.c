@@ -12,6 +12,7 @@ void proc_sample_free(struct proc_sample *s)
 {
 	free(s->p);
 	free(s->tr);
+	free(s->cg);
 	proc_sample_init(s);
 }
 
@@ -19,13 +20,16 @@ void proc_sample_reset(struct proc_sample *s)
 {
 	struct proc_entry *p = s->p;
 	struct proc_trace *tr = s->tr;
-	size_t cap = s->cap, trcap = s->trcap;
+	struct proc_cgtrace *cg = s->cg;
+	size_t cap = s->cap, trcap = s->trcap, cgcap = s->cgcap;
 
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->cap = cap;
 	s->tr = tr;
 	s->trcap = trcap;
+	s->cg = cg;
+	s->cgcap = cgcap;
 }
 
 struct proc_entry *proc_sample_add(struct proc_sample *s, pid_t pid, uint64_t start)
@@ -101,10 +105,64 @@ static int cmp_trace(const void *a, const void *b)
 	return (x->dev > y->dev) - (x->dev < y->dev);
 }
 
+static int cmp_cgtrace(const void *a, const void *b)
+{
+	const struct proc_cgtrace *x = a, *y = b;
+
+	if (x->cgroup_id != y->cgroup_id)
+		return (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
 void proc_sample_sort_traced(struct proc_sample *s)
 {
 	if (s->ntr > 1)
 		qsort(s->tr, s->ntr, sizeof(s->tr[0]), cmp_trace);
+	if (s->ncg > 1)
+		qsort(s->cg, s->ncg, sizeof(s->cg[0]), cmp_cgtrace);
+}
+
+struct proc_cgtrace *proc_sample_add_cgtrace(struct proc_sample *s, uint64_t cgroup_id, dev_t dev)
+{
+	struct proc_cgtrace *t;
+
+	if (s->ncg == s->cgcap) {
+		size_t cap = s->cgcap ? s->cgcap * 2 : 16;
+		if (!(t = realloc(s->cg, cap * sizeof(*t))))
+			return NULL;
+		s->cg = t;
+		s->cgcap = cap;
+	}
+	t = &s->cg[s->ncg++];
+	memset(t, 0, sizeof(*t));
+	t->cgroup_id = cgroup_id;
+	t->dev = dev;
+	return t;
+}
+
+size_t proc_sample_cgtraces(const struct proc_sample *s, uint64_t cgroup_id, size_t *first)
+{
+	size_t lo = 0, hi = s->ncg, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->cg[mid].cgroup_id < cgroup_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < s->ncg && s->cg[lo + n].cgroup_id == cgroup_id)
+		n++;
+	return n;
+}
+
+const struct proc_cgtrace *proc_sample_cgtrace(const struct proc_sample *s, uint64_t cgroup_id, dev_t dev)
+{
+	const struct proc_cgtrace key = { .cgroup_id = cgroup_id, .dev = dev };
+
+	return s->ncg ? bsearch(&key, s->cg, s->ncg, sizeof(s->cg[0]), cmp_cgtrace) : NULL;
 }
 
 /* The first pair of tgid or later (binary search). */

@@ -18,6 +18,7 @@ struct source_procs_bpf {
 	struct root *root;
 	struct bpf_loaded *obj;
 	int map_fd;
+	int cg_fd;
 };
 
 int source_procs_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
@@ -75,6 +76,10 @@ int source_procs_bpf_open(const struct root *r, struct source_procs_bpf **out, c
 		err = src->map_fd;
 		snprintf(why, whylen, "the process tracer has no map called procs");
 	}
+	if (!err && (src->cg_fd = bpf_loaded_map_fd(src->obj, "cgroups")) < 0) {
+		err = src->cg_fd;
+		snprintf(why, whylen, "the process tracer has no map called cgroups");
+	}
 	if (err) {
 		source_procs_bpf_close(src);
 		return err;
@@ -92,11 +97,8 @@ void source_procs_bpf_close(struct source_procs_bpf *src)
 	free(src);
 }
 
-static void copy(struct proc_trace *t, const struct procs_bpf_val *v)
+static void copy(struct proc_counts *t, const struct procs_bpf_counts *v)
 {
-	t->cgroup_id = v->cgroup_id;
-	memcpy(t->comm, v->comm, sizeof(t->comm));
-	t->comm[sizeof(t->comm) - 1] = '\0';
 	for (int op = 0; op < PROC_OPS; op++) {
 		t->requests[op] = v->requests[op];
 		t->bytes[op] = v->bytes[op];
@@ -104,6 +106,11 @@ static void copy(struct proc_trace *t, const struct procs_bpf_val *v)
 	t->done = v->done;
 	memcpy(t->lat, v->lat, sizeof(t->lat));
 	t->lat_sum_ns = v->lat_sum_ns;
+}
+
+static dev_t kdev(__u32 dev)
+{
+	return makedev(dev >> 20, dev & 0xfffff);
 }
 
 /* A process that has exited keeps its pairs in the map until the LRU
@@ -128,11 +135,35 @@ static void prune(struct source_procs_bpf *src, const struct proc_sample *out, c
 		bpf_map_delete_elem(src->map_fd, key);
 }
 
+/* The (cgroup, device) pairs: kept as long as the map keeps them (a cgroup
+ * removed keeps its id, never reused while the kernel runs). */
+static int read_cgroups(struct source_procs_bpf *src, struct proc_sample *out)
+{
+	struct procs_bpf_cgkey key, next;
+	struct procs_bpf_counts v;
+	void *prev = NULL;
+
+	out->ncg = 0;
+	while (bpf_map_get_next_key(src->cg_fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(src->cg_fd, &key, &v) == 0) {
+			struct proc_cgtrace *t = proc_sample_add_cgtrace(out, key.cgroup_id, kdev(key.dev));
+
+			if (!t)
+				return -ENOMEM;
+			copy(&t->c, &v);
+		}
+	}
+	return 0;
+}
+
 int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 {
 	struct procs_bpf_key key, next;
 	struct procs_bpf_val v;
 	void *prev = NULL;
+	int err;
 
 	out->ntr = 0;
 	while (bpf_map_get_next_key(src->map_fd, prev, &next) == 0) {
@@ -141,15 +172,19 @@ int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(src->map_fd, &key, &v) == 0) {
-			struct proc_trace *t = proc_sample_add_trace(out, (pid_t)key.tgid,
-								     makedev(key.dev >> 20, key.dev & 0xfffff));
+			struct proc_trace *t = proc_sample_add_trace(out, (pid_t)key.tgid, kdev(key.dev));
 			if (!t)
 				return -ENOMEM;
-			copy(t, &v);
+			t->cgroup_id = v.cgroup_id;
+			memcpy(t->comm, v.comm, sizeof(t->comm));
+			t->comm[sizeof(t->comm) - 1] = '\0';
+			copy(&t->c, &v.c);
 		}
 	}
 	if (prev && out->valid && out->all_users)
 		prune(src, out, prev);
+	if ((err = read_cgroups(src, out)) < 0)
+		return err;
 	proc_sample_sort_traced(out);
 	out->traced = true;
 	return 0;

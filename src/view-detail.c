@@ -108,7 +108,7 @@ static void top_processes(struct ui *u, dev_t dev, int y, int width)
 		for (size_t d = r->dfirst; d < r->dfirst + r->ndev; d++)
 			if (pm->dev[d].dev == dev)
 				for (int op = 0; op < PROC_OPS; op++)
-					req += pm->dev[d].req_s[op];
+					req += pm->dev[d].f.req_s[op];
 		format_sanitize(r->comm, comm, sizeof(comm));
 		printw("  %s[%d] %.0f req/s", comm, (int)r->pid, req);
 	}

@@ -62,16 +62,6 @@ static void row_draw(const struct proc_row *r, bool traced, int width)
 	command_cell(r, width - 70);
 }
 
-static void lat_cell(double us, char *b, size_t len)
-{
-	if (isnan(us))
-		snprintf(b, len, "-");
-	else if (us < 1000)
-		snprintf(b, len, "%.0fus", us);
-	else
-		snprintf(b, len, "%.1fms", us / 1000);
-}
-
 /* A traced device under its process: requests per second by operation over
  * the interval, the total since tracing started, latency percentiles of the
  * interval's completions (bucket resolution), the bios' blk cgroup. */
@@ -80,12 +70,12 @@ static void dev_line(struct ui *u, const struct proc_dev_row *d, int y, int widt
 	char name[SAMPLE_NAME_MAX], p50[16], p99[16];
 
 	format_sanitize(d->dev_name, name, sizeof(name));
-	lat_cell(d->lat_p50_us, p50, sizeof(p50));
-	lat_cell(d->lat_p99_us, p99, sizeof(p99));
+	format_latency(d->f.lat_p50_us, p50, sizeof(p50));
+	format_latency(d->f.lat_p99_us, p99, sizeof(p99));
 	attrset(view_attr(u, VC_DIM));
 	mvprintw(y, 8, "%-10.10s r/s %-6.0f w/s %-6.0f requests %-9llu p50 %-7s p99 %-7s cgroup %llu", name,
-		 d->rates ? d->req_s[0] : 0.0, d->rates ? d->req_s[1] : 0.0,
-		 (unsigned long long)(d->requests[0] + d->requests[1] + d->requests[2] + d->requests[3]), p50, p99,
+		 d->f.rates ? d->f.req_s[0] : 0.0, d->f.rates ? d->f.req_s[1] : 0.0,
+		 (unsigned long long)(d->f.requests[0] + d->f.requests[1] + d->f.requests[2] + d->f.requests[3]), p50, p99,
 		 (unsigned long long)d->cgroup_id);
 	attrset(A_NORMAL);
 }

@@ -382,7 +382,8 @@ START_TEST(test_model_invalid_and_json)
 	f = open_memstream(&buf, &len);
 	output_cgroup_json(f, &m);
 	fclose(f);
-	ck_assert_str_eq(buf, "{\"version\": 1, \"hierarchy\": \"/sys/fs/cgroup/blkio\", \"uncounted\": [\"loop1\"], "
+	ck_assert_str_eq(buf, "{\"version\": 1, \"hierarchy\": \"/sys/fs/cgroup/blkio\", \"traced\": false, "
+			      "\"uncounted\": [\"loop1\"], "
 			      "\"uncounted_total\": 1, \"skipped\": 0, \"bad_lines\": 0, \"groups\": ["
 			      "{\"path\": \"/\", \"id\": 1, \"device\": \"loop0\", \"counter\": \"bfq\", \"rbytes\": 16384, "
 			      "\"wbytes\": 0, \"rios\": 6, \"wios\": 0, \"rbytes_s\": 4096.000, \"wbytes_s\": 0.000, "
@@ -391,6 +392,142 @@ START_TEST(test_model_invalid_and_json)
 			      "\"wbytes\": 0, \"rios\": 3, \"wios\": 0, \"rbytes_s\": 2048.000, \"wbytes_s\": 0.000, "
 			      "\"rios_s\": 1.000, \"wios_s\": 0.000}]}");
 	free(buf);
+	sample_free(&a);
+	sample_free(&b);
+	model_cgroup_free(&m);
+}
+END_TEST
+
+/* A traced (cgroup id, device) pair in s: reads, their bytes, done. */
+static struct proc_cgtrace *traced(struct sample *s, uint64_t id, unsigned mi, uint64_t reads, uint64_t writes)
+{
+	struct proc_cgtrace *t = proc_sample_add_cgtrace(&s->procs, id, makedev(7, mi));
+
+	ck_assert_ptr_nonnull(t);
+	t->c.requests[0] = reads;
+	t->c.bytes[0] = reads * 4096;
+	t->c.requests[1] = writes;
+	t->c.bytes[1] = writes * 4096;
+	t->c.done = reads + writes;
+	return t;
+}
+
+static const struct cgroup_row *row_at(const struct cgroup_metrics *m, uint64_t id, unsigned mi)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->row[i].id == id && m->row[i].dev == makedev(7, mi))
+			return &m->row[i];
+	return NULL;
+}
+
+/* --trace-processes: traced pairs by cgroup id beside the kernel's counts. */
+START_TEST(test_model_traced)
+{
+	struct sample a, b;
+	struct cgroup_metrics m = { 0 };
+	const struct cgroup_row *r;
+	struct proc_cgtrace *t;
+	dev_t only = makedev(7, 1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fake(&a, 10.0, 42, 4096, 1, CGROUP_COUNTER_THROTTLE);
+	fake(&b, 12.0, 42, 4096 + 8192, 5, CGROUP_COUNTER_THROTTLE);
+	a.procs.valid = b.procs.valid = true;
+	a.procs.traced = b.procs.traced = true;
+	a.procs.t = 10.2;
+	b.procs.t = 12.7; /* the traced rates over their own instants: 2.5 s */
+	traced(&a, 42, 0, 10, 0);
+	t = traced(&b, 42, 0, 35, 0);
+	t->c.lat[7] = 25; /* the interval's 25 in (64, 128] us */
+	t->c.lat_sum_ns = 25 * 100000ULL;
+	traced(&b, 42, 1, 0, 5); /* 7:1: a line that counts nothing, traced */
+	traced(&b, 42, 2, 1, 0); /* 7:2: no line at all, not in diskstats */
+	traced(&b, 99, 0, 3, 0); /* an id the walk did not find (removed) */
+	traced(&b, 0, 0, 0, 2);  /* no bio (a flush) */
+	proc_sample_sort_traced(&a.procs);
+	proc_sample_sort_traced(&b.procs);
+
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(m.traced);
+	ck_assert_double_eq_tol(m.trace_interval, 2.5, 1e-9);
+	ck_assert_uint_eq(m.nrows, 6);
+	/* the tree first (counted, or traced under a cgroup found), then the ids not found, by id */
+	r = &m.row[0];
+	ck_assert(r->id == 1 && r->counted && !r->traced);
+	r = &m.row[1];
+	ck_assert(r->id == 42 && r->dev == makedev(7, 0) && r->counted && r->traced);
+	ck_assert_str_eq(r->path, "/a");
+	ck_assert(r->t.rates);
+	ck_assert_double_eq_tol(r->t.req_s[0], 10.0, 1e-9);
+	ck_assert_double_eq_tol(r->t.bytes_s[0], 40960.0, 1e-9);
+	ck_assert_uint_eq(r->t.requests[0], 35);
+	ck_assert_uint_eq(r->t.bytes[0], 35 * 4096);
+	ck_assert(r->t.lat_p50_us > 64 && r->t.lat_p50_us <= 128);
+	ck_assert_double_eq_tol(r->t.lat_avg_us, 100.0, 1e-9);
+	ck_assert_double_eq_tol(r->rbytes_s, 4096.0, 1e-9); /* the kernel's rates as before */
+	r = &m.row[2];
+	ck_assert(r->id == 42 && r->dev == makedev(7, 1) && !r->counted && r->traced);
+	ck_assert_str_eq(r->path, "/a");
+	ck_assert_int_eq(r->depth, 1);
+	ck_assert(!r->t.rates); /* new pair */
+	ck_assert(!r->rates);
+	ck_assert_uint_eq(r->t.requests[1], 5);
+	r = &m.row[3];
+	ck_assert(r->id == 42 && r->dev == makedev(7, 2) && !r->counted && r->traced);
+	ck_assert_str_eq(r->path, "/a");
+	ck_assert_str_eq(r->dev_name, "7:2");
+	r = &m.row[4];
+	ck_assert(r->id == 0 && !r->counted && r->traced && r->path[0] == '\0');
+	r = &m.row[5];
+	ck_assert(r->id == 99 && !r->counted && r->traced && r->path[0] == '\0');
+	ck_assert_uint_eq(r->t.requests[0], 3);
+
+	f = open_memstream(&buf, &len);
+	output_cgroup_json(f, &m);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"traced\": true, "));
+	ck_assert_ptr_nonnull(strstr(buf, "\"rios_s\": 4.000, \"wios_s\": 0.000, \"traced\": null}"));
+	ck_assert_ptr_nonnull(strstr(buf, "{\"path\": \"/a\", \"id\": 42, \"device\": \"loop1\", \"counter\": null, "
+					  "\"rbytes\": null, \"wbytes\": null, \"rios\": null, \"wios\": null, "
+					  "\"rbytes_s\": null, \"wbytes_s\": null, \"rios_s\": null, \"wios_s\": null, "
+					  "\"traced\": {\"requests\": 5, \"read_requests\": 0, \"read_bytes\": 0, "
+					  "\"write_requests\": 5, \"write_bytes\": 20480, "));
+	ck_assert_ptr_nonnull(strstr(buf, "{\"path\": null, \"id\": 99, \"device\": \"loop0\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"traced\": {\"requests\": 35, \"read_requests\": 35, \"read_bytes\": 143360, "));
+	ck_assert_ptr_nonnull(strstr(buf, "\"read_requests_s\": 10.0, "));
+	free(buf);
+
+	/* the device filter holds for traced rows too */
+	ck_assert_int_eq(model_cgroup(&a, &b, &only, 1, &m), 0);
+	ck_assert_uint_eq(m.nrows, 1);
+	ck_assert_ptr_nonnull(row_at(&m, 42, 1));
+	/* a previous sample without tracing: counts, no traced rates */
+	a.procs.traced = false;
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(m.traced);
+	ck_assert(!row_at(&m, 42, 0)->t.rates);
+	ck_assert_uint_eq(row_at(&m, 42, 0)->t.requests[0], 35);
+	ck_assert(row_at(&m, 42, 0)->rates);
+	/* tracing off now: the kernel's rows only, no traced figures */
+	b.procs.traced = false;
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(!m.traced);
+	ck_assert_uint_eq(m.nrows, 2); /* 7:2 and the ids not found are gone with the tracing */
+	ck_assert(!m.row[1].traced);
+	f = open_memstream(&buf, &len);
+	output_cgroup_json(f, &m);
+	fclose(f);
+	ck_assert_ptr_null(strstr(buf, "\"traced\": null"));
+	free(buf);
+	/* counts that went back (the map's LRU dropped the pair and it came
+	 * back): no traced rate */
+	a.procs.traced = b.procs.traced = true;
+	a.procs.cg[0].c.requests[0] = 100;
+	ck_assert_uint_eq(a.procs.cg[0].cgroup_id, 42);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(!row_at(&m, 42, 0)->t.rates);
 	sample_free(&a);
 	sample_free(&b);
 	model_cgroup_free(&m);
@@ -412,6 +549,7 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_source_none);
 	tcase_add_test(tc, test_model);
 	tcase_add_test(tc, test_model_invalid_and_json);
+	tcase_add_test(tc, test_model_traced);
 	suite_add_tcase(s, tc);
 	return s;
 }

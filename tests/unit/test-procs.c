@@ -246,24 +246,24 @@ START_TEST(test_traced)
 	a.traced = b.traced = true;
 	/* 101 reads from 7:0 (200 requests in 2 s, all done in (64, 128] us) */
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&a, 101, makedev(7, 0)));
-	t->requests[0] = 100;
-	t->done = 100;
+	t->c.requests[0] = 100;
+	t->c.done = 100;
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 101, makedev(7, 0)));
-	t->requests[0] = 300;
-	t->done = 300;
-	t->lat[7] = 200;
-	t->lat_sum_ns = 200 * 100000ULL;
+	t->c.requests[0] = 300;
+	t->c.done = 300;
+	t->c.lat[7] = 200;
+	t->c.lat_sum_ns = 200 * 100000ULL;
 	t->cgroup_id = 42;
 	/* 102 (no bytes in /proc/PID/io: a flusher) writes 10 requests to 7:0 and 7:1 */
 	ck_assert_ptr_nonnull(proc_sample_add_trace(&a, 102, makedev(7, 1)));
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 102, makedev(7, 1)));
-	t->requests[1] = 10;
+	t->c.requests[1] = 10;
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 102, makedev(7, 0)));
-	t->requests[1] = 20;
+	t->c.requests[1] = 20;
 	/* 103's PID was reused: the pair carries no rate */
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&a, 103, makedev(7, 0)));
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 103, makedev(7, 0)));
-	t->requests[0] = 50;
+	t->c.requests[0] = 50;
 	proc_sample_sort_traced(&a);
 	proc_sample_sort_traced(&b);
 
@@ -271,20 +271,20 @@ START_TEST(test_traced)
 	ck_assert(m.traced);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 101));
 	ck_assert_uint_eq(r->ndev, 1);
-	ck_assert(m.dev[r->dfirst].rates);
-	ck_assert_double_eq_tol(m.dev[r->dfirst].req_s[0], 100, 1e-9);
+	ck_assert(m.dev[r->dfirst].f.rates);
+	ck_assert_double_eq_tol(m.dev[r->dfirst].f.req_s[0], 100, 1e-9);
 	ck_assert_double_eq_tol(r->req_s, 100, 1e-9);
 	ck_assert_uint_eq(m.dev[r->dfirst].cgroup_id, 42);
-	ck_assert(m.dev[r->dfirst].lat_p50_us > 64 && m.dev[r->dfirst].lat_p50_us <= 128);
-	ck_assert_double_eq_tol(m.dev[r->dfirst].lat_avg_us, 100, 1e-9);
+	ck_assert(m.dev[r->dfirst].f.lat_p50_us > 64 && m.dev[r->dfirst].f.lat_p50_us <= 128);
+	ck_assert_double_eq_tol(m.dev[r->dfirst].f.lat_avg_us, 100, 1e-9);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102)); /* active by requests alone */
 	ck_assert_uint_eq(r->ndev, 2);
 	ck_assert_double_eq_tol(r->req_s, 5, 1e-9); /* 7:1 had a pair: 5/s; 7:0 is new: no rate */
 	ck_assert_ptr_null(model_procs_find(&m, 103)); /* no rate, no bytes: not active */
 	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 103));
-	ck_assert(!m.dev[r->dfirst].rates);
-	ck_assert_uint_eq(m.dev[r->dfirst].requests[0], 50);
+	ck_assert(!m.dev[r->dfirst].f.rates);
+	ck_assert_uint_eq(m.dev[r->dfirst].f.requests[0], 50);
 	/* top of 7:0: 101 only (102's pair there is new: no rate yet) */
 	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 4), 1);
 	ck_assert_int_eq(m.row[idx[0]].pid, 101);
