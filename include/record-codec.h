@@ -3,16 +3,25 @@
  * lists. The walk over the sample is written once and used both ways, so
  * what is recorded is exactly what the sampler assembled.
  *
- * A record's payload (all numbers LEB128 varints):
- *   nwords nchanged { skip zigzag(cur - prev) }*nchanged
+ * Each word has a delta (cur - prev, modulo 2^64) and the delta it had in
+ * the record before; a word is "moving" when its delta differs from that
+ * one. A record's payload (all numbers LEB128 varints):
+ *   nwords ntoggles { skip }*ntoggles { zigzag(delta - last delta) }*moving
  *   nstrings nchanged { skip len bytes }*nchanged
- * where skip counts the unchanged words (strings) before the next changed
- * one and prev is the previous record's list (all zero and empty for a key
- * record). An idle device costs nothing; a busy one only its moving
- * counters and histogram buckets. */
+ * The toggles name, in order, the words whose moving flag differs from the
+ * previous record's (skip counts the words passed over since the last
+ * toggle); then one residual per moving word, in order. A key record
+ * starts from a list, deltas and flags all zero and no strings, and leaves
+ * the deltas zero and no word moving behind it (its values are no rate).
+ * An idle counter and one that moves at a steady rate cost nothing; a
+ * busy device that keeps being busy costs its residuals and no positions.
+ * Bound: a record is at most 3 + 14 bytes per word + what its strings
+ * take (each toggle at most 4 bytes for RECORD_MAX_WORDS, each residual at
+ * most 10). */
 #ifndef BLKTUNE_RECORD_CODEC_H
 #define BLKTUNE_RECORD_CODEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +41,11 @@ struct record_flat {
 	size_t nsb, capsb;
 	size_t *so;    /* string i starts at sb + so[i] */
 	size_t ns, caps;
+	/* the coder's state, set by record_encode and record_decode: each
+	 * word's last delta and whether it moved in the last record */
+	uint64_t *d;
+	unsigned char *on;
+	size_t capd, capon;
 };
 
 /* Growable byte buffer for payloads. */
@@ -43,7 +57,6 @@ struct record_buf {
 void record_flat_init(struct record_flat *f);
 void record_flat_free(struct record_flat *f);
 void record_flat_reset(struct record_flat *f);
-int record_flat_copy(struct record_flat *dst, const struct record_flat *src);
 
 /* Flatten s into f (reset first). Returns 0 or -ENOMEM. */
 int record_flatten(const struct sample *s, struct record_flat *f);
@@ -55,11 +68,13 @@ int record_unflatten(const struct record_flat *f, struct sample *s);
  * nanoseconds (the reader's index takes them without a full rebuild). */
 int record_flat_times(const struct record_flat *f, double *t, struct timespec *wall);
 
-/* Append the payload of cur against prev (NULL: a key record). */
-int record_encode(const struct record_flat *prev, const struct record_flat *cur, struct record_buf *out);
-/* Apply a payload to f (holding the previous record's list, or reset for
- * a key). Returns 0, -EINVAL (malformed) or -ENOMEM. */
-int record_decode(struct record_flat *f, const unsigned char *p, size_t n);
+/* Append the payload of cur against prev (NULL: a key record), prev as
+ * the last record_encode or record_decode left it; sets cur's state. */
+int record_encode(const struct record_flat *prev, struct record_flat *cur, struct record_buf *out);
+/* Apply a payload to f, which holds the previous record's list and state
+ * (a key record starts f afresh). Returns 0, -EINVAL (malformed) or
+ * -ENOMEM; after an error f is undefined until the next key. */
+int record_decode(struct record_flat *f, bool key, const unsigned char *p, size_t n);
 
 void record_buf_free(struct record_buf *b);
 int record_buf_put(struct record_buf *b, const void *p, size_t n);

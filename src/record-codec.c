@@ -25,6 +25,8 @@ void record_flat_init(struct record_flat *f)
 void record_flat_free(struct record_flat *f)
 {
 	free(f->w);
+	free(f->d);
+	free(f->on);
 	free(f->sb);
 	free(f->so);
 	record_flat_init(f);
@@ -68,24 +70,6 @@ static int push_string(struct record_flat *f, const char *s, size_t len)
 	memcpy(f->sb + f->nsb, s, len);
 	f->sb[f->nsb + len] = '\0';
 	f->nsb += len + 1;
-	return 0;
-}
-
-int record_flat_copy(struct record_flat *dst, const struct record_flat *src)
-{
-	if (grow((void **)&dst->w, &dst->capw, src->nw, sizeof(*dst->w)) < 0 ||
-	    grow((void **)&dst->so, &dst->caps, src->ns, sizeof(*dst->so)) < 0 ||
-	    grow((void **)&dst->sb, &dst->capsb, src->nsb, 1) < 0)
-		return -ENOMEM;
-	if (src->nw)
-		memcpy(dst->w, src->w, src->nw * sizeof(*src->w));
-	if (src->ns)
-		memcpy(dst->so, src->so, src->ns * sizeof(*src->so));
-	if (src->nsb)
-		memcpy(dst->sb, src->sb, src->nsb);
-	dst->nw = src->nw;
-	dst->ns = src->ns;
-	dst->nsb = src->nsb;
 	return 0;
 }
 
@@ -473,25 +457,12 @@ static const char *flat_string(const struct record_flat *f, size_t i, size_t *le
 	return s;
 }
 
-int record_encode(const struct record_flat *prev, const struct record_flat *cur, struct record_buf *out)
+/* The strings' part of a payload: nstrings nchanged { skip len bytes }. */
+static int encode_strings(const struct record_flat *prev, const struct record_flat *cur, struct record_buf *out)
 {
 	size_t changed = 0, last = 0;
 	int err;
 
-	for (size_t i = 0; i < cur->nw; i++)
-		changed += (prev && i < prev->nw ? prev->w[i] : 0) != cur->w[i];
-	if ((err = record_buf_varint(out, cur->nw)) < 0 || (err = record_buf_varint(out, changed)) < 0)
-		return err;
-	for (size_t i = 0; i < cur->nw; i++) {
-		uint64_t p = prev && i < prev->nw ? prev->w[i] : 0;
-		if (p == cur->w[i])
-			continue;
-		if ((err = record_buf_varint(out, i - last)) < 0 ||
-		    (err = record_buf_varint(out, zigzag(cur->w[i] - p))) < 0)
-			return err;
-		last = i + 1;
-	}
-	changed = last = 0;
 	for (size_t i = 0; i < cur->ns; i++) {
 		size_t a, b = 0;
 		const char *sa = flat_string(cur, i, &a), *sb = prev && i < prev->ns ? flat_string(prev, i, &b) : "";
@@ -510,6 +481,78 @@ int record_encode(const struct record_flat *prev, const struct record_flat *cur,
 		last = i + 1;
 	}
 	return 0;
+}
+
+/* Size the coder's state (last deltas, moving flags) for f's words. */
+static int state_reserve(struct record_flat *f, size_t n)
+{
+	if (grow((void **)&f->d, &f->capd, n, sizeof(*f->d)) < 0 ||
+	    grow((void **)&f->on, &f->capon, n, sizeof(*f->on)) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* No delta and no word moving, from word `from` to the end of f's list. */
+static void state_clear(struct record_flat *f, size_t from)
+{
+	if (from >= f->nw)
+		return;
+	memset(f->d + from, 0, (f->nw - from) * sizeof(*f->d));
+	memset(f->on + from, 0, f->nw - from);
+}
+
+/* Word i's state in prev: its value, last delta, moving flag (zero past
+ * the end of the list, and for a key record). */
+static void prev_state(const struct record_flat *prev, size_t i, uint64_t *w, uint64_t *d, bool *on)
+{
+	bool have = prev && i < prev->nw;
+
+	*w = have ? prev->w[i] : 0;
+	*d = have ? prev->d[i] : 0;
+	*on = have && prev->on[i];
+}
+
+int record_encode(const struct record_flat *prev, struct record_flat *cur, struct record_buf *out)
+{
+	size_t toggles = 0, last = 0;
+	int err;
+
+	if ((err = state_reserve(cur, cur->nw)) < 0)
+		return err;
+	for (size_t i = 0; i < cur->nw; i++) {
+		uint64_t pw, pd;
+		bool pon;
+		prev_state(prev, i, &pw, &pd, &pon);
+		cur->d[i] = cur->w[i] - pw;
+		cur->on[i] = cur->d[i] != pd;
+		toggles += cur->on[i] != pon;
+	}
+	if ((err = record_buf_varint(out, cur->nw)) < 0 || (err = record_buf_varint(out, toggles)) < 0)
+		return err;
+	for (size_t i = 0; i < cur->nw; i++) {
+		uint64_t pw, pd;
+		bool pon;
+		prev_state(prev, i, &pw, &pd, &pon);
+		if (cur->on[i] == pon)
+			continue;
+		if ((err = record_buf_varint(out, i - last)) < 0)
+			return err;
+		last = i + 1;
+	}
+	for (size_t i = 0; i < cur->nw; i++) {
+		uint64_t pw, pd;
+		bool pon;
+		if (!cur->on[i])
+			continue;
+		prev_state(prev, i, &pw, &pd, &pon);
+		if ((err = record_buf_varint(out, zigzag(cur->d[i] - pd))) < 0)
+			return err;
+	}
+	/* A key's values are no rate: the record after it starts from no
+	 * delta and no word moving. */
+	if (!prev)
+		state_clear(cur, 0);
+	return encode_strings(prev, cur, out);
 }
 
 /* Strings are rebuilt whole: they change seldom and are short. */
@@ -564,28 +607,45 @@ out:
 	return err;
 }
 
-int record_decode(struct record_flat *f, const unsigned char *p, size_t n)
+int record_decode(struct record_flat *f, bool key, const unsigned char *p, size_t n)
 {
 	const unsigned char *end = p + n;
-	uint64_t nw, changed, skip, z;
-	size_t i = 0, old = f->nw;
+	uint64_t nw, toggles, skip, z;
+	size_t i = 0, old;
 
-	if (record_varint(&p, end, &nw) < 0 || record_varint(&p, end, &changed) < 0 || nw > RECORD_MAX_WORDS ||
-	    changed > nw)
+	if (key)
+		record_flat_reset(f);
+	old = f->nw;
+	if (record_varint(&p, end, &nw) < 0 || record_varint(&p, end, &toggles) < 0 || nw > RECORD_MAX_WORDS ||
+	    toggles > nw)
 		return -EINVAL;
-	if (grow((void **)&f->w, &f->capw, nw, sizeof(*f->w)) < 0)
+	if (grow((void **)&f->w, &f->capw, nw, sizeof(*f->w)) < 0 || state_reserve(f, nw) < 0)
 		return -ENOMEM;
 	/* Words past the previous list start from zero. */
-	for (size_t k = old; k < nw; k++)
-		f->w[k] = 0;
 	f->nw = nw;
-	for (uint64_t c = 0; c < changed; c++) {
-		if (record_varint(&p, end, &skip) < 0 || skip >= nw - i || record_varint(&p, end, &z) < 0)
+	if (old < nw) {
+		memset(f->w + old, 0, (nw - old) * sizeof(*f->w));
+		state_clear(f, old);
+	}
+	for (uint64_t c = 0; c < toggles; c++) {
+		if (record_varint(&p, end, &skip) < 0 || skip >= nw - i)
 			return -EINVAL;
 		i += skip;
-		f->w[i] += unzigzag(z);
+		f->on[i] ^= 1;
 		i++;
 	}
+	/* A word that is not moving keeps its last delta; a moving one adds
+	 * its residual to it. */
+	for (i = 0; i < nw; i++) {
+		if (f->on[i]) {
+			if (record_varint(&p, end, &z) < 0)
+				return -EINVAL;
+			f->d[i] += unzigzag(z);
+		}
+		f->w[i] += f->d[i];
+	}
+	if (key)
+		state_clear(f, 0);
 	if (decode_strings(f, &p, end) < 0)
 		return -EINVAL;
 	return p == end ? 0 : -EINVAL;

@@ -103,9 +103,7 @@ static int add_sample(struct record_reader *r, bool key, size_t off, size_t len)
 
 	if (!key && !r->n)
 		return -EINVAL; /* a delta needs a sample before it */
-	if (key)
-		record_flat_reset(&r->flat);
-	if ((err = record_decode(&r->flat, r->map + off, len)) < 0)
+	if ((err = record_decode(&r->flat, key, r->map + off, len)) < 0)
 		return err;
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 1024;
@@ -234,8 +232,9 @@ int record_reader_open(const char *path, struct record_reader **out, char *why, 
 	}
 	if (get_le32(r->map + 8) != RECORD_VERSION) {
 		err = -EINVAL;
-		snprintf(why, whylen, "%s: recording format version %u; this blktune reads version %u", path,
-			 get_le32(r->map + 8), RECORD_VERSION);
+		snprintf(why, whylen, "%s: recording format version %u (%s blktune's); this blktune reads version %u", path,
+			 get_le32(r->map + 8), get_le32(r->map + 8) < RECORD_VERSION ? "an older" : "a newer",
+			 RECORD_VERSION);
 		goto fail;
 	}
 	if ((err = scan(r, path, why, whylen)) < 0)
@@ -321,9 +320,7 @@ int record_reader_get(struct record_reader *r, size_t i, struct sample *s)
 	else
 		from = r->e[i].key;
 	for (size_t k = from; k <= i; k++) {
-		if (k == r->e[k].key)
-			record_flat_reset(&r->flat);
-		if ((err = record_decode(&r->flat, r->map + r->e[k].off, r->e[k].len)) < 0) {
+		if ((err = record_decode(&r->flat, k == r->e[k].key, r->map + r->e[k].off, r->e[k].len)) < 0) {
 			r->at = SIZE_MAX;
 			return err;
 		}

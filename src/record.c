@@ -84,7 +84,7 @@ int record_create(const char *path, const struct record_meta *m, struct record *
 	record_flat_init(&r->prev);
 	record_flat_init(&r->cur);
 	r->key_every = m->key_every ? m->key_every : RECORD_KEY_EVERY;
-	r->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	r->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (r->fd < 0) {
 		err = -errno;
 		if (err == -EEXIST)

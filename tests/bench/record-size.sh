@@ -2,10 +2,10 @@
 # The size of a 24 h recording at 1 s on 64 devices (blktune -w): an hour of
 # synthetic samples per scenario (tests/bench/record-size.c) through the real
 # recorder, scaled to 86400 intervals; the target is under 100 MB with
-# tracing. Beside it, what zstd -3 would make of the same file (the
-# whole file at once: the most per-frame compression could reach), and what
-# an hour of this machine's own devices costs while fio runs on a loop
-# device (measured, not synthetic).
+# tracing for a handful of busy devices ("typical"); "worst" is every
+# traced bucket, per-CPU count and matrix cell of 64 devices moving. Beside
+# each, what zstd -3 would make of the same file (the whole file at once:
+# the most per-frame compression could reach).
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -91,9 +91,12 @@ refuse() { # DESC EXPECTED-TEXT ARGS...
 }
 head -c 4096 /dev/urandom > "$T_TMP/junk"
 refuse "junk" "not a blktune recording" -r "$T_TMP/junk" -b --json
-cp "$rec" "$T_TMP/v2.btr"
-printf '\002' | dd of="$T_TMP/v2.btr" bs=1 seek=8 conv=notrunc status=none
-refuse "another version" "format version 2" -r "$T_TMP/v2.btr" -b --json
+cp "$rec" "$T_TMP/v1.btr"
+printf '\001' | dd of="$T_TMP/v1.btr" bs=1 seek=8 conv=notrunc status=none
+refuse "an older format version" "format version 1 (an older blktune's)" -r "$T_TMP/v1.btr" -b --json
+cp "$rec" "$T_TMP/v9.btr"
+printf '\011' | dd of="$T_TMP/v9.btr" bs=1 seek=8 conv=notrunc status=none
+refuse "a newer format version" "format version 9 (a newer blktune's)" -r "$T_TMP/v9.btr" -b --json
 sum=$(md5sum < "$rec")
 refuse "-w over an existing file" "exists" -b -n 1 -w "$rec"
 t_eq "... which is untouched" "$(md5sum < "$rec")" "$sum"

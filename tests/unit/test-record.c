@@ -140,7 +140,7 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_int_eq(record_flatten(&b, &fb), 0);
 	ck_assert_int_eq(record_encode(NULL, &fa, &key), 0);
 	ck_assert_int_eq(record_encode(&fa, &fb, &delta), 0);
-	ck_assert_int_eq(record_decode(&dec, key.p, key.n), 0);
+	ck_assert_int_eq(record_decode(&dec, true, key.p, key.n), 0);
 	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
 	assert_same(&a, &out);
 	/* fields read back as they were, not only as words */
@@ -159,7 +159,7 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_str_eq(out.procs.p[2].cmdline, "fio --name=p102");
 	ck_assert_uint_eq(out.procs.p[1].rbytes, 101);
 	/* the delta applies to the key's list */
-	ck_assert_int_eq(record_decode(&dec, delta.p, delta.n), 0);
+	ck_assert_int_eq(record_decode(&dec, false, delta.p, delta.n), 0);
 	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
 	assert_same(&b, &out);
 	ck_assert_str_eq(out.disks[0].info.scheduler, "none");
@@ -177,22 +177,138 @@ START_TEST(test_roundtrip_key_and_delta)
 }
 END_TEST
 
-/* An unchanged sample costs four bytes: two counts and two zeros. */
+/* An unchanged sample costs its two counts and two zeros (nothing toggles,
+ * no string changed) right after a key; so does a sample whose counters
+ * all move at the rate they moved in the record before. */
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >>= 7)
+		n++;
+	return n;
+}
+
 START_TEST(test_idle_delta)
 {
 	struct sample a;
-	struct record_flat f;
+	struct record_flat f[2], dec;
 	struct record_buf b = { 0 };
 
 	sample_init(&a);
-	record_flat_init(&f);
-	make_sample(&a, 3);
-	ck_assert_int_eq(record_flatten(&a, &f), 0);
-	ck_assert_int_eq(record_encode(&f, &f, &b), 0);
-	ck_assert_uint_le(b.n, 2 + 2 + 2 + 2); /* nwords, 0, nstrings, 0 */
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	record_flat_init(&dec);
+	for (unsigned k = 0; k < 4; k++) {
+		struct record_flat *prev = k ? &f[(k - 1) % 2] : NULL, *cur = &f[k % 2];
+		make_sample(&a, 3);
+		ck_assert_int_eq(record_flatten(&a, cur), 0);
+		b.n = 0;
+		ck_assert_int_eq(record_encode(prev, cur, &b), 0);
+		ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
+		ck_assert_uint_eq(dec.nw, cur->nw);
+		ck_assert_int_eq(memcmp(dec.w, cur->w, dec.nw * sizeof(*dec.w)), 0);
+		if (k >= 1) /* the key leaves no delta behind: a repeat is idle at once */
+			ck_assert_uint_eq(b.n, varint_len(cur->nw) + 1 + varint_len(cur->ns) + 1);
+	}
+	/* steady rates: k, k+1, k+2 ... every counter moves as it did */
+	for (unsigned k = 0; k < 6; k++) {
+		struct record_flat *prev = k ? &f[(k - 1) % 2] : NULL, *cur = &f[k % 2];
+		make_sample(&a, 10 + k);
+		ck_assert_int_eq(record_flatten(&a, cur), 0);
+		b.n = 0;
+		ck_assert_int_eq(record_encode(prev, cur, &b), 0);
+		ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
+		ck_assert_int_eq(memcmp(dec.w, cur->w, dec.nw * sizeof(*dec.w)), 0);
+		/* the first delta names what moves, the second what stopped
+		 * moving (its delta is the same as before), then nothing */
+		if (k == 1 || k == 2)
+			ck_assert_uint_gt(b.n, varint_len(cur->nw) + 1 + varint_len(cur->ns) + 1);
+		if (k >= 3)
+			ck_assert_msg(b.n == varint_len(cur->nw) + 1 + varint_len(cur->ns) + 1, "record %u: %zu bytes", k,
+				      b.n);
+	}
 	record_buf_free(&b);
-	record_flat_free(&f);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	record_flat_free(&dec);
 	sample_free(&a);
+}
+END_TEST
+
+/* Words set straight into a flat list (no strings). */
+static void set_words(struct record_flat *f, const uint64_t *w, size_t n)
+{
+	record_flat_reset(f);
+	if (f->capw < n) {
+		f->w = realloc(f->w, n * sizeof(*f->w));
+		ck_assert_ptr_nonnull(f->w);
+		f->capw = n;
+	}
+	memcpy(f->w, w, n * sizeof(*w));
+	f->nw = n;
+}
+
+#define NSEQ 12
+/* The encoding at its boundaries, word by word: a steady counter, one
+ * that wraps past 2^64, one that resets to zero, the largest residual
+ * (2^63, a ten-byte varint), zero and all-ones words, a list that grows
+ * and shrinks (a device appears, another goes), a key mid-way. Every record
+ * decodes to the words written, within the documented bound; every strict
+ * prefix of a payload is refused. */
+START_TEST(test_codec_boundaries)
+{
+	static const size_t nw[NSEQ] = { 6, 6, 6, 6, 6, 9, 9, 4, 6, 6, 6, 6 };
+	static const bool key[NSEQ] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0 };
+	struct record_flat f[2], dec, tmp;
+	struct record_buf b[NSEQ] = { { 0 } };
+	uint64_t w[NSEQ][9];
+
+	for (unsigned k = 0; k < NSEQ; k++) {
+		w[k][0] = 1000 * (uint64_t)k;                  /* steady */
+		w[k][1] = UINT64_MAX - 2500 + 1000 * (uint64_t)k; /* wraps at k 3 */
+		w[k][2] = k < 6 ? 5000000000ull * k : 7 * (uint64_t)(k - 6); /* reset at k 6 */
+		w[k][3] = k == 3 ? 1ull << 63 : 0;           /* a delta of 2^63, then back */
+		w[k][4] = 0;
+		w[k][5] = UINT64_MAX;
+		for (unsigned j = 6; j < 9; j++)
+			w[k][j] = k * j;
+	}
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	record_flat_init(&dec);
+	record_flat_init(&tmp);
+	for (unsigned k = 0; k < NSEQ; k++) {
+		struct record_flat *prev = key[k] ? NULL : &f[(k + 1) % 2], *cur = &f[k % 2];
+		set_words(cur, w[k], nw[k]);
+		ck_assert_int_eq(record_encode(prev, cur, &b[k]), 0);
+		ck_assert_msg(b[k].n <= 3 + 14 * nw[k] + 2, "record %u: %zu bytes over the bound", k, b[k].n);
+		ck_assert_int_eq(record_decode(&dec, key[k], b[k].p, b[k].n), 0);
+		ck_assert_uint_eq(dec.nw, nw[k]);
+		for (size_t i = 0; i < nw[k]; i++)
+			ck_assert_msg(dec.w[i] == w[k][i], "record %u word %zu: %llu, want %llu", k, i,
+				      (unsigned long long)dec.w[i], (unsigned long long)w[k][i]);
+		if (k == 3) /* only word 3 moves, by 2^63: one toggle, a ten-byte residual */
+			ck_assert_uint_eq(b[k].n, 1 + 1 + 1 + 10 + 2);
+	}
+	/* every strict prefix of a payload is refused, decoded on the state
+	 * the records before it (from their key) leave */
+	for (unsigned k = 0; k < NSEQ; k++) {
+		unsigned from = k;
+		while (!key[from])
+			from--;
+		for (size_t cut = 0; cut < b[k].n; cut++) {
+			for (unsigned j = from; j < k; j++)
+				ck_assert_int_eq(record_decode(&tmp, key[j], b[j].p, b[j].n), 0);
+			ck_assert_msg(record_decode(&tmp, key[k], b[k].p, cut) == -EINVAL, "record %u cut at %zu", k, cut);
+		}
+	}
+	for (unsigned k = 0; k < NSEQ; k++)
+		record_buf_free(&b[k]);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	record_flat_free(&dec);
+	record_flat_free(&tmp);
 }
 END_TEST
 
@@ -217,13 +333,21 @@ START_TEST(test_malformed_payloads)
 		while (n > 1 && !cases[i][n - 1] && i != 4)
 			n--;
 		record_flat_reset(&f);
-		ck_assert_msg(record_decode(&f, cases[i], i == 4 ? 5 : n) == -EINVAL, "case %zu", i);
+		ck_assert_msg(record_decode(&f, true, cases[i], i == 4 ? 5 : n) == -EINVAL, "case %zu", i);
+	}
+	/* a toggle just past the last word, the rest well formed */
+	{
+		static const unsigned char past[] = { 3, 1, 3, 0, 0 }, last[] = { 3, 1, 2, 10, 0, 0 };
+		record_flat_reset(&f);
+		ck_assert_int_eq(record_decode(&f, true, past, sizeof(past)), -EINVAL);
+		ck_assert_int_eq(record_decode(&f, true, last, sizeof(last)), 0);
+		ck_assert_uint_eq(f.w[2], 5); /* zigzag 10 */
 	}
 	/* well-formed payload, but three words are no sample */
 	record_flat_reset(&f);
 	{
 		static const unsigned char three[] = { 3, 0, 0, 0 };
-		ck_assert_int_eq(record_decode(&f, three, sizeof(three)), 0);
+		ck_assert_int_eq(record_decode(&f, true, three, sizeof(three)), 0);
 		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
 	}
 	/* a disk count beyond the limit is refused before any allocation */
@@ -236,7 +360,7 @@ START_TEST(test_malformed_payloads)
 		record_buf_varint(&b, 0);
 		record_buf_varint(&b, 0);
 		record_flat_reset(&f);
-		ck_assert_int_eq(record_decode(&f, b.p, b.n), 0);
+		ck_assert_int_eq(record_decode(&f, true, b.p, b.n), 0);
 		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
 		record_buf_free(&b);
 	}
@@ -422,9 +546,13 @@ START_TEST(test_refusals)
 
 	snprintf(path, sizeof(path), "%s/r.btr", dir);
 	write_file(path, 3);
-	poke(path, 8, 2);
+	poke(path, 8, 1); /* version 1: before residual coding */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 2; this blktune reads version 1"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads version 2"));
+	ck_assert_ptr_null(strchr(why, '\n'));
+	poke(path, 8, 3);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "format version 3 (a newer blktune's); this blktune reads version 2"));
 	ck_assert_ptr_null(strchr(why, '\n'));
 	unlink(path);
 	/* junk, short junk, an empty file */
@@ -438,7 +566,7 @@ START_TEST(test_refusals)
 	ck_assert_ptr_nonnull(strstr(why, "not a blktune recording"));
 	/* the right magic and then junk: the first frame fails its checksum */
 	{
-		static const char head[] = "BLKTREC\n\x01\x00\x00\x00 junk junk junk junk";
+		static const char head[] = "BLKTREC\n\x02\x00\x00\x00 junk junk junk junk";
 		FILE *f = fopen(path, "w");
 		ck_assert_ptr_nonnull(f);
 		ck_assert_uint_eq(fwrite(head, 1, sizeof(head) - 1, f), sizeof(head) - 1);
@@ -499,6 +627,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_crc32c);
 	tcase_add_test(tc, test_roundtrip_key_and_delta);
 	tcase_add_test(tc, test_idle_delta);
+	tcase_add_test(tc, test_codec_boundaries);
 	tcase_add_test(tc, test_malformed_payloads);
 	tcase_add_test(tc, test_file_roundtrip_and_seek);
 	tcase_add_test(tc, test_torn_tail);
