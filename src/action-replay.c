@@ -108,6 +108,8 @@ unsigned action_replay_tick(struct ui *u)
 		ui_status(u, "replay: %s", strerror(-err));
 		return ACT_REDRAW;
 	}
+	if (u->mode == UI_TUNABLES)
+		action_tunables_reload(u);
 	say_changes(u);
 	return ACT_REDRAW | ACT_ROWS;
 }

@@ -56,9 +56,13 @@ t_eq "-r -b --json exit status" "$?" 0
 n=$(wc -l < "$T_TMP/replay.json")
 t_check "the recording holds intervals ($n)" test "$n" -ge 12
 # interval k (line k of the JSON): its time as the header prints it, and r/s
-jq_line() { sed -n "${1}p" "$T_TMP/replay.json"; }
-when() { jq_line "$1" | python3 -c 'import json,sys; t=json.load(sys.stdin)["timestamp"]; print(t[:10], t[11:19])'; }
-rps() { jq_line "$1" | python3 -c 'import json,sys; print("%.1f" % json.load(sys.stdin)["disk"][0]["r/s"])'; }
+python3 -c '
+import json,sys
+for i, l in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(l); t = o["timestamp"]
+    print(i, t[:10], t[11:19], "%.1f" % o["disk"][0]["r/s"])' "$T_TMP/replay.json" > "$T_TMP/intervals"
+when() { awk -v k="$1" '$1 == k { print $2, $3 }' "$T_TMP/intervals"; }
+rps() { awk -v k="$1" '$1 == k { print $4 }' "$T_TMP/intervals"; }
 total=$(python3 -c '
 import json,sys
 print(round(sum(json.loads(l)["disk"][0]["r/s"] * json.loads(l)["interval_s"] for l in open(sys.argv[1]))))' "$T_TMP/replay.json")
@@ -90,11 +94,7 @@ t_check "... still interval 1" at 1
 # J: a typed time; the first interval ending at or after it
 k=$((n / 2))
 target=$(when "$k" | cut -c12-)
-want=$(python3 -c '
-import json,sys
-for i, l in enumerate(open(sys.argv[1]), 1):
-    if json.loads(l)["timestamp"][11:19] >= sys.argv[2]:
-        print(i); break' "$T_TMP/replay.json" "$target")
+want=$(awk -v t="$target" '$3 >= t { print $1; exit }' "$T_TMP/intervals")
 tm_keys J
 t_check "J asks for a time" tm_wait "jump to the time HH:MM or HH:MM:SS" 2
 tm_text "$target" && tm_keys Enter
