@@ -74,10 +74,11 @@ double column_value(const struct column *c, const struct disk_metrics *m);
  * and a disk's partitions follow it (sda < sda1 < sda2 < sdb). */
 int column_natural_cmp(const char *a, const char *b);
 int column_compare(const struct column *c, const struct disk_metrics *a, const struct disk_metrics *b);
-/* Text of a cell, right-aligned for numbers, exactly c->width wide. */
-void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len);
-/* The DEVICE cell (names_label) left-aligned in exactly width characters. */
-void column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len);
+/* Text of a cell, right-aligned for numbers, exactly c->width wide; its length. */
+size_t column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len);
+/* The DEVICE cell (names_label) left-aligned in exactly width characters;
+ * its length. */
+size_t column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len);
 /* Width for the DEVICE column that fits the longest name among rows: at
  * least the column's own width, at most max. */
 int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n, int max);

@@ -7,14 +7,14 @@
 #include <stdint.h>
 
 /* v in at most width characters: prec decimals if it fits, fewer if not,
- * then k/M/G/T suffixes; never wider than width. */
-void format_num(double v, int width, int prec, char *out, size_t len);
+ * then k/M/G/T suffixes; never wider than width. Returns the length written. */
+size_t format_num(double v, int width, int prec, char *out, size_t len);
 /* snprintf(out, len, "%*s", width, s) and snprintf(out, len, "%-*.*s", width,
  * width, s), without printf: a refresh of a thousand rows pads thousands of
  * cells. Widths count bytes, as printf's do; out is cut to len - 1;
- * format_left takes no negative width. */
-void format_right(char *out, size_t len, int width, const char *s);
-void format_left(char *out, size_t len, int width, const char *s);
+ * format_left takes no negative width. All three return the length written. */
+size_t format_right(char *out, size_t len, int width, const char *s);
+size_t format_left(char *out, size_t len, int width, const char *s);
 /* Kibibytes as "512K", "4.0M", "1.2G". */
 void format_kb(double kb, char *out, size_t len);
 /* A latency percentile as "87us", "1.5ms"; "-" for NAN (no completion). */

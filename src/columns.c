@@ -487,9 +487,9 @@ void column_stack_text(const struct disk_metrics *m, char *out, size_t len)
 		snprintf(out, len, "-");
 }
 
-void column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len)
+size_t column_name_cell(const struct disk_metrics *m, int width, char *out, size_t len)
 {
-	format_left(out, len, width, names_label(m));
+	return format_left(out, len, width, names_label(m));
 }
 
 int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n, int max)
@@ -505,53 +505,41 @@ int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n
 }
 
 /* A number cell: v in c's width with prec decimals, or why there is none. */
-static inline void num_cell(const struct column *c, const struct disk_metrics *m, double v, int prec, char *out,
-		     size_t len)
+static inline size_t num_cell(const struct column *c, const struct disk_metrics *m, double v, int prec, char *out,
+			     size_t len)
 {
-	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics) {
-		format_right(out, len, c->width, "-");
-		return;
-	}
-	if ((c->flags & COLUMN_TRACED) && !m->traced) {
-		format_right(out, len, c->width, "n/a");
-		return;
-	}
-	if ((c->flags & COLUMN_SPLIT) && m->t_metrics && !m->t_split) {
-		format_right(out, len, c->width, "n/a");
-		return;
-	}
+	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics)
+		return format_right(out, len, c->width, "-");
+	if ((c->flags & COLUMN_TRACED) && !m->traced)
+		return format_right(out, len, c->width, "n/a");
+	if ((c->flags & COLUMN_SPLIT) && m->t_metrics && !m->t_split)
+		return format_right(out, len, c->width, "n/a");
 	if (c->flags & COLUMN_GAUGE) {
-		if (v < 0) {
-			format_right(out, len, c->width, v == SAMPLE_UNREADABLE ? "n/a" : "-");
-			return;
-		}
+		if (v < 0)
+			return format_right(out, len, c->width, v == SAMPLE_UNREADABLE ? "n/a" : "-");
 	} else if (m->state != DISK_OK) {
-		format_right(out, len, c->width, m->state == DISK_RESTARTED ? "reset" : "-");
-		return;
+		return format_right(out, len, c->width, m->state == DISK_RESTARTED ? "reset" : "-");
 	}
-	format_num(v, c->width, prec, out, len);
+	return format_num(v, c->width, prec, out, len);
 }
 
-void column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len)
+size_t column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len)
 {
 	switch (c->type) {
 	case COL_NAME:
-		column_name_cell(m, c->width, out, len);
-		return;
+		return column_name_cell(m, c->width, out, len);
 	case COL_SCHED:
-		format_left(out, len, c->width, m->info.has_queue ? m->info.scheduler : "-");
-		return;
+		return format_left(out, len, c->width, m->info.has_queue ? m->info.scheduler : "-");
 	case COL_STACK:
 		{
 			char t[200];
 			column_stack_text(m, t, sizeof(t));
-			format_left(out, len, c->width, t);
+			return format_left(out, len, c->width, t);
 		}
-		return;
 	case COL_NUM:
 		break;
 	}
-	num_cell(c, m, column_value(c, m), c->prec, out, len);
+	return num_cell(c, m, column_value(c, m), c->prec, out, len);
 }
 
 /* MB/s columns: kB/s shows one decimal, GB/s three (what a row of small

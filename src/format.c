@@ -15,43 +15,52 @@
 static int fixed(double v, int width, int prec, char *out, size_t len)
 {
 	static const double scale[] = { 1, 10, 100, 1000 };
-	char digits[32];
-	int n = 0, total;
-	bool neg = v < 0;
+	char digits[32], *d = digits + sizeof(digits);
+	int n, total;
+	bool neg;
+	double y;
 	unsigned long long x;
 
 	if (prec < 0 || prec > 3 || !(fabs(v) < 1e15))
 		return -1;
-	x = (unsigned long long)llround(fabs(v) * scale[prec]);
-	neg = neg && x != 0; /* no "-0.0" */
-	do {
-		digits[n++] = (char)('0' + x % 10);
+	/* llround without the call: y - x is exact below 2^63, so this is
+	 * half away from zero as llround is */
+	y = fabs(v) * scale[prec];
+	x = (unsigned long long)y;
+	x += y - (double)x >= 0.5;
+	neg = v < 0 && x != 0; /* no "-0.0" */
+	/* the digits from the last, the point after prec of them */
+	for (n = 0; n < prec; n++) {
+		*--d = (char)('0' + x % 10);
 		x /= 10;
-		if (n == prec)
-			digits[n++] = '.';
-	} while (x || n <= prec);
-	if (prec && digits[n - 1] == '.')
-		digits[n++] = '0';
-	total = n + neg;
-	if (total > width || (size_t)(width > total ? width : total) >= len)
-		return -1;
-	for (int i = 0; i < width - total; i++)
-		*out++ = ' ';
+	}
+	if (prec)
+		*--d = '.';
+	do {
+		*--d = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
 	if (neg)
-		*out++ = '-';
-	while (n)
-		*out++ = digits[--n];
-	*out = '\0';
+		*--d = '-';
+	n = (int)(digits + sizeof(digits) - d);
+	total = n;
+	if (total > width || (size_t)width >= len)
+		return -1;
+	memset(out, ' ', (size_t)(width - total));
+	memcpy(out + width - total, d, (size_t)n);
+	out[width] = '\0';
 	return width;
 }
 
-/* pad spaces, then n bytes of s, then post spaces, cut to len - 1 */
-static void pad(char *out, size_t len, size_t pre, const char *s, size_t n, size_t post)
+/* pad spaces, then n bytes of s, then post spaces, cut to len - 1; the
+ * length written */
+static size_t pad(char *out, size_t len, size_t pre, const char *s, size_t n, size_t post)
 {
 	size_t room = len ? len - 1 : 0, k;
+	char *start = out;
 
 	if (!len)
-		return;
+		return 0;
 	k = pre < room ? pre : room;
 	memset(out, ' ', k);
 	out += k;
@@ -63,49 +72,48 @@ static void pad(char *out, size_t len, size_t pre, const char *s, size_t n, size
 	k = post < room ? post : room;
 	memset(out, ' ', k);
 	out[k] = '\0';
+	return (size_t)(out + k - start);
 }
 
-void format_right(char *out, size_t len, int width, const char *s)
+size_t format_right(char *out, size_t len, int width, const char *s)
 {
 	size_t n = strlen(s), w = width < 0 ? (size_t)-(long)width : (size_t)width;
 
 	/* printf: a negative width pads on the right */
-	pad(out, len, width > 0 && w > n ? w - n : 0, s, n, width < 0 && w > n ? w - n : 0);
+	return pad(out, len, width > 0 && w > n ? w - n : 0, s, n, width < 0 && w > n ? w - n : 0);
 }
 
-void format_left(char *out, size_t len, int width, const char *s)
+size_t format_left(char *out, size_t len, int width, const char *s)
 {
 	size_t w = width > 0 ? (size_t)width : 0, n = strnlen(s, w);
 
-	pad(out, len, 0, s, n, w - n);
+	return pad(out, len, 0, s, n, w - n);
 }
 
-void format_num(double v, int width, int prec, char *out, size_t len)
+size_t format_num(double v, int width, int prec, char *out, size_t len)
 {
 	static const char suffix[] = "kMGTP";
 	double a = v;
 
-	if (!isfinite(v)) {
-		format_right(out, len, width, "-");
-		return;
-	}
+	if (!isfinite(v))
+		return format_right(out, len, width, "-");
 	for (int p = prec; p >= 0; p--)
 		if (fixed(v, width, p, out, len) >= 0)
-			return;
+			return (size_t)width;
 	for (int p = prec; p >= 0; p--) {
 		int n = snprintf(out, len, "%*.*f", width, p, v);
 		if (n <= width)
-			return;
+			return strlen(out);
 	}
 	for (int i = 0; suffix[i]; i++) {
 		a /= 1000.0;
 		for (int p = 1; p >= 0; p--) {
 			int n = snprintf(out, len, "%*.*f%c", width - 1, p, a, suffix[i]);
 			if (n <= width)
-				return;
+				return strlen(out);
 		}
 	}
-	format_right(out, len, width, "#");
+	return format_right(out, len, width, "#");
 }
 
 void format_kb(double kb, char *out, size_t len)

@@ -43,27 +43,32 @@ int output_text(FILE *f, const struct output_report *r)
 		fprintf(f, k ? " %*s" : "%*s", w, c->header);
 	}
 	fputc('\n', f);
+	/* The columns shown, once, not per row. */
+	enum column_id shown[COLUMN_COUNT];
+	size_t nshown = 0;
+	for (size_t k = 0; k < columns_batch_count; k++)
+		if (!(columns[columns_batch_order[k]].flags & COLUMN_RAMODE) || r->ra)
+			shown[nshown++] = columns_batch_order[k];
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct disk_metrics *m = &r->disks[r->rows[i]];
 		char line[1024];
 		size_t used = 0;
-		/* One write per row: a thousand devices make 27000 cells. */
-		for (size_t k = 0; k < columns_batch_count; k++) {
-			const struct column *c = &columns[columns_batch_order[k]];
-			size_t n;
-			if ((c->flags & COLUMN_RAMODE) && !r->ra)
-				continue;
-			if (columns_batch_order[k] == COLUMN_DEVICE)
-				column_name_cell(m, name_width, cell, sizeof(cell));
+		/* One write per row: a thousand devices make 27000 cells. Each
+		 * cell is formatted in place, cut where a cell buffer of
+		 * sizeof(cell) would cut it. */
+		for (size_t k = 0; k < nshown; k++) {
+			size_t at = used + (k > 0), room = sizeof(line) - at, n;
+			if (room > sizeof(cell))
+				room = sizeof(cell);
+			if (shown[k] == COLUMN_DEVICE)
+				n = column_name_cell(m, name_width, line + at, room);
 			else
-				column_cell(c, m, cell, sizeof(cell));
-			n = strlen(cell);
+				n = column_cell(&columns[shown[k]], m, line + at, room);
 			if (used + n + 2 >= sizeof(line))
 				break;
 			if (k)
-				line[used++] = ' ';
-			memcpy(line + used, cell, n);
-			used += n;
+				line[used] = ' ';
+			used = at + n;
 		}
 		line[used++] = '\n';
 		fwrite(line, 1, used, f);

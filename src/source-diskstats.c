@@ -34,13 +34,15 @@ static const size_t field_offsets[] = {
 /* Strict unsigned parse: digits only, so "-1" or "12x" are errors, not wraps. */
 static const char *parse_u64(const char *p, uint64_t *out)
 {
+	const char *start = p;
 	uint64_t v = 0;
 
 	if (*p < '0' || *p > '9')
 		return NULL;
 	while (*p >= '0' && *p <= '9') {
 		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
+		/* 19 digits never overflow: check (a division) only past them */
+		if (p - start >= 19 && v > (UINT64_MAX - d) / 10)
 			return NULL;
 		v = v * 10 + d;
 		p++;
