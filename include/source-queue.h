@@ -1,7 +1,8 @@
 /* source-queue: what sysfs says about each device in a sample (kind, stack,
  * queue limits, current tunables). Static facts are read once per device;
- * tunables are re-read through kept-open fds every few seconds, or at once
- * after source_queue_invalidate(), so a refresh costs almost nothing. The
+ * tunables and the size are re-read through kept-open fds every few seconds,
+ * or at once after source_queue_invalidate(), so a refresh costs almost
+ * nothing; a loop device's backing file when a uevent names it. The
  * diskseq (the device's identity with dev_t and name) is pread every fill
  * from a kept fd: a device re-created under the same name and number is
  * discovered afresh and its sample carries the new diskseq. */

@@ -27,6 +27,7 @@ struct entry {
 	double next_read;
 	int fd[TF_COUNT];
 	int seq_fd;           /* diskseq, pread when it may have changed: -1 when none */
+	int size_fd;          /* size, pread with the tunables: -1 when none */
 	bool recheck;         /* a uevent named it (or its disk) since the last fill */
 	struct disk_info info;
 };
@@ -52,7 +53,7 @@ int source_queue_open(const struct root *r, struct source_queue **out)
 	 * has none, and without the socket every fill checks every device. */
 	if (root_is_live(r) && source_uevent_open(&sq->uev) < 0)
 		sq->uev = NULL;
-	/* Five kept fds per device: allow thousands of devices. */
+	/* Six kept fds per device: allow thousands of devices. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
@@ -75,6 +76,7 @@ static void entry_close(struct source_queue *sq, struct entry *e)
 	for (int i = 0; i < TF_COUNT; i++)
 		fd_close(sq, &e->fd[i]);
 	fd_close(sq, &e->seq_fd);
+	fd_close(sq, &e->size_fd);
 }
 
 /* Keep fd open unless the budget is spent; count it. */
@@ -278,6 +280,10 @@ static void discover(struct source_queue *sq, struct entry *e)
 	read_links(r, dir, "holders", in->holders, sizeof(in->holders));
 	in->nr_hw_queues = count_dir(r, dir, "mq");
 	in->size_sectors = read_ll(r, dir, "size");
+	if (!sq->fd_budget_spent) {
+		snprintf(path, sizeof(path), "%s/size", dir);
+		e->size_fd = keep_fd(sq, root_openat(r, path, O_RDONLY));
+	}
 	read_text(r, dir, "device/model", in->model, sizeof(in->model));
 	read_text(r, dir, "device/vendor", in->vendor, sizeof(in->vendor));
 	read_text(r, dir, "loop/backing_file", in->backing, sizeof(in->backing));
@@ -311,17 +317,57 @@ static void active_scheduler(const char *text, char *out, size_t len)
 	format_sanitize(name, out, len);
 }
 
+/* A device is resized (losetup -c, a grown virtual disk) and a loop device
+ * re-backed in place. The size is pread through a kept fd with the
+ * tunables. The backing file (an open, a read and a close: with the size's,
+ * half of a 256-device refresh's sysfs cost) is re-read when a uevent names
+ * the device (the kernel sends one when a loop device is bound, re-backed or
+ * cleared), when its size changed, and with the tunables where there is no
+ * uevent socket. */
+static void read_backing(struct source_queue *sq, struct entry *e)
+{
+	char dir[PATH_MAX];
+
+	if (strncmp(e->name, "loop", 4))
+		return;
+	device_dir(e, dir, sizeof(dir));
+	read_text(sq->root, dir, "loop/backing_file", e->info.backing, sizeof(e->info.backing));
+}
+
+/* 0 or -ENODEV (the device behind the kept fd is gone) */
+static int read_size(struct source_queue *sq, struct entry *e)
+{
+	long long was = e->info.size_sectors, v = 0;
+	int err;
+
+	if (e->size_fd >= 0) {
+		err = root_pread_s64(e->size_fd, &v);
+		e->info.size_sectors = number_or(err, v);
+		if (err == -ENODEV)
+			return err;
+	} else {
+		char dir[PATH_MAX];
+		device_dir(e, dir, sizeof(dir));
+		e->info.size_sectors = read_ll(sq->root, dir, "size");
+	}
+	if (!sq->uev || e->info.size_sectors != was)
+		read_backing(sq, e);
+	return 0;
+}
+
 static void read_tunables(struct source_queue *sq, struct entry *e)
 {
 	long long *dst[TF_SCHED] = { &e->info.read_ahead_kb, &e->info.max_sectors_kb,
 				     &e->info.nr_requests };
 	char dir[PATH_MAX], path[PATH_MAX + 32], buf[256];
 
-	device_dir(e, dir, sizeof(dir));
-	/* A loop device is resized (losetup -c) and re-backed in place. */
-	e->info.size_sectors = read_ll(sq->root, dir, "size");
-	if (!strncmp(e->name, "loop", 4))
-		read_text(sq->root, dir, "loop/backing_file", e->info.backing, sizeof(e->info.backing));
+	if (read_size(sq, e) == -ENODEV) {
+		/* re-created under the same name and number (below) */
+		entry_close(sq, e);
+		discover(sq, e);
+		read_tunables(sq, e);
+		return;
+	}
 	if (!e->info.has_queue)
 		return;
 	for (int i = 0; i < TF_COUNT; i++) {
@@ -407,7 +453,7 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 			memset(e, 0, sizeof(*e));
 			for (int k = 0; k < TF_COUNT; k++)
 				e->fd[k] = -1;
-			e->seq_fd = -1;
+			e->seq_fd = e->size_fd = -1;
 			e->dev = d->st.dev;
 			snprintf(e->name, sizeof(e->name), "%s", d->st.name);
 			discover(sq, e);
@@ -418,6 +464,8 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 			entry_close(sq, e);
 			discover(sq, e);
 			e->next_read = 0;
+		} else if (e->recheck && sq->uev) {
+			read_backing(sq, e);
 		}
 		e->recheck = false;
 		e->seen = true;

@@ -56,8 +56,9 @@ START_TEST(nvme_queue_and_partitions)
 	ck_assert_int_eq(in->read_ahead_kb, -1);
 	in = unit_disk_info(&t.s, "sda3");
 	ck_assert_str_eq(in->parent, "sda");
-	/* Four tunables kept open per device with a queue: nvme0n1, sda, sdb. */
-	ck_assert_uint_eq(source_queue_open_fds(t.q), 12);
+	/* Four tunables kept open per device with a queue (nvme0n1, sda, sdb),
+	 * and the size of each of the 13 devices. */
+	ck_assert_uint_eq(source_queue_open_fds(t.q), 12 + 13);
 	close_tree(&t);
 }
 END_TEST
@@ -87,7 +88,7 @@ END_TEST
 START_TEST(tunables_reread_policy)
 {
 	char *dir = unit_fixture_copy("nvme");
-	char path[4200];
+	char path[4200], size[4200];
 	struct root *r;
 	struct source_diskstats *ds;
 	struct source_queue *q;
@@ -104,17 +105,24 @@ START_TEST(tunables_reread_policy)
 	/* The file changes in place (the fd stays valid) */
 	snprintf(path, sizeof(path), "%s/sys/block/nvme0n1/queue/read_ahead_kb", dir);
 	unit_write_file(path, "4096\n");
+	/* the size too (a resize), through its kept fd with the tunables */
+	snprintf(size, sizeof(size), "%s/sys/block/nvme0n1/size", dir);
+	unit_write_file(size, "1000\n");
 	s.t = 2.0;
 	ck_assert_int_eq(source_queue_fill(q, &s), 0);
 	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 128);
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.size_sectors, 468862128);
 	source_queue_invalidate(q, makedev(259, 0));
 	ck_assert_int_eq(source_queue_fill(q, &s), 0);
 	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 4096);
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.size_sectors, 1000);
+	unit_write_file(size, "garbage\n");
 	unit_write_file(path, "512\n");
 	s.t = 2.0 + SOURCE_QUEUE_REREAD_S * 1.3;
 	ck_assert_int_eq(source_queue_fill(q, &s), 0);
 	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.read_ahead_kb, 512);
-	/* A device that left: its fds are closed. */
+	ck_assert_int_eq(sample_find(&s, makedev(259, 0), 0)->info.size_sectors, SAMPLE_UNREADABLE);
+	/* A device that left: its fds are closed (4 tunables and the size). */
 	size_t before = source_queue_open_fds(q);
 	for (size_t i = 0; i < s.ndisks;)
 		if (!strcmp(s.disks[i].st.name, "sdb"))
@@ -122,7 +130,7 @@ START_TEST(tunables_reread_policy)
 		else
 			i++;
 	ck_assert_int_eq(source_queue_fill(q, &s), 0);
-	ck_assert_uint_eq(source_queue_open_fds(q), before - 4);
+	ck_assert_uint_eq(source_queue_open_fds(q), before - 5);
 	sample_free(&s);
 	source_queue_close(q);
 	source_diskstats_close(ds);
