@@ -254,6 +254,57 @@ START_TEST(test_reader_writer_agree)
 }
 END_TEST
 
+/* Device numbers and diskseqs at their digit limits: a major or minor of
+ * 10 digits (a u32's), a diskseq of 20 (a u64's); one digit more is refused
+ * by the writer and kept aside by the reader. */
+START_TEST(test_id_digit_limits)
+{
+	static const struct {
+		const char *devt, *diskseq;
+		bool ok;
+	} c[] = {
+		{ "4294967295:1048575", "18446744073709551615", true },
+		{ "1234567890:1", "1", true },
+		{ "1:1234567890", "1", true },
+		{ "12345678901:1", "1", false },
+		{ "1:12345678901", "1", false },
+		{ "1:1", "123456789012345678901", false },
+		{ ":1", "1", false },
+		{ "1:", "1", false },
+	};
+	char *dir = tmpdir(), msg[256], text[4096];
+	struct journal *j, *back;
+	size_t len = (size_t)snprintf(text, sizeof(text), "blktune-journal 2\n"), good = 0;
+
+	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), 0);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char dev[16];
+
+		snprintf(dev, sizeof(dev), "loop%zu", i);
+		ck_assert_msg(journal_record(j, dev, c[i].devt, c[i].diskseq, "read_ahead_kb", "128") ==
+				      (c[i].ok ? 1 : -EINVAL),
+			      "writer: %s %s", c[i].devt, c[i].diskseq);
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "orig %s %s %s read_ahead_kb 128\n", dev,
+					c[i].devt, c[i].diskseq);
+		good += c[i].ok;
+	}
+	journal_close(j);
+	ck_assert_int_eq(journal_parse(text, len, "t", &back), 0);
+	ck_assert_uint_eq(journal_count(back), good);
+	ck_assert_uint_eq(journal_reject_total(back), sizeof(c) / sizeof(c[0]) - good);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char dev[16];
+
+		snprintf(dev, sizeof(dev), "loop%zu", i);
+		ck_assert_msg((journal_find(back, dev, "read_ahead_kb") != NULL) == c[i].ok, "reader: %s %s",
+			      c[i].devt, c[i].diskseq);
+	}
+	journal_close(back);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* The rules of safe-file.h, through the journal: nothing another user could
  * have planted is followed, read or written. */
 START_TEST(test_unsafe_refused)
@@ -441,6 +492,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_reader_writer_agree);
 	tcase_add_test(tc, test_unsafe_refused);
 	tcase_add_test(tc, test_fuzz_seeds_valid);
+	tcase_add_test(tc, test_id_digit_limits);
 	tcase_add_test(tc, test_lock);
 	tcase_add_test(tc, test_default_dir);
 	suite_add_tcase(s, tc);
