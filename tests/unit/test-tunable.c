@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ab.h"
 #include "journal.h"
 #include "root.h"
 #include "tunable.h"
@@ -549,6 +550,60 @@ START_TEST(test_read_only)
 }
 END_TEST
 
+/* A's and B's keys (ab_apply) report each value they change, as -w records
+ * it: device, tunable, before and after as read back; an equal value is no
+ * change and is not reported. */
+struct reports {
+	int n;
+	struct tunable_result last[4];
+};
+
+static void collect(void *arg, const struct tunable_result *res)
+{
+	struct reports *got = arg;
+
+	if (got->n < 4)
+		got->last[got->n] = *res;
+	got->n++;
+}
+
+START_TEST(test_ab_apply_reports_changes)
+{
+	struct tunable_session *ts = session();
+	struct reports rep = { 0 };
+	char snap[512], msg[512], ms[32];
+	struct ab ab;
+
+	snprintf(ms, sizeof(ms), "%s", file("sys/block/loop3/queue/max_sectors_kb"));
+	snprintf(snap, sizeof(snap),
+		 "blktune-snapshot 2\nhost h\nkernel k\ntime 1\nwindow 30\ndevice loop3 7:3 0\nspan 0 1 1 0 0\n"
+		 "tunable read_ahead_kb 510\ntunable max_sectors_kb %s\nend-device\nend 1\n",
+		 ms);
+	ab_init(&ab);
+	ck_assert_int_eq(snapshot_parse(snap, strlen(snap), "a.snap", &ab.snap[AB_A], msg, sizeof(msg)), 0);
+	ab.have[AB_A] = true;
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
+	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, NULL, 0, NULL, collect, &rep, msg, sizeof(msg)), 0);
+	/* max_sectors_kb was already equal: one report, the kernel's rounding in it */
+	ck_assert_int_eq(rep.n, 1);
+	ck_assert_str_eq(rep.last[0].dev, "loop3");
+	ck_assert_str_eq(rep.last[0].name, "read_ahead_kb");
+	ck_assert_str_eq(rep.last[0].before, "128");
+	ck_assert_str_eq(rep.last[0].got, "508");
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "508");
+	/* again: 508 != 510, written again, no change read back, nothing reported */
+	rep.n = 0;
+	ab_apply(&ab, AB_A, ts, NULL, 0, NULL, collect, &rep, msg, sizeof(msg));
+	ck_assert_int_eq(rep.n, 0);
+	/* no callback: the same apply, nothing to call */
+	ck_assert_int_eq(tunable_undo(ts, &rep.last[0]), 0);
+	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, NULL, 0, NULL, NULL, NULL, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "508");
+	ab_free(&ab);
+	tunable_session_close(ts);
+}
+END_TEST
+
 UNIT_SUITE(tunable_suite)
 static Suite *tunable_suite(void)
 {
@@ -566,6 +621,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_restore_validates);
 	tcase_add_test(tc, test_restore_refused_kept_aside);
 	tcase_add_test(tc, test_read_only);
+	tcase_add_test(tc, test_ab_apply_reports_changes);
 	suite_add_tcase(s, tc);
 	return s;
 }
