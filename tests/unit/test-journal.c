@@ -184,6 +184,7 @@ START_TEST(test_malformed_kept_aside)
 	ck_assert_str_eq(journal_reject_at(j, 9)->reason, "no value");
 	ck_assert_uint_eq(journal_reject_at(j, 10)->line, 13);
 	ck_assert_str_eq(journal_reject_at(j, 10)->reason, "too few fields");
+	ck_assert_ptr_null(journal_reject_at(j, 11)); /* one past the last */
 	/* The journal now holds the good lines only; the others are in journal.rejected. */
 	ck_assert_str_eq(slurp(dir), "blktune-journal 2\norig loop3 7:3 12 read_ahead_kb 128\n"
 				     "orig loop3 7:3 12 wbt_lat_usec 2000\n");
