@@ -450,7 +450,10 @@ def test_mutant(sc, mu, suites, others, scripts, timeout, integration):
             st, out = run([os.path.join(TOP, "tests", "mutate-sandbox.sh"), "bash", os.path.join("tests", s)],
                           sc.dir, timeout * 4, env)
             if st == "timeout" or (st == "fail" and "not ok - " in out):
-                return "killed", "script %s: %s" % (s, st)
+                # the first failed assertion: a kill a flaky script made
+                # (one the mutant cannot reach) shows in the report
+                first = next((l for l in out.split("\n") if l.startswith("not ok - ")), "")
+                return "killed", "script %s: %s%s" % (s, st, (": " + first[:160]) if first else "")
             if st == "fail" and "skip - " not in out:
                 return "killed", "script %s: exit status" % s
     return "survived", ""
