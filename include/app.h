@@ -62,6 +62,7 @@ struct app {
 	struct ra_metrics *ra_total; /* and since the mode was turned on */
 	struct series *series;    /* per-interval history for A/B snapshots */
 	size_t nm, mcap;
+	int release_in;            /* refreshes until freed pages go back to the kernel (0: none due) */
 	size_t *rows;
 	size_t nrows;
 	size_t ntotal;             /* devices the table can show (rows_total) */

@@ -131,6 +131,9 @@ struct sample {
 void sample_init(struct sample *s);
 void sample_free(struct sample *s);
 void sample_clear(struct sample *s);
+/* After a fill: give back the memory of disks that went (capacity.h).
+ * Returns whether anything shrank. */
+bool sample_compact(struct sample *s);
 /* Append an empty disk; returns it or NULL on ENOMEM. */
 struct disk_sample *sample_add_disk(struct sample *s);
 /* Find a disk by dev_t. hint is the index to try first (diskstats keeps its

@@ -84,6 +84,9 @@ void trace_sample_reset(struct trace_sample *s, unsigned ncpu);
 /* Reset to ncpu CPUs and ndevs zeroed devices (a recording's reader fills
  * them). Returns 0 or -ENOMEM. */
 int trace_sample_resize(struct trace_sample *s, unsigned ncpu, size_t ndevs);
+/* Give back the memory of devices that went (capacity.h); the devices are
+ * kept. Returns whether it shrank. */
+bool trace_sample_compact(struct trace_sample *s);
 int trace_sample_copy(struct trace_sample *dst, const struct trace_sample *src);
 void trace_sample_swap(struct trace_sample *a, struct trace_sample *b);
 /* Index of the device (either path), or -1. */

@@ -13,7 +13,7 @@ FUZZ_TARGETS += snapshot procfiles journal sweep record
 FUZZ_SRC := src/snapshot.c src/stats.c src/series.c src/columns.c src/names.c src/format.c src/trace.c \
             src/trace-topology.c src/model.c src/sample.c src/readahead.c \
             src/tunable.c src/tunable-table.c src/journal.c src/root.c src/device-irq.c src/safe-file.c src/diskseq.c \
-            src/cgroup-sample.c src/proc-sample.c
+            src/cgroup-sample.c src/proc-sample.c src/capacity.c
 $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(FUZZ_SRC) -lm
@@ -21,7 +21,7 @@ $(BUILD)/fuzz/fuzz-snapshot: tests/fuzz/fuzz-snapshot.c $(FUZZ_SRC) $(GENERATED)
 # /proc/diskstats, /proc/interrupts and /proc/softirqs.
 PROC_FUZZ_SRC := src/source-diskstats.c src/source-cpus.c src/sample.c src/root.c src/device-irq.c src/trace.c \
                  src/trace-topology.c src/readahead.c src/format.c src/cgroup-sample.c \
-                 src/proc-sample.c
+                 src/proc-sample.c src/capacity.c
 $(BUILD)/fuzz/fuzz-procfiles: tests/fuzz/fuzz-procfiles.c $(PROC_FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(PROC_FUZZ_SRC) -lproc2 -lm
@@ -44,7 +44,7 @@ $(BUILD)/fuzz/fuzz-sweep: tests/fuzz/fuzz-sweep.c $(SWEEP_FUZZ_SRC)
 # A recording (blktune -r): frames, checksums, payloads, the sample walk.
 RECORD_FUZZ_SRC := src/record-read.c src/record-codec.c src/crc32c.c src/format.c src/sample.c src/trace.c \
                    src/trace-topology.c src/readahead.c src/cgroup-sample.c src/proc-sample.c src/root.c \
-                   src/device-irq.c
+                   src/device-irq.c src/capacity.c
 $(BUILD)/fuzz/fuzz-record: tests/fuzz/fuzz-record.c $(RECORD_FUZZ_SRC) $(GENERATED)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(RECORD_FUZZ_SRC) -lm

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "capacity.h"
 #include "columns.h"
 #include "exporter.h"
 #include "model-boot.h"
@@ -229,6 +230,33 @@ static int replay_marks(struct app *a, size_t idx)
 	return err;
 }
 
+/* Devices went (a quarter of the slots left in use): the per-device arrays
+ * shrink. Every array keeps at least mcap slots (one whose realloc failed
+ * keeps more). Returns whether they shrank. */
+static bool compact(struct app *a)
+{
+	size_t cap = capacity_shrunk(a->nm, a->mcap), c;
+
+	if (cap >= a->mcap)
+		return false;
+	for (size_t i = cap; i < a->mcap; i++)
+		trace_metrics_free(&a->tm[i]);
+	c = a->mcap;
+	a->m = capacity_shrink(a->m, sizeof(*a->m), a->nm, &c);
+	c = a->mcap;
+	a->rows = capacity_shrink(a->rows, sizeof(*a->rows), a->nm, &c);
+	c = a->mcap;
+	a->tm = capacity_shrink(a->tm, sizeof(*a->tm), a->nm, &c);
+	c = a->mcap;
+	a->ram = capacity_shrink(a->ram, sizeof(*a->ram), a->nm, &c);
+	c = a->mcap;
+	a->ra_total = capacity_shrink(a->ra_total, sizeof(*a->ra_total), a->nm, &c);
+	a->mcap = cap;
+	if (a->nrows > a->nm)
+		a->nrows = 0; /* the next app_rows sorts afresh */
+	return true;
+}
+
 int app_refresh(struct app *a)
 {
 	struct source_replay *replay = sampler_replay(a->sampler);
@@ -240,6 +268,11 @@ int app_refresh(struct app *a)
 	a->since_boot = false;
 	if ((err = sampler_take(a->sampler, &a->cur)) < 0)
 		return err;
+	/* Disks that went leave no memory behind: what their slots held is
+	 * freed here and handed back to the kernel one refresh after the last
+	 * shrink (the other sample shrinks at the next refresh). */
+	if (sample_compact(&a->cur))
+		a->release_in = 2;
 	/* Recorded as taken: a replay goes through everything below again. */
 	if (a->rec && (err = record_sample(a->rec, &a->cur)) < 0) {
 		snprintf(a->error, sizeof(a->error), "-w %s: %s", a->opt.record, strerror(-err));
@@ -285,6 +318,8 @@ int app_refresh(struct app *a)
 		a->mcap = cap;
 	}
 	a->nm = a->cur.ndisks;
+	if (compact(a))
+		a->release_in = 2;
 	model_disks(a->have_prev ? &a->prev : NULL, &a->cur, a->m);
 	model_trace(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->tm);
 	model_readahead(a->have_prev ? &a->prev : NULL, &a->cur, a->m, a->ram, a->ra_total);
@@ -310,6 +345,8 @@ int app_refresh(struct app *a)
 	if (a->hist && a->have_prev && (err = history_add(a->hist, a->m, a->nm)) < 0)
 		return err;
 	app_rows(a);
+	if (a->release_in && --a->release_in == 0)
+		capacity_release();
 	return 0;
 }
 

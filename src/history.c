@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
+
 struct series {
 	dev_t dev;
 	unsigned long long diskseq;
@@ -97,6 +99,7 @@ int history_add(struct history *h, const struct disk_metrics *m, size_t n)
 		else
 			i++;
 	}
+	h->s = capacity_shrink(h->s, sizeof(*h->s), h->n, &h->cap);
 	return 0;
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
+
 void sample_init(struct sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -80,6 +82,15 @@ void sample_clear(struct sample *s)
 	s->cpus.irq_count = cpus.irq_count;
 	s->cpus.cap = cpus.cap;
 	trace_sample_reset(&s->trace, tr.ncpu);
+}
+
+bool sample_compact(struct sample *s)
+{
+	size_t cap = s->cap;
+	bool shrank = trace_sample_compact(&s->trace);
+
+	s->disks = capacity_shrink(s->disks, sizeof(*s->disks), s->ndisks, &s->cap);
+	return shrank || s->cap < cap;
 }
 
 struct disk_sample *sample_add_disk(struct sample *s)

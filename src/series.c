@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
+
 /* One interval's traced counts; 32 bits suffice for one interval. */
 struct point_trace {
 	uint32_t size[2][TRACE_SIZE_BUCKETS];
@@ -266,6 +268,7 @@ static void forget(struct series *s, double t)
 			s->d[j++] = s->d[i];
 	}
 	s->n = j;
+	s->d = capacity_shrink(s->d, sizeof(*s->d), s->n, &s->cap);
 }
 
 int series_add_traced(struct series *s, const struct disk_metrics *m, const struct trace_metrics *tm,

@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "capacity.h"
 #include "diskseq.h"
 #include "format.h"
 #include "source-uevent.h"
@@ -485,6 +486,7 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 			i++;
 		}
 	}
+	sq->e = capacity_shrink(sq->e, sizeof(*sq->e), sq->n, &sq->cap);
 	return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "capacity.h"
+
 void trace_sample_init(struct trace_sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -68,6 +70,36 @@ static int grow(struct trace_sample *s, size_t want)
 	s->matrix = p;
 	s->cap = cap;
 	return 0;
+}
+
+bool trace_sample_compact(struct trace_sample *s)
+{
+	size_t cap = capacity_shrunk(s->ndevs, s->cap), mat = (size_t)s->nmat * s->nmat;
+	struct trace_sample t = *s;
+
+	if (cap >= s->cap)
+		return false;
+	/* Into new blocks, the old ones freed only when all three exist. */
+	t.devs = malloc(cap * sizeof(*t.devs));
+	t.cpu = malloc(cap * s->ncpu * sizeof(*t.cpu) + 1);
+	t.matrix = malloc(cap * mat * sizeof(*t.matrix) + 1);
+	if (!t.devs || !t.cpu || !t.matrix) {
+		free(t.devs);
+		free(t.cpu);
+		free(t.matrix);
+		return false;
+	}
+	if (s->ndevs) {
+		memcpy(t.devs, s->devs, s->ndevs * sizeof(*s->devs));
+		memcpy(t.cpu, s->cpu, s->ndevs * s->ncpu * sizeof(*s->cpu));
+		memcpy(t.matrix, s->matrix, s->ndevs * mat * sizeof(*s->matrix));
+	}
+	free(s->devs);
+	free(s->cpu);
+	free(s->matrix);
+	t.cap = cap;
+	*s = t;
+	return true;
 }
 
 int trace_sample_resize(struct trace_sample *s, unsigned ncpu, size_t ndevs)
