@@ -139,7 +139,8 @@ void trace_metrics_free(struct trace_metrics *m);
  * behind the same dev_t), started during the interval (the kernel adds a
  * device at its first event), so prev counts as zero; prev NULL gives the
  * counts since tracing began. Returns 0, -ENOENT when
- * cur lacks the device, -ERANGE when a counter went backwards (a reset: no
+ * cur lacks the device, -ENODATA when it had no event since prev (idle: m
+ * is left as it was), -ERANGE when a counter went backwards (a reset: no
  * metrics this interval; also when the CPU count differs), -ENOMEM. */
 int trace_metrics_compute(const struct trace_sample *prev, const struct trace_sample *cur,
 			  dev_t dev, struct trace_metrics *m);

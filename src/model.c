@@ -173,8 +173,9 @@ void model_trace(const struct sample *prev, const struct sample *cur, struct dis
 		    d->info.kind == DISK_KIND_PARTITION)
 			continue;
 		err = trace_metrics_compute(&prev->trace, &cur->trace, d->dev, &tm[i]);
-		if (err == -ENOENT) {
-			/* No traced I/O yet: an idle device, not an unknown one. */
+		if (err == -ENOENT || err == -ENODATA) {
+			/* No traced I/O yet, or none this interval: an idle
+			 * device, not an unknown one. */
 			d->traced = true;
 			d->t_completed = 0;
 			continue;

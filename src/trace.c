@@ -449,6 +449,11 @@ int trace_metrics_compute(const struct trace_sample *prev, const struct trace_sa
 	 * started over, so this interval counts from zero. */
 	if (ip >= 0 && (prev->devs[ip].path != cur->devs[ic].path || prev->devs[ip].seq != cur->devs[ic].seq))
 		ip = -1;
+	/* Idle: no event since prev (the counters only grow, so equal totals
+	 * mean equal per-CPU counts too). Nothing to derive, nothing to draw:
+	 * most devices of a large machine, every refresh. */
+	if (ip >= 0 && !memcmp(&prev->devs[ip].tot, &cur->devs[ic].tot, sizeof(cur->devs[ic].tot)))
+		return -ENODATA;
 	if (ip >= 0) {
 		pt = &prev->devs[ip].tot;
 		pc = trace_sample_cpu(prev, (size_t)ip);

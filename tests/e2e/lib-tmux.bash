@@ -21,6 +21,12 @@ tm_wait_exact() {
 	done
 	tm_screen | grep -q -- "$1"
 }
+# tm_cell DEV COLUMN: the device table's value under COLUMN in DEV's row
+tm_cell() {
+	tm_screen | awk -v dev="$1" -v col="$2" '
+		/^DEVICE/ { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+		$1 == dev && c { print $c; exit }'
+}
 # tm_wait_file FILE [SECONDS]: until FILE is non-empty
 tm_wait_file() {
 	local i n

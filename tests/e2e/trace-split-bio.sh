@@ -44,11 +44,7 @@ load=$!
 TM_W=200 tm_start "'$BLKTUNE' -d 0.5 -p zram0; sleep 30"
 tm_wait "^DEVICE" 5 || t_fail "the device table came up"
 t_check "tracing is on" tm_wait "trace on" 5
-cell() {
-	tm_screen | awk -v col="$1" '
-		/^DEVICE/ { for (i = 1; i <= NF; i++) if ($i == col) c = i }
-		$1 == "zram0" && c { print $c; exit }'
-}
+cell() { tm_cell zram0 "$1"; }
 lat_shown() { awk -v v="$(cell t_avg_us)" 'BEGIN { exit !(v ~ /^[0-9.]+k?$/ && v + 0 > 0) }'; }
 t_check "the traced mean latency is measured ($(cell t_avg_us) us)" t_until 5 lat_shown
 t_eq "table: q_p99_us is n/a (no queue part)" "$(cell q_p99_us)" "n/a"

@@ -26,11 +26,7 @@ TM_W=200 tm_start "'$BLKTUNE' -d 0.5; sleep 30"
 select_dev
 t_check "the header says tracing is on" tm_wait "trace on" 3
 # the value under a header of the table: cell NAME
-cell() {
-	tm_screen | awk -v dev="$name" -v col="$1" '
-		/^DEVICE/ { for (i = 1; i <= NF; i++) if ($i == col) c = i }
-		$1 == dev && c { print $c; exit }'
-}
+cell() { tm_cell "$name" "$1"; }
 positive() { awk -v v="$1" 'BEGIN { exit !(v ~ /^[0-9.]+k?$/ && v + 0 > 0) }'; }
 lat_shown() { positive "$(cell t_avg_us)"; }
 # the first traced interval needs two samples

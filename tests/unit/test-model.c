@@ -493,6 +493,21 @@ START_TEST(traced_figures_join_the_rows)
 	ck_assert(m[2].traced && !m[2].t_metrics);
 	ck_assert(m[2].t_completed == 0.0);
 	ck_assert(isnan(m[2].t_lat_avg_us));
+	/* a traced disk without an event in the interval (the same counters
+	 * twice): idle, the same as one never seen, no figures of the last */
+	{
+		struct sample c2;
+
+		traced_sample(&c2, 3, 60);
+		c2.t = 12;
+		model_disks(&c, &c2, m);
+		model_trace(&c, &c2, m, tm);
+		ck_assert_int_eq(m[0].state, DISK_OK);
+		ck_assert(m[0].traced && !m[0].t_metrics);
+		ck_assert(m[0].t_completed == 0.0);
+		ck_assert(isnan(m[0].t_lat_avg_us) && isnan(m[0].t_lat_p99_us));
+		sample_free(&c2);
+	}
 	sample_free(&c);
 	/* diskstats counted 80 reads where tracing saw 60: the gap is shown */
 	traced_sample(&c, 3, 80);

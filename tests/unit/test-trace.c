@@ -244,11 +244,9 @@ START_TEST(test_delta)
 	ck_assert_int_eq(trace_metrics_compute(NULL, &c, makedev(7, 3), &m), 0);
 	ck_assert_uint_eq(m.ncpu, 4);
 	ck_assert_uint_eq(m.d.issued[TRACE_OP_READ], 50 * (1 + 2 + 3 + 4));
-	/* Zero interval: all zero, percentiles undefined. */
-	ck_assert_int_eq(trace_metrics_compute(&c, &c, makedev(7, 3), &m), 0);
-	ck_assert_uint_eq(m.issued, 0);
-	ck_assert(isnan(m.lat_p99_us));
-	ck_assert(isnan(m.cls_share[0]));
+	/* Zero interval: idle, nothing derived (test_json: zero counts give
+	 * undefined percentiles). */
+	ck_assert_int_eq(trace_metrics_compute(&c, &c, makedev(7, 3), &m), -ENODATA);
 
 	trace_metrics_free(&m);
 	trace_sample_free(&a);
@@ -440,8 +438,19 @@ START_TEST(test_json)
 	}
 	ck_assert_int_eq(depth, 0);
 	free(buf);
-	/* An idle interval: percentiles are null, not 0. */
-	ck_assert_int_eq(trace_metrics_compute(&b, &b, makedev(7, 3), &m), 0);
+	/* No event since prev (an idle device, most of a big machine's every
+	 * refresh): -ENODATA, nothing derived, m left as it was. */
+	m.completed = 12345;
+	ck_assert_int_eq(trace_metrics_compute(&b, &b, makedev(7, 3), &m), -ENODATA);
+	ck_assert_uint_eq(m.completed, 12345);
+	/* A step in one counter is not idle. */
+	fill(&a, 2, 2, false);
+	a.devs[0].tot.steps++;
+	ck_assert_int_eq(trace_metrics_compute(&b, &a, makedev(7, 3), &m), 0);
+	/* An interval of zero counts (a device's first sample, no event yet):
+	 * percentiles are null, not 0. */
+	fill(&a, 2, 0, false);
+	ck_assert_int_eq(trace_metrics_compute(NULL, &a, makedev(7, 3), &m), 0);
 	f = open_memstream(&buf, &len);
 	ck_assert_int_eq(trace_metrics_json(f, &m), 0);
 	fclose(f);
