@@ -30,6 +30,7 @@ t_check "clean sweep: --report written" grep -q "^Warnings" "$T_TMP/ok.txt"
 t_check "clean sweep: the restore is reported on stdout" grep -q "^restore: $n read_ahead_kb 256 -> $orig restored" "$T_TMP/out"
 t_eq "clean sweep: original back" "$(cat "$ra")" "$orig"
 t_eq "clean sweep: a snapshot per value" "$(ls "$T_TMP/ok"/*.snap 2>/dev/null | wc -l)" 2
+t_check "no --shuffle: no shuffled order said" sh -c "! grep -q '^shuffled order' '$T_TMP/out'"
 t_check "the command's own MB/s (all zero) gets no table" sh -c "! grep -q \"^the command's MB/s\" '$T_TMP/out'"
 # the device's tunables as the sweep found them: one line each, every one a
 # file of the device's queue directory (nothing past the list blktune read)
@@ -127,8 +128,15 @@ else
 	t_subskip "scheduler none with nr_requests below 4096 on $n"
 fi
 
-# 9. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
-#    (a syscall trace: the page cache itself is shared with everyone)
+# 9. --shuffle=SEED: the order is said with the seed that repeats it, and
+#    both values are measured
+sw --run "true" --shuffle=7 --repeat 2 --dir "$T_TMP/shuf"
+t_eq "--shuffle=7: exit status" "$?" 0
+t_check "--shuffle=7: the seed is said" grep -qx "shuffled order, seed 7 (--shuffle=7 repeats it)" "$T_TMP/out"
+t_eq "--shuffle=7 --repeat 2: a snapshot per run" "$(ls "$T_TMP/shuf"/*.snap 2>/dev/null | wc -l)" 4
+
+# 10. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
+#     (a syscall trace: the page cache itself is shared with everyone)
 if command -v strace >/dev/null; then
 	strace -f -qq -o "$T_TMP/strace" -e trace=open,openat sh -c \
 		'exec "$0" sweep "$1" read_ahead_kb=128,256 -d 0.2 --settle 0 --run true --dir "$2"' \
