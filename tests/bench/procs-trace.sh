@@ -66,4 +66,9 @@ done
 t=$(median < "$tmp/t"); b=$(median < "$tmp/b")
 echo "--trace-processes: fio 4k randread qd32 on loop over /dev/shm: $t IOPS traced, $b untraced, ratio" \
 	"$(awk -v t="$t" -v b="$b" 'BEGIN { printf "%.3f", t / b }') (medians of $REPEATS ABBA pairs, ${RUNTIME} s runs)"
+# the per-pair ratios (run i traced against run i untraced): their spread
+# says how much the machine's other load moved the IOPS
+paste "$tmp/t" "$tmp/b" | awk '$2 > 0 { printf "%.3f\n", $1 / $2 }' | sort -g > "$tmp/ratios"
+echo "per-pair IOPS ratios: $(tr '\n' ' ' < "$tmp/ratios")(min $(head -n 1 "$tmp/ratios"), max $(tail -n 1 "$tmp/ratios"))"
 echo "bpf_stats ns per call (median): io_start $(median < "$tmp/ns_start"), io_done $(median < "$tmp/ns_done")"
+echo "bpf_stats ns per call, each run: io_start $(tr '\n' ' ' < "$tmp/ns_start"); io_done $(tr '\n' ' ' < "$tmp/ns_done")"

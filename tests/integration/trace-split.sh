@@ -69,46 +69,18 @@ t_check "alloc->completion avg (${TP[lat_avg_read_us]}) = r_await ($r_await us) 
 # bpftrace's percentiles from its 4 us linear histogram: the log2 bucket
 # holding each must hold blktune's figure, or its neighbour (the two tools
 # stamp issue and completion a few hundred ns apart).
-python3 - "$T_TMP/bt.out" "${TP[d_p50_read_us]}" "${TP[d_p90_read_us]}" "${TP[d_p99_read_us]}" "${TP[completed_read]:-0}" <<'PY' >"$T_TMP/cmp"
-import math, re, sys
-h = {}
-cur = None
-for line in open(sys.argv[1]):
-    m = re.match(r'@(\w+):', line)
-    if m:
-        cur = m.group(1)
-        h.setdefault(cur, [])
-        if cur == "n":
-            h["n"] = int(line.split()[1])
-        continue
-    m = re.match(r'\[(\d+), (\d+|\.\.\.)\)\s+(\d+)', line.strip())
-    if m and cur in ("f", "c"):
-        hi = float("inf") if m.group(2) == "..." else int(m.group(2))
-        h[cur].append((int(m.group(1)), hi, int(m.group(3))))
-def exact(hist, rank):
-    cum = 0
-    for lo, hi, c in hist:
-        if c and cum + c >= rank:
-            return None if hi == float("inf") else lo + (hi - lo) * (rank - cum) / c
-        cum += c
-    return None
-tot = sum(c for _, _, c in h.get("c", []))
-print("# bpftrace: %d issue->complete pairs" % tot)
-traced = int(sys.argv[5])
-print("count", "ok" if tot > 0 and abs(tot - traced) <= 0.005 * traced + 1 else "bad", tot, "blktune", traced)
-for p, ours in zip((0.50, 0.90, 0.99), sys.argv[2:5]):
-    ours = float(ours)
-    rank = p * tot
-    x = exact(h["f"], rank)
-    if x is None:
-        x = exact(h["c"], rank)
-    if x is None:
-        print("p%d bad: beyond bpftrace's histogram" % (p * 100))
-        continue
-    k = max(0, math.ceil(math.log2(max(x, 1))))
-    good = 2 ** (k - 2) <= ours <= 2 ** (k + 1)
-    print("p%d %s bpftrace %.1f blktune %.1f us; log2 bucket (%d, %d]" % (p * 100, "ok" if good else "bad", x, ours, 2 ** (k - 1), 2 ** k))
-PY
+python3 "$(dirname "$0")/bt-hist.py" "$T_TMP/bt.out" f c 0.5 0.9 0.99 > "$T_TMP/bt"
+awk -v traced="${TP[completed_read]:-0}" -v p50="${TP[d_p50_read_us]}" -v p90="${TP[d_p90_read_us]}" \
+	-v p99="${TP[d_p99_read_us]}" '
+	$1 == "count" { tot = $2; print "# bpftrace: " tot " issue->complete pairs"
+		d = tot - traced; if (d < 0) d = -d
+		print "count", (tot > 0 && d <= 0.005 * traced + 1) ? "ok" : "bad", tot, "blktune", traced; next }
+	{ ours = ($1 == "p50") ? p50 : ($1 == "p90") ? p90 : p99
+	  if ($2 == "none") { print $1 " bad: beyond bpftrace'"'"'s histogram"; next }
+	  x = $2; k = 0; while (2 ^ k < x) k++
+	  good = 2 ^ (k - 2) <= ours && ours <= 2 ^ (k + 1)
+	  printf "%s %s bpftrace %.1f blktune %.1f us; log2 bucket (%d, %d]\n", $1, good ? "ok" : "bad", x, ours, 2 ^ (k - 1), 2 ^ k }' \
+	"$T_TMP/bt" > "$T_TMP/cmp"
 cat "$T_TMP/cmp" | grep '^#'
 t_check "bpftrace timed as many requests as blktune counted (0.5%): $(grep ^count "$T_TMP/cmp")" grep -q '^count ok' "$T_TMP/cmp"
 for p in p50 p90 p99; do
