@@ -31,6 +31,7 @@ t_check "clean sweep: the restore is reported on stdout" grep -q "^restore: $n r
 t_eq "clean sweep: original back" "$(cat "$ra")" "$orig"
 t_eq "clean sweep: a snapshot per value" "$(ls "$T_TMP/ok"/*.snap 2>/dev/null | wc -l)" 2
 t_check "no --shuffle: no shuffled order said" sh -c "! grep -q '^shuffled order' '$T_TMP/out'"
+t_check "no --shuffle: sweep.info's order is interleaved" grep -qx "order interleaved" "$T_TMP/ok/sweep.info"
 t_check "the command's own MB/s (all zero) gets no table" sh -c "! grep -q \"^the command's MB/s\" '$T_TMP/out'"
 # the device's tunables as the sweep found them: one line each, every one a
 # file of the device's queue directory (nothing past the list blktune read)
@@ -133,6 +134,7 @@ fi
 sw --run "true" --shuffle=7 --repeat 2 --dir "$T_TMP/shuf"
 t_eq "--shuffle=7: exit status" "$?" 0
 t_check "--shuffle=7: the seed is said" grep -qx "shuffled order, seed 7 (--shuffle=7 repeats it)" "$T_TMP/out"
+t_check "--shuffle=7: sweep.info records the order and seed" grep -qx "order shuffled (seed 7)" "$T_TMP/shuf/sweep.info"
 t_eq "--shuffle=7 --repeat 2: a snapshot per run" "$(ls "$T_TMP/shuf"/*.snap 2>/dev/null | wc -l)" 4
 
 # 10. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
