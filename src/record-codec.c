@@ -191,13 +191,34 @@ static void walk_cpus(struct walk *w, struct cpus_sample *c)
 	WA(w, c->irq_count, (size_t)c->nirq * ncpu);
 }
 
+/* A word stored as its difference to a prediction from words walked
+ * before it (exact: modulo 2^64, whatever the value). */
+static void wpred(struct walk *w, uint64_t *x, uint64_t pred)
+{
+	uint64_t v = *x - pred;
+
+	wu(w, &v);
+	if (w->dec)
+		*x = v + pred;
+}
+
 static void walk_counts(struct walk *w, struct trace_counts *t)
 {
 	WA(w, t->issued, TRACE_OPS);
-	WA(w, t->bytes, TRACE_OPS);
+	/* Request sizes are mostly powers of two, each at the top of its
+	 * bucket (<= 512 << b): a bucket's bytes are predicted as its count
+	 * times that size, and an op's bytes as the sum of its buckets', so
+	 * neither moves unless sizes do. */
 	for (int o = 0; o < 2; o++) {
 		WA(w, t->size_count[o], TRACE_SIZE_BUCKETS);
-		WA(w, t->size_bytes[o], TRACE_SIZE_BUCKETS);
+		for (int b = 0; b < TRACE_SIZE_BUCKETS; b++)
+			wpred(w, &t->size_bytes[o][b], t->size_count[o][b] * (512ull << b));
+	}
+	for (int o = 0; o < TRACE_OPS; o++) {
+		uint64_t sum = 0;
+		for (int b = 0; o < 2 && b < TRACE_SIZE_BUCKETS; b++)
+			sum += t->size_bytes[o][b];
+		wpred(w, &t->bytes[o], sum);
 	}
 	WA(w, t->completed, TRACE_OPS);
 	WA(w, t->lat_sum_ns, TRACE_OPS);

@@ -236,6 +236,56 @@ START_TEST(test_idle_delta)
 }
 END_TEST
 
+/* 4 KiB requests: a bucket's bytes and an op's bytes follow from the
+ * counts, so more such requests move the count only (one word); a size off
+ * the bucket's top still replays exactly. */
+START_TEST(test_size_prediction)
+{
+	struct sample a, out;
+	struct record_flat f[2], dec;
+	struct record_buf b = { 0 };
+	size_t len[5];
+
+	sample_init(&a);
+	sample_init(&out);
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	record_flat_init(&dec);
+	make_sample(&a, 3);
+	for (unsigned k = 0; k < 5; k++) {
+		struct record_flat *prev = k ? &f[(k - 1) % 2] : NULL, *cur = &f[k % 2];
+		struct trace_counts *t = &a.trace.devs[0].tot;
+		uint64_t n = k < 3 ? 0 : 10 * k + k * k; /* from record 3 on, a changing number */
+		t->size_count[0][3] += n;
+		t->size_bytes[0][3] += n * 4096;
+		t->bytes[0] += n * 4096;
+		if (k == 4) { /* one 3000-byte read: bucket 3 too, below its top */
+			t->size_count[0][3]++;
+			t->size_bytes[0][3] += 3000;
+			t->bytes[0] += 3000;
+		}
+		ck_assert_int_eq(record_flatten(&a, cur), 0);
+		b.n = 0;
+		ck_assert_int_eq(record_encode(prev, cur, &b), 0);
+		len[k] = b.n;
+		ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
+		ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+		assert_same(&a, &out);
+	}
+	ck_assert_uint_eq(out.trace.devs[0].tot.size_bytes[0][3], (30 + 9 + 40 + 16) * 4096ull + 4096 * 0 + 3000);
+	/* record 3: one toggle (a skip of up to 3 bytes) and one residual
+	 * (two bytes for 39) more than the idle record 2 */
+	ck_assert_uint_le(len[3], len[2] + 3 + 2);
+	ck_assert_uint_gt(len[4], len[3]); /* the odd size moves two predicted words more */
+	record_buf_free(&b);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	record_flat_free(&dec);
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
 /* Words set straight into a flat list (no strings). */
 static void set_words(struct record_flat *f, const uint64_t *w, size_t n)
 {
@@ -548,11 +598,14 @@ START_TEST(test_refusals)
 	write_file(path, 3);
 	poke(path, 8, 1); /* version 1: before residual coding */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads version 2"));
-	ck_assert_ptr_null(strchr(why, '\n'));
-	poke(path, 8, 3);
+	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads version 3"));
+	poke(path, 8, 2); /* version 2: before size prediction */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 3 (a newer blktune's); this blktune reads version 2"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 2 (an older blktune's); this blktune reads version 3"));
+	ck_assert_ptr_null(strchr(why, '\n'));
+	poke(path, 8, 4);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "format version 4 (a newer blktune's); this blktune reads version 3"));
 	ck_assert_ptr_null(strchr(why, '\n'));
 	unlink(path);
 	/* junk, short junk, an empty file */
@@ -566,7 +619,7 @@ START_TEST(test_refusals)
 	ck_assert_ptr_nonnull(strstr(why, "not a blktune recording"));
 	/* the right magic and then junk: the first frame fails its checksum */
 	{
-		static const char head[] = "BLKTREC\n\x02\x00\x00\x00 junk junk junk junk";
+		static const char head[] = "BLKTREC\n\x03\x00\x00\x00 junk junk junk junk";
 		FILE *f = fopen(path, "w");
 		ck_assert_ptr_nonnull(f);
 		ck_assert_uint_eq(fwrite(head, 1, sizeof(head) - 1, f), sizeof(head) - 1);
@@ -628,6 +681,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_roundtrip_key_and_delta);
 	tcase_add_test(tc, test_idle_delta);
 	tcase_add_test(tc, test_codec_boundaries);
+	tcase_add_test(tc, test_size_prediction);
 	tcase_add_test(tc, test_malformed_payloads);
 	tcase_add_test(tc, test_file_roundtrip_and_seek);
 	tcase_add_test(tc, test_torn_tail);
