@@ -30,13 +30,15 @@ pids=()
 shm=$(mktemp -d /dev/shm/blktune-procs.XXXXXX)
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$shm"; t_cleanup' EXIT
 
-"$BLKTUNE" -b --json --top-processes --no-trace -d 0.5 -n 32 -p "$name" > "$T_TMP/out.json" &
+# -n bounds the run; SIGINT ends it once both fio processes are gone (a
+# loaded machine can start fio seconds late: no fixed count of reports)
+"$BLKTUNE" -b --json --top-processes --no-trace -d 0.5 -n 400 -p "$name" > "$T_TMP/out.json" &
 pids+=($!)
 t_until 5 test -s "$T_TMP/out.json" || t_fail "blktune reports"
-fio_job() { # NAME RW RATE OFFSET: direct 4k at RATE for 8 s after 1 s, JSON into $shm/NAME.json
+fio_job() { # NAME RW RATE OFFSET: direct 4k at RATE for 8 s after 1 s, then 4 s idle, JSON into $shm/NAME.json
 	fio --thread --name="$1" --filename="$dev" --rw="$2" --rate="$3" --offset="$4" --size=64m --bs=4k \
 		--direct=1 --ioengine=psync --time_based --runtime=8 --startdelay=1 \
-		--name=hold --ioengine=null --rw=read --size=1m --startdelay=9 --time_based --runtime=2 \
+		--name=hold --ioengine=null --rw=read --size=1m --startdelay=9 --time_based --runtime=4 \
 		--output-format=json --output="$shm/$1.json" >/dev/null 2>&1 &
 	pids+=($!)
 }
@@ -46,6 +48,7 @@ fio_job procview-reader read 512k 128m
 rpid=${pids[2]}
 wait "$wpid" || t_fail "the writer ran"
 wait "$rpid" || t_fail "the reader ran"
+kill -INT "${pids[0]}"
 wait "${pids[0]}" || t_fail "blktune ran"
 pids=()
 echo "# $(jq -s -c --argjson w "$wpid" 'map([.processes.rows[] | select(.pid == $w) | .wbytes_s][0])' "$T_TMP/out.json")"
