@@ -13,24 +13,31 @@ done
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 bport=$(free_port)
 pport=$(free_port)
+while [ "$pport" = "$bport" ]; do pport=$(free_port); done
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; t_cleanup' EXIT
-# wait_for N CMD...: up to N tenths of a second until CMD succeeds
+# wait_for N CMD...: up to N tenths of a second (at least T_WAIT_MIN s, as
+# t_until) until CMD succeeds
 wait_for() {
-	local n=$1 i
+	local s=$((($1 + 9) / 10))
 	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" > /dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	return 1
+	t_until "$s" "$@" > /dev/null 2>&1
 }
 
 t_loop_create 256 || t_fail "losetup"
 dev=${T_LOOP#/dev/}
 mkdir -p "$T_TMP/textfile"
-"$BLKTUNE" -b -d 1 --listen "127.0.0.1:$bport" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null 2> "$T_TMP/blktune.err" &
-pids+=($!)
+# A port found free can be taken before blktune binds it (other tests run
+# servers too): try another one, a few times.
+for ((try = 0; try < 5; try++)); do
+	"$BLKTUNE" -b -d 1 --listen "127.0.0.1:$bport" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null 2> "$T_TMP/blktune.err" &
+	bpid=$!
+	t_until 10 sh -c "curl -sf 'http://127.0.0.1:$bport/metrics' > /dev/null || ! kill -0 $bpid 2> /dev/null"
+	kill -0 $bpid 2> /dev/null && break
+	grep -q "Address already in use" "$T_TMP/blktune.err" || break
+	bport=$(free_port)
+done
+pids+=($bpid)
 t_check "blktune serves /metrics" wait_for 100 curl -sf "http://127.0.0.1:$bport/metrics"
 curl -s "http://127.0.0.1:$bport/metrics" > "$T_TMP/metrics.txt"
 promtool check metrics < "$T_TMP/metrics.txt" > "$T_TMP/promtool.txt" 2>&1
@@ -54,9 +61,16 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$bport']
 YML
-prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" \
-	--web.listen-address="127.0.0.1:$pport" > "$T_TMP/prometheus.log" 2>&1 &
-pids+=($!)
+for ((try = 0; try < 5; try++)); do
+	prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" > "$T_TMP/prometheus.log" 2>&1 &
+	ppid_=$!
+	t_until 30 sh -c "curl -sf 'http://127.0.0.1:$pport/-/ready' > /dev/null || ! kill -0 $ppid_ 2> /dev/null"
+	kill -0 $ppid_ 2> /dev/null && break
+	grep -qi "address already in use" "$T_TMP/prometheus.log" || break
+	pport=$(free_port)
+done
+pids+=($ppid_)
 api="http://127.0.0.1:$pport/api/v1"
 # q EXPR [TIME]: the first result's value, or empty
 q() {
@@ -66,17 +80,25 @@ q() {
 up_once() { [ "$(q 'up{job="blktune"}')" = 1 ]; }
 t_check "prometheus scrapes blktune" wait_for 300 up_once
 sel="{device=\"$dev\"}"
-sleep 2 # two scrapes of the idle device before fio starts
+# two scrapes of the idle device before fio starts
+scrapes() { [ "$(q "count_over_time(blktune_read_bytes_total$sel[5m])")" -ge "$1" ] 2>/dev/null; }
+t_check "two scrapes before fio starts" wait_for 300 scrapes 2
 t0=$(date +%s.%N)
 fio --name=prom --filename="$T_LOOP" --direct=1 --rw=read --bs=64k --size=256m --rate=16m \
 	--time_based --runtime=12 --output-format=json > "$T_TMP/fio.json" 2> "$T_TMP/fio.err"
 t_eq "fio exit status" "$?" 0
 t1=$(date +%s.%N)
-sleep 3 # scrapes after fio's last I/O
-read -r fio_bytes fio_bw fio_ios < <(python3 -c '
-import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["read"]
-print(j["io_bytes"], j["bw_bytes"], j["total_ios"])' "$T_TMP/fio.json")
-mid=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (a + b) / 2 }')
+# a scrape of a blktune refresh taken after fio's last I/O: one scraped more
+# than two intervals (blktune's and Prometheus', 1 s each) after fio ended
+scraped_after() { awk -v t="$(q "timestamp(blktune_read_bytes_total$sel)")" -v e="$t1" 'BEGIN { exit !(t != "" && t > e + 2) }'; }
+t_check "a scrape after fio's last I/O" wait_for 300 scraped_after
+# fio's I/O ran from its report time minus its runtime: rate() over a 6 s
+# window from 3 s into it (on a loaded machine fio can take a second or more
+# to start, so the window is placed by fio's clock, not by when it was run)
+read -r fio_bytes fio_bw fio_ios io0 < <(python3 -c '
+import json,sys; o=json.load(open(sys.argv[1])); j=o["jobs"][0]["read"]
+print(j["io_bytes"], j["bw_bytes"], j["total_ios"], (o["timestamp_ms"] - j["runtime"]) / 1000)' "$T_TMP/fio.json")
+mid=$(awk -v a="$io0" 'BEGIN { printf "%.3f", a + 9 }')
 rate=$(q "rate(blktune_read_bytes_total$sel[6s])" "$mid")
 t_near "rate() of blktune_read_bytes_total vs fio's bw_bytes (within 5%)" "$rate" "$fio_bw" \
 	"$(awk -v b="$fio_bw" 'BEGIN { print b * 0.05 }')"
