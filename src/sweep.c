@@ -444,8 +444,12 @@ int sweep_main(int argc, char **argv)
 		fprintf(err == SIGPIPE ? stderr : stdout, "interrupted by signal %d (%s): restoring\n", err,
 			strsignal(err));
 	failed = tunable_restore_all(sw.ts, restore_report, NULL);
+	/* What stays journaled is retried; what the kernel or the checks
+	 * refused for good was put aside (the restore line says where). */
 	if (failed != 0)
-		fprintf(stderr, "blktune sweep: the original value could not be restored: blktune --restore retries\n");
+		fprintf(stderr, "blktune sweep: the original value could not be restored: %s\n",
+			tunable_session_changes(sw.ts) > 0 ? "blktune --restore retries"
+							   : "kept aside as said above, not retried");
 	rc = err < 0 || failed != 0;
 	if (err < 0)
 		fprintf(stderr, "blktune sweep: %s\n", strerror(-err));

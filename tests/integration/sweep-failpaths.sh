@@ -92,6 +92,10 @@ if echo mq-deadline >"$q/scheduler" 2>/dev/null && echo 200 >"$q/nr_requests" 2>
 	t_eq "a restore the kernel refuses: sweep exit status" "$?" 1
 	t_check "the refused restore is reported on stderr" grep -q "^restore: $n nr_requests 200 not restored" "$T_TMP/err"
 	t_check "and not on stdout" sh -c "! grep -q '^restore: $n nr_requests' '$T_TMP/out'"
+	t_check "the summary does not promise a retry that --restore would not make" \
+		grep -q "^blktune sweep: the original value could not be restored: kept aside as said above, not retried" "$T_TMP/err"
+	"$BLKTUNE" --restore > "$T_TMP/restore.out" 2>&1
+	t_check "--restore indeed has nothing to retry" grep -q "nothing to restore" "$T_TMP/restore.out"
 	t_check "the original is kept aside in journal.rejected" \
 		grep -q "orig $n [0-9:]* [0-9]* nr_requests 200\$" "$BLKTUNE_JOURNAL_DIR/journal.rejected"
 	t_eq "nr_requests as the kernel left it" "$(cat "$q/nr_requests")" 128
@@ -131,7 +135,9 @@ fi
 
 # 9. --shuffle=SEED: the order is said with the seed that repeats it, and
 #    both values are measured
-sw --run "true" --shuffle=7 --repeat 2 --dir "$T_TMP/shuf"
+# (each run lasts some intervals: a run of "true" can end before the first
+# interval does, and a run with no interval has no snapshot)
+sw --run "sleep 0.6" --shuffle=7 --repeat 2 --dir "$T_TMP/shuf"
 t_eq "--shuffle=7: exit status" "$?" 0
 t_check "--shuffle=7: the seed is said" grep -qx "shuffled order, seed 7 (--shuffle=7 repeats it)" "$T_TMP/out"
 t_check "--shuffle=7: sweep.info records the order and seed" grep -qx "order shuffled (seed 7)" "$T_TMP/shuf/sweep.info"
