@@ -102,7 +102,10 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 		snprintf(why, whylen, "--listen %s: %s", listen, gai_strerror(rc));
 		return -EINVAL;
 	}
-	e->httpd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+	/* epoll, not select(): blktune keeps a few files open per device, so
+	 * on a machine with a few hundred devices an accepted connection's fd
+	 * is past FD_SETSIZE, and a select() server drops it unanswered. */
+	e->httpd = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				    (uint16_t)port, NULL, NULL, serve, e,
 				    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				    MHD_OPTION_CONNECTION_LIMIT, 16U,
