@@ -77,7 +77,9 @@ t_check "+ lengthens the interval" tm_wait "interval 1.0 s" 2
 tm_keys 'Z'
 t_check "an unbound key gets a one-line message" tm_wait "no action for Z here" 2
 
-width() { tm_screen | awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }'; }
+# the widest line in terminal columns (mawk's length() counts bytes: a
+# UTF-8 sparkline block is three)
+width() { tm_screen | LC_ALL=C.UTF-8 wc -L; }
 redrawn_80() { tm_screen | grep -q "^DEVICE" && [ "$(width)" -le 80 ]; }
 tm resize-window -t "$TM_SESS" -x 80 -y 24
 t_until 5 redrawn_80
