@@ -6,6 +6,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +92,8 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai;
 	char host[128], port_s[8];
 	unsigned port;
-	int rc;
+	sigset_t all, old;
+	int rc, saved;
 
 	if (exporter_parse_listen(listen, host, sizeof(host), &port) < 0) {
 		snprintf(why, whylen, "--listen %s: want ADDR:PORT, e.g. 127.0.0.1:9101 or [::1]:9101", listen);
@@ -105,15 +107,23 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	/* epoll, not select(): blktune keeps a few files open per device, so
 	 * on a machine with a few hundred devices an accepted connection's fd
 	 * is past FD_SETSIZE, and a select() server drops it unanswered. */
+	/* The server's thread takes no signal: one that reached it (SIGINT,
+	 * ignored in a background job; SIGTERM, whose default ends the process)
+	 * was lost to the main loop's signalfd, so blktune went on, or died
+	 * without restoring the tunables. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	e->httpd = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				    (uint16_t)port, NULL, NULL, serve, e,
 				    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				    MHD_OPTION_CONNECTION_LIMIT, 16U,
 				    MHD_OPTION_CONNECTION_TIMEOUT, 10U,
 				    MHD_OPTION_END);
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	freeaddrinfo(ai);
 	if (!e->httpd) {
-		rc = errno ? errno : EADDRINUSE;
+		rc = saved ? saved : EADDRINUSE;
 		snprintf(why, whylen, "--listen %s: cannot listen: %s", listen, strerror(rc));
 		return -rc;
 	}

@@ -53,7 +53,8 @@ t_check "rows ($rows) = diskstats lines ($lines), give or take others' devices" 
 # select()-based HTTP server drops it unanswered (curl got an empty reply).
 if command -v curl > /dev/null; then
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-	"$BLKTUNE" -b -d 0.5 -n 400 --no-trace --listen "127.0.0.1:$port" --journal-dir "$T_TMP/jl" \
+	# only a signal ends it: the HTTP server's thread must not take it
+	"$BLKTUNE" -b -d 0.5 -n 100000 --no-trace --listen "127.0.0.1:$port" --journal-dir "$T_TMP/jl" \
 		> /dev/null 2> "$T_TMP/listen.err" &
 	bpid=$!
 	served() { curl -sf -m 5 "http://127.0.0.1:$port/metrics" > "$T_TMP/metrics" && grep -q "^blktune_read_bytes_total{device=\"loop${made[-1]}\"} " "$T_TMP/metrics"; }
@@ -65,7 +66,11 @@ if command -v curl > /dev/null; then
 		grep -q "^blktune_read_bytes_total{device=\"loop$i\"} " "$T_TMP/metrics" || missing=$((missing + 1))
 	done
 	t_eq "every one of ours is exported" "$missing" 0
-	kill -INT $bpid; wait $bpid
+	kill -INT $bpid
+	t_check "SIGINT ends blktune --listen (a background job's SIGINT is ignored by default)" \
+		t_until 20 sh -c "! kill -0 $bpid 2> /dev/null"
+	kill -KILL $bpid 2> /dev/null
+	wait $bpid
 	t_eq "blktune --listen exits 0 on SIGINT" "$?" 0
 else
 	t_subskip "no curl for the metrics endpoint"
