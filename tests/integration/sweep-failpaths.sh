@@ -123,7 +123,9 @@ t_eq "a --dir of ${#long} bytes: original back" "$(cat "$ra")" "$orig"
 q=/sys/block/$n/queue
 if echo none >"$q/scheduler" 2>/dev/null && [ "$(cat "$q/nr_requests")" -lt 4096 ]; then
 	nr=$(cat "$q/nr_requests")
-	"$BLKTUNE" sweep "$dev" nr_requests=64,4096 -d 0.2 --settle 0 --run true --dir "$T_TMP/refval" \
+	# (the run lasts some intervals: one that ends before its first interval
+	# does has no snapshot)
+	"$BLKTUNE" sweep "$dev" nr_requests=64,4096 -d 0.2 --settle 0 --run "sleep 0.6" --dir "$T_TMP/refval" \
 		>"$T_TMP/out" 2>"$T_TMP/err"
 	t_eq "a value the device refuses: sweep exit status" "$?" 1
 	t_check "the refusal is said" grep -q "nr_requests 4096 refused: above the device's limit" "$T_TMP/out"
