@@ -60,7 +60,12 @@ fiov() { jq -r ".jobs[0].$2" "$shm/$1.json"; }
 t_eq "reader: traced read requests = fio's total_ios" "$(last "$rpid" read_requests)" "$(fiov procs-reader read.total_ios)"
 t_eq "reader: read bytes = fio's io_bytes" "$(last "$rpid" read_bytes)" "$(fiov procs-reader read.io_bytes)"
 t_eq "reader: no writes" "$(last "$rpid" write_requests)" 0
-t_eq "reader: every request done" "$(last "$rpid" done)" "$(fiov procs-reader read.total_ios)"
+# the completion tracepoint misses a completion now and then (0.02-0.4 %,
+# bpftrace the same: the man page's TRACING), so done may fall short by that
+# much, never exceed what was submitted
+done_=$(last "$rpid" done) tot=$(fiov procs-reader read.total_ios)
+t_check "reader: every request done, but for the tracepoint's rare misses ($done_ of $tot)" \
+	awk -v d="$done_" -v t="$tot" 'BEGIN { exit !(d <= t && d >= t - (t * 0.004 + 1)) }'
 t_eq "writer: traced write requests = fio's total_ios" "$(last "$wpid" write_requests)" "$(fiov procs-writer write.total_ios)"
 t_eq "writer: write bytes = fio's io_bytes" "$(last "$wpid" write_bytes)" "$(fiov procs-writer write.io_bytes)"
 t_eq "writer: no reads" "$(last "$wpid" read_requests)" 0
