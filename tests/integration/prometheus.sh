@@ -27,17 +27,25 @@ wait_for() {
 t_loop_create 256 || t_fail "losetup"
 dev=${T_LOOP#/dev/}
 mkdir -p "$T_TMP/textfile"
-# A port found free can be taken before blktune binds it (other tests run
-# servers too): try another one, a few times.
-for ((try = 0; try < 5; try++)); do
-	"$BLKTUNE" -b -d 1 --listen "127.0.0.1:$bport" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null 2> "$T_TMP/blktune.err" &
-	bpid=$!
-	t_until 10 sh -c "curl -sf 'http://127.0.0.1:$bport/metrics' > /dev/null || ! kill -0 $bpid 2> /dev/null"
-	kill -0 $bpid 2> /dev/null && break
-	grep -q "Address already in use" "$T_TMP/blktune.err" || break
-	bport=$(free_port)
-done
-pids+=($bpid)
+# start_on PORTVAR LOG PATH START: START PORT runs a server in the background
+# (its stderr in LOG), waited for until it answers PATH or dies; server_pid is
+# its PID. A port found free can be taken before the server binds it (other
+# tests run servers too): another one, a few times.
+start_on() {
+	local var=$1 log=$2 path=$3 start=$4 port try
+	for ((try = 0; try < 5; try++)); do
+		port=${!var}
+		$start "$port" 2> "$log" &
+		server_pid=$!
+		t_until 30 sh -c "curl -sf 'http://127.0.0.1:$port$path' > /dev/null || ! kill -0 $server_pid 2> /dev/null"
+		kill -0 $server_pid 2> /dev/null && return 0
+		grep -qi "address already in use" "$log" || return 1
+		printf -v "$var" %s "$(free_port)"
+	done
+}
+blktune_on() { "$BLKTUNE" -b -d 1 --listen "127.0.0.1:$1" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null; }
+start_on bport "$T_TMP/blktune.err" /metrics blktune_on
+pids+=($server_pid)
 t_check "blktune serves /metrics" wait_for 100 curl -sf "http://127.0.0.1:$bport/metrics"
 curl -s "http://127.0.0.1:$bport/metrics" > "$T_TMP/metrics.txt"
 promtool check metrics < "$T_TMP/metrics.txt" > "$T_TMP/promtool.txt" 2>&1
@@ -61,16 +69,11 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$bport']
 YML
-for ((try = 0; try < 5; try++)); do
-	prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" \
-		--web.listen-address="127.0.0.1:$pport" > "$T_TMP/prometheus.log" 2>&1 &
-	ppid_=$!
-	t_until 30 sh -c "curl -sf 'http://127.0.0.1:$pport/-/ready' > /dev/null || ! kill -0 $ppid_ 2> /dev/null"
-	kill -0 $ppid_ 2> /dev/null && break
-	grep -qi "address already in use" "$T_TMP/prometheus.log" || break
-	pport=$(free_port)
-done
-pids+=($ppid_)
+prometheus_on() {
+	prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" --web.listen-address="127.0.0.1:$1"
+}
+start_on pport "$T_TMP/prometheus.log" /-/ready prometheus_on
+pids+=($server_pid)
 api="http://127.0.0.1:$pport/api/v1"
 # q EXPR [TIME]: the first result's value, or empty
 q() {
