@@ -60,6 +60,28 @@ t_check "a failure: counted" has "8 passed, 2 failed, 0 skipped"
 t_check "a script dying with no 'not ok' line is a failure" has "not ok - $s/f-dies.sh exited 3"
 # A unit binary without Check's summary (it crashed) is a failure.
 rm "$s/e-fail.sh" "$s/f-dies.sh"
+
+# A script that hangs is ended at BLKTUNE_SCRIPT_LIMIT: a failure that says
+# so, its EXIT trap (lib.sh's cleanup) runs, its children go with it, and
+# the scripts after it still run.
+cat >"$s/g-hangs.sh" <<EOF
+. "$T_TOP/tests/lib.sh"
+mark() { touch "$T_TMP/cleaned"; }
+T_CLEANUP_FIRST+=(mark)
+echo "ok - before the hang"
+sleep 600 & echo \$! > "$T_TMP/child"
+wait
+EOF
+printf 'echo "ok - after"\n' >"$s/h-after.sh"
+run CI=true BLKTUNE_SCRIPT_LIMIT=3
+t_eq "a hung script: exit status" "$rc" 1
+t_check "a hung script: said, with the limit" has "not ok - $s/g-hangs.sh did not end within 3 s (BLKTUNE_SCRIPT_LIMIT)"
+t_check "a hung script: its cleanup ran" test -e "$T_TMP/cleaned"
+t_check "a hung script: its child was ended too" sh -c "! kill -0 \$(cat '$T_TMP/child') 2>/dev/null"
+t_check "a hung script: the scripts after it ran; the counts" has "10 passed, 1 failed, 0 skipped"
+[ "$rc" = 1 ] || show
+rm "$s/g-hangs.sh" "$s/h-after.sh"
+
 printf '#!/bin/sh\nexit 1\n' >"$b/asan/test-unit"
 run
 t_eq "a unit binary without a summary: exit status" "$rc" 1
