@@ -15,6 +15,10 @@ A mutant that any stage fails (or that runs past the time limit) is killed; a
 mutant that does not compile is counted apart ("stillborn"); a mutant every
 stage passes survived. Survivors listed in tests/mutate-equivalent (with the
 reason they cannot change behaviour) are counted as equivalent.
+Every unit suite and script the planned mutants would run is first run on
+the unmutated tree: a suite that fails there stops the run (fix it first);
+a script that fails there (broken, or flaky under load) is said, noted in
+the report and left out, so its failures are not counted as kills.
 
 Operators: relational swapped and boundary shifted (< <= > >= == !=),
 arithmetic swapped (+ - * / %, += -=), logical swapped (&& ||), constants
@@ -47,8 +51,10 @@ SCRIPTS = {
     "model": ["integration/devtable.sh"],
     "stats": ["integration/sweep.sh"],
     "tunable-table": ["integration/tunables-set-restore.sh"],
-    "tunable": ["integration/tunables-set-restore.sh", "integration/tunables-crash.sh"],
-    "journal": ["integration/tunables-crash.sh", "integration/tunables-set-restore.sh"],
+    "tunable": ["integration/tunables-set-restore.sh", "integration/tunables-failpaths.sh",
+                "integration/tunables-crash.sh"],
+    "journal": ["integration/journal-safety.sh", "integration/tunables-crash.sh",
+                "integration/tunables-set-restore.sh"],
     "snapshot": ["integration/sweep.sh", "integration/sweep-intervals.sh"],
     "source-diskstats": ["integration/devtable.sh"],
     "trace": ["integration/trace-loop.sh"],
@@ -439,24 +445,37 @@ def test_mutant(sc, mu, suites, others, scripts, timeout, integration):
         st, out = sc.make(["build/blktune"])
         if st != "pass":
             return "stillborn", out[-400:]
-        # A mutant makes many checks fail: each failing wait gives up after
-        # its own short time, not the loaded-machine floor of tests/lib.sh.
-        env = dict(os.environ, BLKTUNE=os.path.join(sc.dir, "build", "blktune"),
-                   BLKTUNE_FIXTURES=os.path.join(sc.dir, "tests", "fixtures"),
-                   T_WAIT_MIN=os.environ.get("T_WAIT_MIN", "3"))
+        env = script_env(sc)
         for s in scripts:
-            # in a mount namespace where only the script's own loop devices
-            # are writable (tests/mutate-sandbox.sh)
-            st, out = run([os.path.join(TOP, "tests", "mutate-sandbox.sh"), "bash", os.path.join("tests", s)],
-                          sc.dir, timeout * 4, env)
-            if st == "timeout" or (st == "fail" and "not ok - " in out):
-                # the first failed assertion: a kill a flaky script made
-                # (one the mutant cannot reach) shows in the report
-                first = next((l for l in out.split("\n") if l.startswith("not ok - ")), "")
-                return "killed", "script %s: %s%s" % (s, st, (": " + first[:160]) if first else "")
-            if st == "fail" and "skip - " not in out:
-                return "killed", "script %s: exit status" % s
+            why = run_script(sc, s, timeout, env)
+            if why:
+                return "killed", "script %s: %s" % (s, why)
     return "survived", ""
+
+
+def script_env(sc):
+    # A mutant makes many checks fail: each failing wait gives up after
+    # its own short time, not the loaded-machine floor of tests/lib.sh.
+    return dict(os.environ, BLKTUNE=os.path.join(sc.dir, "build", "blktune"),
+                BLKTUNE_FIXTURES=os.path.join(sc.dir, "tests", "fixtures"),
+                T_WAIT_MIN=os.environ.get("T_WAIT_MIN", "3"))
+
+
+def run_script(sc, s, timeout, env):
+    """Runs integration script s (relative to tests/) on the scratch tree's
+    build; None when it passed or skipped, else how it failed."""
+    # in a mount namespace where only the script's own loop devices are
+    # writable (tests/mutate-sandbox.sh)
+    st, out = run([os.path.join(TOP, "tests", "mutate-sandbox.sh"), "bash", os.path.join("tests", s)],
+                  sc.dir, timeout * 4, env)
+    if st == "timeout" or (st == "fail" and "not ok - " in out):
+        # the first failed assertion: a kill a flaky script made (one the
+        # mutant cannot reach) shows in the report
+        first = next((l for l in out.split("\n") if l.startswith("not ok - ")), "")
+        return "%s%s" % (st, (": " + first[:160]) if first else "")
+    if st == "fail" and "skip - " not in out:
+        return "exit status"
+    return None
 
 
 def main():
@@ -472,8 +491,9 @@ def main():
                     help="scripts (relative to tests/, space separated) instead of the module's own")
     ap.add_argument("--report", default=os.path.join(TOP, "build", "mutate", "report.txt"))
     ap.add_argument("--no-baseline", action="store_true",
-                    help="skip running the unit suites on the unmutated tree first (a re-run of --only "
-                         "mutants right after a full run; a suite failing unmutated would count as kills)")
+                    help="skip running the unit suites and scripts on the unmutated tree first (a re-run of "
+                         "--only mutants right after a full run; a suite or script failing unmutated would "
+                         "count as kills)")
     ap.add_argument("--integration", type=int, default=1 if os.geteuid() == 0 else 0)
     ap.add_argument("--cflags", default="-O0 -g0",
                     help="CFLAGS of the scratch build (default -O0 -g0: mutants compile fast)")
@@ -530,16 +550,33 @@ def main():
             if st != "pass":
                 print(out[-3000:])
                 sys.exit("mutate: unit suite %s fails on the unmutated tree: fix it first" % s)
+
+        def module_scripts(mod):
+            return [s for s in (a.scripts.split() if a.scripts is not None else SCRIPTS.get(mod, []))
+                    if os.path.exists(os.path.join(TOP, "tests", s))]
+        # So must every script they run: one that fails unmutated (broken,
+        # or flaky under load) would kill whatever mutant reached it. It is
+        # said, and left out of the run.
+        broken = {}
+        if a.integration and not a.no_baseline:
+            senv = script_env(sc)
+            for s in dict.fromkeys(s for mod, path, text, ms in plan if ms for s in module_scripts(mod)):
+                why = run_script(sc, s, a.timeout, senv)
+                if why:
+                    broken[s] = why
+                    print("mutate: script %s fails on the unmutated tree (%s): left out, its failures "
+                          "would count as kills" % (s, why), flush=True)
         summary = []
         for mod, path, text, ms in plan:
             suites = unit_suites(mod)
             reach = reach_suites(mod)
             others = [s for s in everything if s not in suites and s in reach]
-            scripts = [s for s in (a.scripts.split() if a.scripts is not None else SCRIPTS.get(mod, []))
-                       if os.path.exists(os.path.join(TOP, "tests", s))]
-            print("== %s: %d mutants; unit suites %s; scripts %s" % (
+            scripts = [s for s in module_scripts(mod) if s not in broken]
+            left_out = [s for s in module_scripts(mod) if s in broken] if a.integration else []
+            print("== %s: %d mutants; unit suites %s; scripts %s%s" % (
                 mod, len(ms), " ".join(suites) or "(none)",
-                " ".join(scripts) if a.integration else "(off)"), flush=True)
+                (" ".join(scripts) or "(none)") if a.integration else "(off)",
+                "; left out (failing unmutated) %s" % " ".join(left_out) if left_out else ""), flush=True)
             counts = dict(killed=0, survived=0, stillborn=0, equivalent=0)
             survivors = []
             target = os.path.join(sc.dir, path)
@@ -565,6 +602,8 @@ def main():
             summary.append((mod, counts, score, len(ms), time.time() - t0))
             rep.write("== %s: killed %d / %d non-equivalent (%.1f%%), equivalent %d, stillborn %d\n" % (
                 mod, counts["killed"], live, score, counts["equivalent"], counts["stillborn"]))
+            for s in left_out:
+                rep.write("script %s left out: it fails on the unmutated tree (%s)\n" % (s, broken[s]))
             for m in survivors:
                 tag = "EQUIVALENT (%s)" % equivalent[m.id] if m.id in equivalent else "SURVIVED"
                 rep.write("\n%s %s  %s\n%s\n" % (tag, m.id, m.op, m.diff(text)))
