@@ -67,6 +67,14 @@ struct sweep_run {
 };
 
 void sweep_run_init(struct sweep_run *r);
+/* The label naming a run's files in the sweep directory (snapshot, fio
+ * JSON, command output): "NAME=VALUE-rREPEAT", every character but
+ * [A-Za-z0-9.=_-] made '_'. At most SWEEP_LABEL_MAX - 1 characters (a file
+ * name with its suffix stays far below NAME_MAX); a longer one (a CPU list
+ * on a large machine) keeps the value's head, then -h and the CRC-32C of
+ * the whole value in 8 hex digits, so two values never share files. */
+#define SWEEP_LABEL_MAX 160
+void sweep_label(char out[SWEEP_LABEL_MAX], const char *name, const char *value, long repeat);
 /* The figure named name: an index below SF_COUNT, SF_COUNT + i for
  * metric:NAME of metrics[i], or -ENOENT. */
 int sweep_figure_lookup(const char *name, const struct sweep_metric_opt *metrics, size_t nmetrics);

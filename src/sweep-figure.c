@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "crc32c.h"
+
 /* MB is 2^20 bytes, as iostat -m and fio's MiB/s; rates are over the busy
  * span (first to last I/O), totals over the whole window. */
 const struct sweep_figure_def sweep_figures[SF_COUNT] = {
@@ -51,6 +53,22 @@ const struct sweep_figure_def sweep_figures[SF_COUNT] = {
 };
 
 const char *const sweep_cpu_parts[SCP_COUNT] = { "user", "sys", "irq", "softirq" };
+
+void sweep_label(char out[SWEEP_LABEL_MAX], const char *name, const char *value, long repeat)
+{
+	char tail[32], hash[16];
+
+	snprintf(tail, sizeof(tail), "-r%ld", repeat);
+	if (snprintf(out, SWEEP_LABEL_MAX, "%s=%s%s", name, value, tail) >= SWEEP_LABEL_MAX) {
+		snprintf(hash, sizeof(hash), "-h%08x", (unsigned)crc32c(0, value, strlen(value)));
+		/* the value's head fills what name, '=', hash and tail leave */
+		int head = SWEEP_LABEL_MAX - 1 - (int)(strlen(name) + 1 + strlen(hash) + strlen(tail));
+		snprintf(out, SWEEP_LABEL_MAX, "%s=%.*s%s%s", name, head, value, hash, tail);
+	}
+	for (char *p = out; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.=-_", *p))
+			*p = '_';
+}
 
 void sweep_run_init(struct sweep_run *r)
 {

@@ -135,14 +135,6 @@ static void print_run(const struct sweep_run *r, const char *tag)
 }
 
 /* File names: the tunable and value with anything odd made '_'. */
-static void label(char *out, size_t len, const char *name, const char *value, long repeat)
-{
-	snprintf(out, len, "%s=%s-r%ld", name, value, repeat);
-	for (char *p = out; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.=-_", *p))
-			*p = '_';
-}
-
 static int sweep_dir(const struct sweep_opts *o, char *out, size_t len, char *why, size_t why_size)
 {
 	char base[PATH_MAX], stamp[32];
@@ -185,7 +177,7 @@ static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps
 	struct snapshot snap;
 	struct snapshot_source src = { 0 };
 	struct tunable_result res;
-	char tag[128], lab[160], msg[SNAPSHOT_MSG_MAX];
+	char tag[128], lab[SWEEP_LABEL_MAX], msg[SNAPSHOT_MSG_MAX];
 	struct timespec wall;
 	int err;
 
@@ -205,7 +197,7 @@ static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps
 		return err;
 	if (sw->o.drop_caches)
 		drop_caches(sw->a.root);
-	label(lab, sizeof(lab), sw->o.name, run->value, r);
+	sweep_label(lab, sw->o.name, run->value, r);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	run->started = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
 	sw->nruns++;

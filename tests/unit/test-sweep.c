@@ -2,6 +2,7 @@
  * and info round trips, plain number formatting, and the report's
  * statistics checked against hand computations on fixed numbers. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crc32c.h"
 #include "format.h"
 #include "plot.h"
 #include "sweep-csv.h"
@@ -594,6 +596,55 @@ START_TEST(test_fuzz_seeds_parse)
 }
 END_TEST
 
+/* A run's label names its files: whole up to SWEEP_LABEL_MAX - 1
+ * characters, one more and the value's head is kept with its CRC-32C, so
+ * two long values that differ at their end (CPU lists of a large machine)
+ * still name different files. */
+START_TEST(test_label)
+{
+	char l[SWEEP_LABEL_MAX], l2[SWEEP_LABEL_MAX], v[TUNABLE_VALUE_MAX], name[TUNABLE_NAME_MAX], want[400];
+	size_t head;
+
+	sweep_label(l, "read_ahead_kb", "128", 1);
+	ck_assert_str_eq(l, "read_ahead_kb=128-r1");
+	sweep_label(l, "irq/36", "0,2-3", 12);
+	ck_assert_str_eq(l, "irq_36=0_2-3-r12");
+
+	/* "nr_requests=" (12) + 144 + "-r1" (3): 159, kept whole */
+	memset(v, 'a', 144);
+	v[144] = '\0';
+	sweep_label(l, "nr_requests", v, 1);
+	snprintf(want, sizeof(want), "nr_requests=%s-r1", v);
+	ck_assert_str_eq(l, want);
+	ck_assert_uint_eq(strlen(l), SWEEP_LABEL_MAX - 1);
+
+	/* one more: the head is what "-h" + 8 hex digits and "-r1" leave */
+	memset(v, 'a', 145);
+	v[145] = '\0';
+	sweep_label(l, "nr_requests", v, 1);
+	ck_assert_uint_eq(strlen(l), SWEEP_LABEL_MAX - 1);
+	head = SWEEP_LABEL_MAX - 1 - strlen("nr_requests=") - strlen("-h12345678") - strlen("-r1");
+	snprintf(want, sizeof(want), "nr_requests=%.*s-h%08x-r1", (int)head, v, (unsigned)crc32c(0, v, 145));
+	ck_assert_str_eq(l, want);
+	v[144] = 'b';
+	sweep_label(l2, "nr_requests", v, 1);
+	ck_assert_uint_eq(strlen(l2), SWEEP_LABEL_MAX - 1);
+	ck_assert_int_eq(strncmp(l, l2, strlen("nr_requests=") + head), 0);
+	ck_assert_str_ne(l, l2);
+
+	/* the longest name, value and repeat there can be */
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	memset(v, '7', sizeof(v) - 1);
+	v[sizeof(v) - 1] = '\0';
+	sweep_label(l, name, v, LONG_MAX);
+	ck_assert_uint_eq(strlen(l), SWEEP_LABEL_MAX - 1);
+	ck_assert_int_eq(strncmp(l, name, strlen(name)), 0);
+	snprintf(want, sizeof(want), "-h%08x-r%ld", (unsigned)crc32c(0, v, strlen(v)), LONG_MAX);
+	ck_assert_str_eq(l + strlen(l) - strlen(want), want);
+}
+END_TEST
+
 UNIT_SUITE(sweep_suite)
 static Suite *sweep_suite(void)
 {
@@ -614,6 +665,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_files_sanitised_and_safe);
 	tcase_add_test(tc, test_plot_error_bars);
 	tcase_add_test(tc, test_fuzz_seeds_parse);
+	tcase_add_test(tc, test_label);
 	suite_add_tcase(s, tc);
 	return s;
 }
