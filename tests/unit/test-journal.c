@@ -4,9 +4,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,6 +133,63 @@ START_TEST(test_torn_and_version_1)
 	ck_assert_str_eq(slurp_name(dir, "victim"), "precious\n");
 	unit_rmtree(dir);
 	free(dir);
+}
+END_TEST
+
+/* The parser reads only the len bytes it is given: a torn last line whose
+ * buffer goes on past len with a newline (the rest of a file a caller did
+ * not hand over) is still torn, dropped and not reported. */
+START_TEST(test_parse_reads_only_len)
+{
+	static const char text[] = "blktune-journal 2\norig loop3 7:3 - read_ahead_kb 128\norig loop3 7:3 - nomer"
+				   "\norig loop4 7:4 - nomerges 1\n";
+	size_t len = strlen("blktune-journal 2\norig loop3 7:3 - read_ahead_kb 128\norig loop3 7:3 - nomer");
+	char *buf = malloc(sizeof(text));
+	struct journal *j;
+
+	ck_assert_ptr_nonnull(buf);
+	memcpy(buf, text, sizeof(text));
+	ck_assert_int_eq(journal_parse(buf, len, "t", &j), 0);
+	ck_assert_uint_eq(journal_count(j), 1);
+	ck_assert_str_eq(journal_at(j, 0)->name, "read_ahead_kb");
+	ck_assert_uint_eq(journal_reject_total(j), 0);
+	journal_close(j);
+	free(buf);
+	/* and with nothing after len (ASan sees a read past it) */
+	ck_assert_ptr_nonnull(buf = malloc(len));
+	memcpy(buf, text, len);
+	ck_assert_int_eq(journal_parse(buf, len, "t", &j), 0);
+	ck_assert_uint_eq(journal_count(j), 1);
+	ck_assert_uint_eq(journal_reject_total(j), 0);
+	journal_close(j);
+	free(buf);
+}
+END_TEST
+
+/* A rejected line that cannot be written to journal.rejected (the file
+ * size limit: EFBIG at the flush) fails the open, and the message names the
+ * file and the error: "no journal" must say why. */
+START_TEST(test_rejected_write_fails)
+{
+	char *dir = tmpdir(), path[512], msg[256];
+	struct rlimit old, lim;
+	struct journal *j = NULL;
+
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	unit_write_file(path, "blktune-journal 2\norig loop3 7:3 - read_ahead_kb 128\njunk\n");
+	snprintf(path, sizeof(path), "%s/journal.rejected", dir);
+	unit_write_file(path, "# earlier rejects\n");
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = strlen("# earlier rejects\n");
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), -EFBIG);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_ptr_null(j);
+	ck_assert_msg(strstr(msg, "journal.rejected: File too large (journal left as it is)") != NULL, "msg: %s", msg);
+	/* nothing lost: the journal is as it was */
+	ck_assert_str_eq(slurp(dir), "blktune-journal 2\norig loop3 7:3 - read_ahead_kb 128\njunk\n");
 }
 END_TEST
 
@@ -490,6 +549,8 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_append_and_replay);
 	tcase_add_test(tc, test_torn_and_version_1);
 	tcase_add_test(tc, test_malformed_kept_aside);
+	tcase_add_test(tc, test_parse_reads_only_len);
+	tcase_add_test(tc, test_rejected_write_fails);
 	tcase_add_test(tc, test_reader_writer_agree);
 	tcase_add_test(tc, test_unsafe_refused);
 	tcase_add_test(tc, test_fuzz_seeds_valid);
