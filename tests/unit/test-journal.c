@@ -136,6 +136,26 @@ START_TEST(test_torn_and_version_1)
 }
 END_TEST
 
+/* An empty journal file (a crash between creating it and writing its
+ * header) holds nothing pending, and opening it leaves nothing behind
+ * (under ASan: no buffer leaked by the empty read). */
+START_TEST(test_empty_file)
+{
+	char *dir = tmpdir(), path[512], msg[256];
+	struct journal *j;
+
+	snprintf(path, sizeof(path), "%s/journal", dir);
+	unit_write_file(path, "");
+	ck_assert_int_eq(journal_pending(dir, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(journal_count(j), 0);
+	ck_assert_uint_eq(journal_reject_total(j), 0);
+	journal_close(j);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* The parser reads only the len bytes it is given: a torn last line whose
  * buffer goes on past len with a newline (the rest of a file a caller did
  * not hand over) is still torn, dropped and not reported. */
@@ -190,6 +210,8 @@ START_TEST(test_rejected_write_fails)
 	ck_assert_msg(strstr(msg, "journal.rejected: File too large (journal left as it is)") != NULL, "msg: %s", msg);
 	/* nothing lost: the journal is as it was */
 	ck_assert_str_eq(slurp(dir), "blktune-journal 2\norig loop3 7:3 - read_ahead_kb 128\njunk\n");
+	unit_rmtree(dir);
+	free(dir);
 }
 END_TEST
 
@@ -549,6 +571,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_append_and_replay);
 	tcase_add_test(tc, test_torn_and_version_1);
 	tcase_add_test(tc, test_malformed_kept_aside);
+	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_parse_reads_only_len);
 	tcase_add_test(tc, test_rejected_write_fails);
 	tcase_add_test(tc, test_reader_writer_agree);
