@@ -1,23 +1,38 @@
 /* record-codec: a sample as a flat list of 64-bit words and a list of
- * strings, and one recording record as the difference between two such
- * lists. The walk over the sample is written once and used both ways, so
- * what is recorded is exactly what the sampler assembled.
+ * strings, cut into segments (one per device, traced device, process,
+ * cgroup, and the sample's other parts), and one recording record as the
+ * difference between two such lists. The walk over the sample is written
+ * once and used both ways, so what is recorded is exactly what the sampler
+ * assembled.
  *
- * Each word has a delta (cur - prev, modulo 2^64) and the delta it had in
- * the record before; a word is "moving" when its delta differs from that
- * one. A record's payload (all numbers LEB128 varints):
- *   nwords ntoggles { skip }*ntoggles { zigzag(delta - last delta) }*moving
- *   nstrings nchanged { skip len bytes }*nchanged
- * The toggles name, in order, the words whose moving flag differs from the
- * previous record's (skip counts the words passed over since the last
- * toggle); then one residual per moving word, in order. A key record
- * starts from a list, deltas and flags all zero and no strings, and leaves
- * the deltas zero and no word moving behind it (its values are no rate).
- * An idle counter and one that moves at a steady rate cost nothing; a
- * busy device that keeps being busy costs its residuals and no positions.
- * Bound: a record is at most 3 + 14 bytes per word + what its strings
- * take (each toggle at most 4 bytes for RECORD_MAX_WORDS, each residual at
- * most 10). */
+ * A segment's words are coded against the words of the segment with the
+ * same identity in the record before (a device keyed by dev_t and diskseq,
+ * a process by pid and start time, ...), wherever it stood there: a device
+ * that comes or goes costs its own words, not a shift of all after it.
+ * Each word has a delta (cur - prev, modulo 2^64), its residual (delta
+ * minus the delta before) and a state: quiet (its delta repeats: it costs
+ * nothing) or active (its residual is coded, in bits, Rice-coded with a
+ * parameter that follows the size of its recent residuals). A quiet word
+ * whose delta changes becomes active (its place and its step are coded);
+ * an active word whose residual stays zero RECORD_QUIET records becomes
+ * quiet again on both sides without a mark. A record's payload (varints
+ * LEB128):
+ *   layout  0 (the segments as in the record before) or nseg+1 and runs:
+ *           2k (k segments continue as expected, same sizes) or 2c+1
+ *           nwords nstrings (one segment: c 0 new, else zigzag of its
+ *           place before minus the one expected, plus 1)
+ *   nbytes  the bit stream's length, then the bit stream (LSB first):
+ *           gamma(entries+1), per entry gamma(quiet words skipped+1) and
+ *           its residual as gamma(bit length+1) and the bits below its
+ *           top one; then per word active before, its Rice residual
+ *   strings nchanged { skip len bytes }*nchanged
+ * A residual is zigzag(delta - last delta), Rice-coded with k from the
+ * word's running mean: the quotient in unary (ones, then a zero) and k
+ * bits, or, at RECORD_ESC ones, 6 bits of its length and its bits. A key
+ * record is coded against nothing (every segment new, every word quiet
+ * with no delta) and leaves no delta and every word quiet behind it.
+ * Bound: a record is at most 20 + 13 bytes per segment + 10.5 bytes per
+ * word + what its strings take. */
 #ifndef BLKTUNE_RECORD_CODEC_H
 #define BLKTUNE_RECORD_CODEC_H
 
@@ -33,19 +48,57 @@
 #define RECORD_MAX_PROCS (1u << 22)
 #define RECORD_MAX_WORDS (64u << 20)
 #define RECORD_MAX_STRINGS (1u << 20)
+#define RECORD_MAX_SEGS (1u << 22)
+
+/* What part of a sample a word belongs to (the size breakdown's groups:
+ * tests/bench/record-breakdown.c). */
+enum record_group {
+	RG_HEAD,       /* times, counts, ids */
+	RG_DISK,       /* /proc/diskstats counters */
+	RG_INFO,       /* queue settings and sizes */
+	RG_HOST,       /* CPU, memory, temperatures */
+	RG_CPUS,       /* the CPU view's per-CPU counters */
+	RG_TR_IO,      /* traced requests, bytes, sizes, classes */
+	RG_TR_SUM,     /* traced latency sums (ns) */
+	RG_TR_LAT,     /* traced latency histogram */
+	RG_TR_QD,      /* traced queue and device time histograms */
+	RG_TR_CPU,     /* traced per-CPU counts */
+	RG_TR_MAT,     /* traced CPU matrix */
+	RG_RA,         /* readahead */
+	RG_CGROUP,
+	RG_PROCS,
+	RECORD_GROUPS
+};
+extern const char *const record_group_name[RECORD_GROUPS];
+
+#define RECORD_QUIET 2
+#define RECORD_ESC 12
+
+/* Words w0 .. w0+nw and strings s0 .. s0+ns; key names what they are
+ * (the encoder's; a decoder's segments have key 0). */
+struct record_seg {
+	uint64_t key;
+	size_t w0, nw, s0, ns;
+};
 
 struct record_flat {
 	uint64_t *w;
-	size_t nw, capw;
+	unsigned char *g; /* each word's enum record_group (flatten sets it) */
+	size_t nw, capw, capg;
+	struct record_seg *seg;
+	size_t nseg, capseg;
 	char *sb;      /* strings, each NUL-terminated */
 	size_t nsb, capsb;
 	size_t *so;    /* string i starts at sb + so[i] */
 	size_t ns, caps;
 	/* the coder's state, set by record_encode and record_decode: each
-	 * word's last delta and whether it moved in the last record */
-	uint64_t *d;
+	 * word's last delta, the running mean of its residuals (x16), its
+	 * state (0 quiet, else active and 1 + records its residual was 0) */
+	uint64_t *d, *m;
 	unsigned char *on;
-	size_t capd, capon;
+	size_t capd, capm, capon;
+	/* record_encode adds each word's bits to its group here (a bench's) */
+	double *cost;
 };
 
 /* Growable byte buffer for payloads. */
@@ -69,7 +122,8 @@ int record_unflatten(const struct record_flat *f, struct sample *s);
 int record_flat_times(const struct record_flat *f, double *t, struct timespec *wall);
 
 /* Append the payload of cur against prev (NULL: a key record), prev as
- * the last record_encode or record_decode left it; sets cur's state. */
+ * the last record_encode left it; sets cur's state. A list without
+ * segments (words set straight) is one segment. */
 int record_encode(const struct record_flat *prev, struct record_flat *cur, struct record_buf *out);
 /* Apply a payload to f, which holds the previous record's list and state
  * (a key record starts f afresh). Returns 0, -EINVAL (malformed) or

@@ -22,7 +22,7 @@
 #include "sample.h"
 
 #define RECORD_MAGIC "BLKTREC\n"
-#define RECORD_VERSION 3u
+#define RECORD_VERSION 4u
 #define RECORD_KEY_EVERY 300u
 
 enum record_type {

@@ -11,7 +11,8 @@
  *   worst    as busy, and every CPU completing every CPU's requests (the
  *            whole 16x16 matrix moves), latency over 12 buckets per op
  * Prints: scenario, intervals written, bytes, bytes per interval, MB per
- * 24 h. */
+ * 24 h, and the entropy of the noise drawn (the floor for any coding). */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +36,16 @@ static uint64_t next(void)
 	return rng;
 }
 
+/* The information the noise carries: each draw is uniform over its
+ * range, log2 of its size in bits; no lossless coding of these samples can
+ * take less (a coder that knew the generator would need no more). */
+static double entropy_bits;
+
 /* about mean, +-12 % */
 static uint64_t around(uint64_t mean)
 {
+	if (mean)
+		entropy_bits += log2((double)(mean / 4 + 1));
 	return mean ? mean - mean / 8 + next() % (mean / 4 + 1) : 0;
 }
 
@@ -72,6 +80,7 @@ static void step(struct sample *s, const struct scenario *sc, unsigned k)
 	s->t = 1000.0 + k;
 	s->wall.tv_sec = 1764633600 + k;
 	s->wall.tv_nsec = (long)(next() % 1000000);
+	entropy_bits += log2(1e6);
 	s->cpu.user += around(60), s->cpu.system += around(30), s->cpu.idle += around(100);
 	s->cpu.iowait += around(10);
 	for (int i = 0; i < sc->busy; i++) {
@@ -81,6 +90,7 @@ static void step(struct sample *s, const struct scenario *sc, unsigned k)
 
 		st->rd_ios += r, st->rd_sectors += r * 8, st->rd_ticks += r / 10, st->rd_merges += r / 50;
 		st->wr_ios += w, st->wr_sectors += w * 16, st->wr_ticks += w / 5, st->wr_merges += w / 20;
+		entropy_bits += 5;
 		st->in_flight = next() % 32, st->io_ticks += around(900), st->time_in_queue += around(3000);
 		st->fl_ios += around(10), st->fl_ticks += around(5);
 		if (sc->untraced)
@@ -166,8 +176,9 @@ int main(int argc, char **argv)
 	bytes = (double)record_bytes(rec);
 	if (record_close(rec) < 0)
 		return 1;
-	printf("%-16s %u intervals %.0f bytes %.0f B/interval %.1f MB/24h\n", sc->name, HOUR, bytes, bytes / HOUR,
-	       bytes / HOUR * 86400 / 1e6);
+	printf("%-16s %u intervals %.0f bytes %.0f B/interval %.1f MB/24h (noise entropy %.0f B/interval, %.1f MB/24h)\n",
+	       sc->name, HOUR, bytes, bytes / HOUR, bytes / HOUR * 86400 / 1e6, entropy_bits / 8 / HOUR,
+	       entropy_bits / 8 / HOUR * 86400 / 1e6);
 	sample_free(&s);
 	return 0;
 }

@@ -8,7 +8,8 @@
 # the most per-frame compression could reach). Then this machine's own
 # devices, measured: blktune -b -d 1 (traced) records 30 intervals while fio
 # does 4 KiB random reads and writes at 2000 IOPS on a loop device made here;
-# the median sample frame, with the devices and busy devices it covered.
+# the median sample frame, with the devices and busy devices it covered, and
+# where its bytes go (tests/bench/record-breakdown.c: per field group).
 set -u
 build=${1:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +27,10 @@ objs=$(ls "$build"/obj/*.o | grep -v -e '/main\.o$' -e '/test-[^/]*\.o$')
 # shellcheck disable=SC2086
 cc -O2 -D_GNU_SOURCE -Iinclude -I"$build" $(pkg-config --cflags ncursesw libbpf 2> /dev/null) \
 	-o "$tmp/record-size" tests/bench/record-size.c $objs \
+	$(pkg-config --libs ncursesw libproc2 libbpf libmicrohttpd 2> /dev/null) -lsensors -lm -pthread || exit 1
+# shellcheck disable=SC2086
+cc -O2 -D_GNU_SOURCE -Iinclude -I"$build" $(pkg-config --cflags ncursesw libbpf 2> /dev/null) \
+	-o "$tmp/record-breakdown" tests/bench/record-breakdown.c $objs \
 	$(pkg-config --libs ncursesw libproc2 libbpf libmicrohttpd 2> /dev/null) -lsensors -lm -pthread || exit 1
 echo "recording size, 64 devices, 24 h at 1 s (target < 100 MB with tracing)"
 for s in idle typical-untraced typical busy-untraced busy worst; do
@@ -75,3 +80,4 @@ m = med(delta)
 print("  this machine     %d devices, %d busy (%s at 2000 IOPS), traced: median %d B/interval %.1f MB/24h"
       % (devs, med(busy), sys.argv[3], m, m * 86400 / 1e6))
 EOF
+"$tmp/record-breakdown" "$tmp/real.btr" | sed 's/^/    /'

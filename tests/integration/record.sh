@@ -4,8 +4,10 @@
 # (every figure, traced histograms included), and the reads and writes it
 # shows add up to fio's own counts. A recorder killed with SIGKILL leaves a
 # file that replays; a torn tail costs its last interval only, with a
-# warning. Junk, another format version and an existing -w file are one
-# line on stderr and exit status 2.
+# warning. A device attached and detached mid-recording (churn: the
+# words of every device after it move) replays exactly too, present in
+# the intervals it existed only. Junk, another format version and an
+# existing -w file are one line on stderr and exit status 2.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 command -v fio > /dev/null || t_skip "no fio (contrib/install-deps test installs it)"
@@ -21,6 +23,21 @@ t_until 20 test -s "$T_TMP/live.json"
 fio --name=rec --filename="$T_LOOP" --direct=1 --rw=randrw --bs=4k --size=64m --ioengine=psync \
 	--time_based --runtime=3 --output-format=json > "$T_TMP/fio.json" 2> "$T_TMP/fio.err"
 t_eq "fio exit status" "$?" 0
+# churn: a new loop device (a number none had) comes, does I/O, and is
+# removed while recording
+loop1=$T_LOOP
+t_loop_create_fresh 16 || t_fail "losetup (churn)"
+churn=$T_LOOP
+T_LOOP=$loop1
+dd if=/dev/zero of="$churn" bs=64k count=32 oflag=direct status=none
+sleep 1.2
+losetup -d "$churn"
+python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/loop-control", os.O_RDWR)
+fcntl.ioctl(fd, 0x4C81, int(sys.argv[1]))' "${churn#/dev/loop}"
+# gone: its number may be someone else's by the cleanup
+T_LOOPS=("$loop1")
+T_LOOPS_FRESH=()
 wait $bpid
 t_eq "recording blktune's exit status" "$?" 0
 t_eq "recording blktune said nothing on stderr" "$(cat "$T_TMP/live.err")" ""
@@ -30,6 +47,12 @@ t_eq "live reports" "$(wc -l < "$T_TMP/live.json")" 16
 t_eq "replay exit status" "$?" 0
 t_eq "replay said nothing on stderr" "$(cat "$T_TMP/replay.err")" ""
 t_check "replay -b --json prints exactly what live printed" cmp -s "$T_TMP/live.json" "$T_TMP/replay.json"
+seen=$(python3 -c '
+import json,sys
+print(sum(any(d["disk_device"] == sys.argv[2] for d in json.loads(l)["disk"]) for l in open(sys.argv[1])))' \
+	"$T_TMP/replay.json" "${churn#/dev/}")
+t_check "the device that came and went is in some replayed intervals, not all ($seen of 16)" \
+	test "$seen" -gt 0 -a "$seen" -lt 16
 diff <(cut -c1-300 "$T_TMP/live.json") <(cut -c1-300 "$T_TMP/replay.json") | head -4
 "$BLKTUNE" -r "$rec" -b --json --cgroups --top-processes -n 5 > "$T_TMP/replay5.json"
 t_check "-n 5 replays the first five intervals" cmp -s <(head -n 5 "$T_TMP/live.json") "$T_TMP/replay5.json"

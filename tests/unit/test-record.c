@@ -177,17 +177,11 @@ START_TEST(test_roundtrip_key_and_delta)
 }
 END_TEST
 
-/* An unchanged sample costs its two counts and two zeros (nothing toggles,
+/* An unchanged sample costs three bytes (the layout as before, no bits,
  * no string changed) right after a key; so does a sample whose counters
- * all move at the rate they moved in the record before. */
-static size_t varint_len(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >>= 7)
-		n++;
-	return n;
-}
+ * all move at the rate they moved in the records before, once they have
+ * been steady RECORD_QUIET records. */
+#define IDLE_RECORD 3
 
 START_TEST(test_idle_delta)
 {
@@ -209,10 +203,10 @@ START_TEST(test_idle_delta)
 		ck_assert_uint_eq(dec.nw, cur->nw);
 		ck_assert_int_eq(memcmp(dec.w, cur->w, dec.nw * sizeof(*dec.w)), 0);
 		if (k >= 1) /* the key leaves no delta behind: a repeat is idle at once */
-			ck_assert_uint_eq(b.n, varint_len(cur->nw) + 1 + varint_len(cur->ns) + 1);
+			ck_assert_uint_eq(b.n, IDLE_RECORD);
 	}
 	/* steady rates: k, k+1, k+2 ... every counter moves as it did */
-	for (unsigned k = 0; k < 6; k++) {
+	for (unsigned k = 0; k < RECORD_QUIET + 5; k++) {
 		struct record_flat *prev = k ? &f[(k - 1) % 2] : NULL, *cur = &f[k % 2];
 		make_sample(&a, 10 + k);
 		ck_assert_int_eq(record_flatten(&a, cur), 0);
@@ -220,13 +214,15 @@ START_TEST(test_idle_delta)
 		ck_assert_int_eq(record_encode(prev, cur, &b), 0);
 		ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
 		ck_assert_int_eq(memcmp(dec.w, cur->w, dec.nw * sizeof(*dec.w)), 0);
-		/* the first delta names what moves, the second what stopped
-		 * moving (its delta is the same as before), then nothing */
-		if (k == 1 || k == 2)
-			ck_assert_uint_gt(b.n, varint_len(cur->nw) + 1 + varint_len(cur->ns) + 1);
-		if (k >= 3)
-			ck_assert_msg(b.n == varint_len(cur->nw) + 1 + varint_len(cur->ns) + 1, "record %u: %zu bytes", k,
-				      b.n);
+		/* the first delta names what moves; those words stay active
+		 * (a bit each) until their delta has repeated RECORD_QUIET
+		 * times, then cost nothing */
+		if (k >= 1 && k <= RECORD_QUIET + 1)
+			ck_assert_msg(b.n > IDLE_RECORD, "record %u: %zu bytes", k, b.n);
+		if (k >= 2 && k <= RECORD_QUIET + 1) /* a bit per active word */
+			ck_assert_msg(b.n < 20, "record %u: %zu bytes", k, b.n);
+		if (k >= RECORD_QUIET + 2)
+			ck_assert_msg(b.n == IDLE_RECORD, "record %u: %zu bytes", k, b.n);
 	}
 	record_buf_free(&b);
 	record_flat_free(&f[0]);
@@ -273,14 +269,88 @@ START_TEST(test_size_prediction)
 		assert_same(&a, &out);
 	}
 	ck_assert_uint_eq(out.trace.devs[0].tot.size_bytes[0][3], (30 + 9 + 40 + 16) * 4096ull + 4096 * 0 + 3000);
-	/* record 3: one toggle (a skip of up to 3 bytes) and one residual
-	 * (two bytes for 39) more than the idle record 2 */
-	ck_assert_uint_le(len[3], len[2] + 3 + 2);
+	/* record 3: one word enters (the count of entries, a place among
+	 * some thousand words and an escaped residual of 39: under 7 bytes);
+	 * a bucket's bytes moving too would be twice that */
+	ck_assert_uint_le(len[3], len[2] + 7);
 	ck_assert_uint_gt(len[4], len[3]); /* the odd size moves two predicted words more */
 	record_buf_free(&b);
 	record_flat_free(&f[0]);
 	record_flat_free(&f[1]);
 	record_flat_free(&dec);
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
+/* make_sample's, with churn: from record 4 to 6 a fourth disk (first in
+ * the list when front, else last), from record 5 on no process 101. */
+static void churn_sample(struct sample *s, unsigned k, bool front)
+{
+	make_sample(s, k);
+	if (k >= 4 && k < 7) {
+		struct disk_sample *d = sample_add_disk(s);
+		ck_assert_ptr_nonnull(d);
+		if (front) {
+			memmove(&s->disks[1], &s->disks[0], (s->ndisks - 1) * sizeof(*d));
+			d = &s->disks[0];
+		}
+		memset(d, 0, sizeof(*d));
+		d->st.dev = makedev(7, 9);
+		snprintf(d->st.name, sizeof(d->st.name), "loop9");
+		d->st.nfields = 20;
+		d->st.rd_ios = 70 * k;
+		d->st.rd_sectors = 560 * k;
+		d->info.diskseq = 90;
+		snprintf(d->info.backing, sizeof(d->info.backing), "/var/tmp/img9");
+	}
+	if (k >= 5) {
+		memmove(&s->procs.p[1], &s->procs.p[2], sizeof(s->procs.p[0]));
+		s->procs.n--;
+	}
+}
+
+/* Devices and processes that come and go: every record decodes to its
+ * sample, and a disk that appears or goes at the front of the list costs
+ * what it costs at the end (its own words and a few bytes of layout), not
+ * a shift of every word after it. */
+START_TEST(test_churn)
+{
+	struct sample a, out;
+	struct record_flat f[2], dec;
+	struct record_buf b = { 0 };
+	size_t len[2][10];
+
+	sample_init(&a);
+	sample_init(&out);
+	for (int front = 0; front < 2; front++) {
+		record_flat_init(&f[0]);
+		record_flat_init(&f[1]);
+		record_flat_init(&dec);
+		for (unsigned k = 0; k < 10; k++) {
+			struct record_flat *prev = k ? &f[(k - 1) % 2] : NULL, *cur = &f[k % 2];
+			churn_sample(&a, k, front);
+			ck_assert_int_eq(record_flatten(&a, cur), 0);
+			b.n = 0;
+			ck_assert_int_eq(record_encode(prev, cur, &b), 0);
+			len[front][k] = b.n;
+			ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
+			ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+			assert_same(&a, &out);
+			ck_assert_uint_eq(out.ndisks, k >= 4 && k < 7 ? 4 : 3);
+			ck_assert_str_eq(out.disks[0].st.name, front && k >= 4 && k < 7 ? "loop9" : "loop0");
+			ck_assert_uint_eq(out.procs.n, k >= 5 ? 2 : 3);
+		}
+		record_flat_free(&f[0]);
+		record_flat_free(&f[1]);
+		record_flat_free(&dec);
+	}
+	for (unsigned k = 4; k < 10; k++)
+		ck_assert_msg(len[1][k] <= len[0][k] + 4, "record %u: %zu bytes at the front, %zu at the end", k, len[1][k],
+			      len[0][k]);
+	/* and a device's arrival is far from a key's cost */
+	ck_assert_uint_lt(3 * len[1][4], len[1][0]);
+	record_buf_free(&b);
 	sample_free(&a);
 	sample_free(&out);
 }
@@ -332,14 +402,16 @@ START_TEST(test_codec_boundaries)
 		struct record_flat *prev = key[k] ? NULL : &f[(k + 1) % 2], *cur = &f[k % 2];
 		set_words(cur, w[k], nw[k]);
 		ck_assert_int_eq(record_encode(prev, cur, &b[k]), 0);
-		ck_assert_msg(b[k].n <= 3 + 14 * nw[k] + 2, "record %u: %zu bytes over the bound", k, b[k].n);
+		ck_assert_msg(b[k].n <= 20 + 17 + 17 * nw[k], "record %u: %zu bytes over the bound", k, b[k].n);
 		ck_assert_int_eq(record_decode(&dec, key[k], b[k].p, b[k].n), 0);
 		ck_assert_uint_eq(dec.nw, nw[k]);
 		for (size_t i = 0; i < nw[k]; i++)
 			ck_assert_msg(dec.w[i] == w[k][i], "record %u word %zu: %llu, want %llu", k, i,
 				      (unsigned long long)dec.w[i], (unsigned long long)w[k][i]);
-		if (k == 3) /* only word 3 moves, by 2^63: one toggle, a ten-byte residual */
-			ck_assert_uint_eq(b[k].n, 1 + 1 + 1 + 10 + 2);
+		if (k == 3) /* word 3 enters, by 2^63: an escaped 64-bit residual
+			     * (81 bits) and its place, beside record 2's bits */
+			ck_assert_msg(b[k].n >= b[k - 1].n + 10 && b[k].n <= b[k - 1].n + 12, "record 3: %zu bytes, 2: %zu",
+				      b[k].n, b[k - 1].n);
 	}
 	/* every strict prefix of a payload is refused, decoded on the state
 	 * the records before it (from their key) leave */
@@ -362,57 +434,130 @@ START_TEST(test_codec_boundaries)
 }
 END_TEST
 
-/* Payloads that lie: counts past the data, skips past the end, strings
- * longer than the payload, words left over for the walk. */
+/* A payload written by hand: bytes, and bits least significant first. */
+struct hand {
+	unsigned char p[64];
+	size_t n;
+	unsigned bit; /* bits used in p[n - 1], 8 when full */
+};
+
+static void hand_byte(struct hand *h, unsigned char c)
+{
+	h->p[h->n++] = c;
+	h->bit = 8;
+}
+
+static void hand_bits(struct hand *h, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (h->bit == 8)
+			hand_byte(h, 0), h->bit = 0;
+		h->p[h->n - 1] |= (unsigned char)(((v >> i) & 1) << h->bit++);
+	}
+}
+
+/* gamma(x): zeros, a one, the bits below the top one */
+static void hand_gamma(struct hand *h, uint64_t x)
+{
+	unsigned z = 63 - (unsigned)__builtin_clzll(x);
+
+	hand_bits(h, 0, z);
+	hand_bits(h, 1, 1);
+	hand_bits(h, x, z);
+}
+
+/* A key of one new segment of nw words and no string, then bits. */
+static void hand_key(struct hand *h, unsigned nw)
+{
+	h->n = 0;
+	h->bit = 8;
+	hand_byte(h, 2);     /* one segment */
+	hand_byte(h, 1);     /* new */
+	hand_byte(h, (unsigned char)nw);
+	hand_byte(h, 0);     /* no string */
+}
+
+/* Payloads that lie: segments from a record before a key, runs longer
+ * than the list before, torn varints, more entries than words, a place
+ * past the last word, strings longer than the payload, bits or bytes past
+ * the end, words left over for the walk. */
 START_TEST(test_malformed_payloads)
 {
 	struct record_flat f;
 	struct sample s;
-	static const unsigned char cases[][8] = {
-		{ 5, 6 },                    /* more changed words than words */
-		{ 3, 1, 9, 2 },              /* a skip beyond the end */
-		{ 2, 1, 0, 0x80 },           /* a torn varint */
-		{ 0, 0, 1, 1, 0, 50, 'a' },  /* a string longer than the payload */
-		{ 0, 0, 0, 0, 0 },           /* bytes after the end */
+	struct hand h;
+	static const unsigned char cases[][10] = {
+		{ 2, 3, 1, 0, 0, 0 },        /* a key's segment said to come from the record before */
+		{ 2, 2, 0, 0 },              /* a key's run of segments as before */
+		{ 2, 0x80 },                 /* a torn varint */
+		{ 2, 1, 0x80 },              /* a torn size */
+		{ 2, 1, 0, 1, 0, 1, 0, 50, 'a' }, /* a string longer than the payload */
+		{ 2, 1, 0, 0, 0, 0, 0 },     /* bytes after the end */
+		{ 2, 1, 1, 0, 5, 1 },        /* bits longer than the payload */
+		{ 0, 0, 0 },                 /* a key that says "as before" */
 	};
+	static const size_t len[] = { 6, 4, 2, 3, 9, 7, 6, 3 };
 
 	record_flat_init(&f);
 	sample_init(&s);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		size_t n = sizeof(cases[i]);
-		while (n > 1 && !cases[i][n - 1] && i != 4)
-			n--;
 		record_flat_reset(&f);
-		ck_assert_msg(record_decode(&f, true, cases[i], i == 4 ? 5 : n) == -EINVAL, "case %zu", i);
+		ck_assert_msg(record_decode(&f, true, cases[i], len[i]) == -EINVAL, "case %zu", i);
 	}
-	/* a toggle just past the last word, the rest well formed */
-	{
-		static const unsigned char past[] = { 3, 1, 3, 0, 0 }, last[] = { 3, 1, 2, 10, 0, 0 };
+	/* 5 entries among 2 words */
+	hand_key(&h, 2);
+	hand_byte(&h, 1);
+	hand_gamma(&h, 6);
+	hand_byte(&h, 0);
+	ck_assert_int_eq(record_decode(&f, true, h.p, h.n), -EINVAL);
+	/* a byte of bits more than they need */
+	hand_key(&h, 1);
+	hand_byte(&h, 2);
+	hand_gamma(&h, 1);
+	hand_byte(&h, 0);
+	hand_byte(&h, 0);
+	ck_assert_int_eq(record_decode(&f, true, h.p, h.n), -EINVAL);
+	/* an entry just past the last of 3 words, then at the last: residual
+	 * 10 (gamma of its 4 bits plus 1, then 010 below its top bit) is the
+	 * word 5 */
+	for (unsigned skip = 3; skip + 1 >= 3; skip--) {
+		hand_key(&h, 3);
+		hand_byte(&h, skip == 3 ? 1 : 2);
+		hand_gamma(&h, 2);
+		hand_gamma(&h, skip + 1);
+		if (skip == 2) {
+			hand_gamma(&h, 5);
+			hand_bits(&h, 10, 3);
+		}
+		hand_byte(&h, 0);
+		ck_assert_int_eq(h.p[4], h.n - 6);
 		record_flat_reset(&f);
-		ck_assert_int_eq(record_decode(&f, true, past, sizeof(past)), -EINVAL);
-		ck_assert_int_eq(record_decode(&f, true, last, sizeof(last)), 0);
-		ck_assert_uint_eq(f.w[2], 5); /* zigzag 10 */
+		ck_assert_int_eq(record_decode(&f, true, h.p, h.n), (skip == 3 ? -EINVAL : 0));
 	}
+	ck_assert_uint_eq(f.nw, 3);
+	ck_assert_uint_eq(f.w[0], 0);
+	ck_assert_uint_eq(f.w[2], 5); /* zigzag 10 */
 	/* well-formed payload, but three words are no sample */
-	record_flat_reset(&f);
 	{
-		static const unsigned char three[] = { 3, 0, 0, 0 };
+		static const unsigned char three[] = { 2, 1, 3, 0, 0, 0 };
+		record_flat_reset(&f);
 		ck_assert_int_eq(record_decode(&f, true, three, sizeof(three)), 0);
 		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
 	}
 	/* a disk count beyond the limit is refused before any allocation */
 	{
+		struct record_flat w;
 		struct record_buf b = { 0 };
-		record_buf_varint(&b, 5);
-		record_buf_varint(&b, 1);
-		record_buf_varint(&b, 4);
-		record_buf_varint(&b, (uint64_t)(RECORD_MAX_DISKS + 1) << 1);
-		record_buf_varint(&b, 0);
-		record_buf_varint(&b, 0);
+		const uint64_t words[] = { 5, 1, 4, RECORD_MAX_DISKS + 1, 0 };
+		record_flat_init(&w);
+		set_words(&w, words, 5);
+		ck_assert_int_eq(record_encode(NULL, &w, &b), 0);
 		record_flat_reset(&f);
 		ck_assert_int_eq(record_decode(&f, true, b.p, b.n), 0);
+		ck_assert_uint_eq(f.w[3], RECORD_MAX_DISKS + 1);
 		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
 		record_buf_free(&b);
+		record_flat_free(&w);
 	}
 	record_flat_free(&f);
 	sample_free(&s);
@@ -598,14 +743,14 @@ START_TEST(test_refusals)
 	write_file(path, 3);
 	poke(path, 8, 1); /* version 1: before residual coding */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads version 3"));
-	poke(path, 8, 2); /* version 2: before size prediction */
+	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads version 4"));
+	poke(path, 8, 3); /* version 3: before segments and bit coding */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 2 (an older blktune's); this blktune reads version 3"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 3 (an older blktune's); this blktune reads version 4"));
 	ck_assert_ptr_null(strchr(why, '\n'));
-	poke(path, 8, 4);
+	poke(path, 8, 5);
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 4 (a newer blktune's); this blktune reads version 3"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 5 (a newer blktune's); this blktune reads version 4"));
 	ck_assert_ptr_null(strchr(why, '\n'));
 	unlink(path);
 	/* junk, short junk, an empty file */
@@ -619,7 +764,7 @@ START_TEST(test_refusals)
 	ck_assert_ptr_nonnull(strstr(why, "not a blktune recording"));
 	/* the right magic and then junk: the first frame fails its checksum */
 	{
-		static const char head[] = "BLKTREC\n\x03\x00\x00\x00 junk junk junk junk";
+		static const char head[] = "BLKTREC\n\x04\x00\x00\x00 junk junk junk junk";
 		FILE *f = fopen(path, "w");
 		ck_assert_ptr_nonnull(f);
 		ck_assert_uint_eq(fwrite(head, 1, sizeof(head) - 1, f), sizeof(head) - 1);
@@ -682,6 +827,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_idle_delta);
 	tcase_add_test(tc, test_codec_boundaries);
 	tcase_add_test(tc, test_size_prediction);
+	tcase_add_test(tc, test_churn);
 	tcase_add_test(tc, test_malformed_payloads);
 	tcase_add_test(tc, test_file_roundtrip_and_seek);
 	tcase_add_test(tc, test_torn_tail);
