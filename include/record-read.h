@@ -34,6 +34,9 @@ const char *record_reader_warning(const struct record_reader *r);
 /* Tunable changes in the file, in order; before[k] is the index of the
  * first sample after change k. */
 size_t record_reader_changes(const struct record_reader *r, const struct record_change **c, const size_t **before);
+/* Keep the first n samples (n >= 1) and the changes before the last of
+ * them: a replay of -n intervals is a recording of n + 1 samples. */
+void record_reader_limit(struct record_reader *r, size_t n);
 /* The first sample at or after wall time w (count when none). */
 size_t record_reader_find(const struct record_reader *r, time_t w);
 

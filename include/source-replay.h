@@ -22,5 +22,7 @@ void source_replay_seek(struct source_replay *src, size_t i);
 /* The index of the next sample read. */
 size_t source_replay_pos(const struct source_replay *src);
 const struct record_reader *source_replay_reader(const struct source_replay *src);
+/* Replay the first n intervals only (-n in the full screen). */
+void source_replay_limit(struct source_replay *src, size_t n);
 
 #endif

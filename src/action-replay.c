@@ -90,8 +90,8 @@ void action_replay_start(struct ui *u)
 	if (record_reader_warning(r)[0])
 		ui_status(u, "%s", record_reader_warning(r));
 	else
-		ui_status(u, "replay: %zu intervals, %s to %s; T forward, t back, J jumps to a time, space plays", n - 1,
-			  from, to);
+		ui_status(u, "replay: %zu intervals%s, %s to %s; T forward, t back, J jumps to a time, space plays", n - 1,
+			  u->app->opt.count > 0 ? " (-n: the recording's first)" : "", from, to);
 }
 
 unsigned action_replay_tick(struct ui *u)

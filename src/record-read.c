@@ -293,6 +293,16 @@ size_t record_reader_changes(const struct record_reader *r, const struct record_
 	return r->nch;
 }
 
+void record_reader_limit(struct record_reader *r, size_t n)
+{
+	if (n && n < r->n)
+		r->n = n;
+	while (r->nch && r->ch_before[r->nch - 1] >= r->n)
+		r->nch--;
+	if (r->at != SIZE_MAX && r->at >= r->n)
+		r->at = SIZE_MAX;
+}
+
 size_t record_reader_find(const struct record_reader *r, time_t w)
 {
 	size_t lo = 0, hi = r->n;

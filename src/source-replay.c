@@ -55,6 +55,12 @@ size_t source_replay_pos(const struct source_replay *src)
 	return src->next;
 }
 
+void source_replay_limit(struct source_replay *src, size_t n)
+{
+	record_reader_limit(src->r, n + 1);
+	source_replay_seek(src, src->next);
+}
+
 const struct record_reader *source_replay_reader(const struct source_replay *src)
 {
 	return src->r;

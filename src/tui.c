@@ -16,6 +16,7 @@
 #include "format.h"
 #include "keymap.h"
 #include "loop.h"
+#include "source-replay.h"
 #include "view.h"
 
 static void resize(void)
@@ -230,6 +231,10 @@ int tui_run(struct app *a)
 	ab_init(&u.ab);
 	if ((err = tunable_session_open(a->root, a->opt.journal_dir, &u.ts)) < 0)
 		return err;
+	/* -n in a replay: its first N intervals, those -r -b -n N prints;
+	 * playing stops at the last of them as at the recording's end. */
+	if (ui_replay(&u) && a->opt.count > 0)
+		source_replay_limit(sampler_replay(a->sampler), (size_t)a->opt.count);
 	if ((err = app_refresh(a)) < 0) {
 		tunable_session_close(u.ts);
 		return err;

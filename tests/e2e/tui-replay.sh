@@ -10,6 +10,7 @@
 # before it and B after it, and the verdict and the A/B view's figures are
 # those of the snapshots w saves; keys that change the kernel are refused
 # in one line and sysfs does not move; space plays to the end and pauses.
+# -n 3 replays the first three intervals only.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-tmux.bash"
 t_need_root
@@ -166,4 +167,19 @@ t_check "... to the end, where it pauses" tm_wait "end of the recording" 10
 t_check "... on the last interval" at "$n"
 tm_keys q
 t_check "q quits the replay at once (nothing to restore)" tm_wait replay-exited 3
+tm_stop
+
+# -n 3: the replay holds the recording's first 3 intervals, those -r -b
+# -n 3 prints; playing stops at the third
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -r '$rec' -p '$name' -n 3; echo replay-exited; sleep 60"
+t_check "-n 3: interval 1 of 3" tm_wait "REPLAY $(when 1)  *1/3 .*\[paused\]" 5
+t_check "... and the status says -n made it so" tm_wait "replay: 3 intervals (-n: the recording's first)" 3
+tm_keys ' '
+t_check "space plays to the end of the 3" tm_wait "end of the recording" 10
+t_check "... interval 3, its time and r/s" tm_wait "REPLAY $(when 3)  *3/3 " 3
+t_check "... r/s of interval 3 ($(rps 3))" same_rps "$(row_rps)" "$(rps 3)"
+tm_keys T
+t_check "T: no interval past the third" tm_wait "the last interval of the recording" 3
+tm_keys q
+t_check "q quits" tm_wait replay-exited 3
 t_done
