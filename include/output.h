@@ -27,6 +27,10 @@ struct output_report {
 	const struct sampler_host *host;
 	const struct cgroup_metrics *cgroups; /* --cgroups (JSON), else NULL */
 	const struct proc_metrics *procs;     /* --top-processes (JSON), else NULL */
+	/* A replay: the tunable changes recorded inside this interval (JSON:
+	 * "tunable_changes", only when there are some) */
+	const struct record_change *changes;
+	size_t nchanges;
 };
 
 /* Batch text names are never cut: the DEVICE column grows to this. */

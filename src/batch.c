@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "format.h"
 #include "loop.h"
 #include "output.h"
 #include "source-replay.h"
@@ -22,6 +23,28 @@ static int report(struct app *a)
 		.procs = a->opt.top_processes ? &a->pm : NULL,
 	};
 
+	struct source_replay *src = sampler_replay(a->sampler);
+
+	/* A replay: the changes recorded in this interval (those before the
+	 * sample that ends it), in the JSON report or as lines before the
+	 * text one. */
+	if (src && !a->since_boot) {
+		const struct record_change *c;
+		const size_t *before;
+		size_t nch = record_reader_changes(source_replay_reader(src), &c, &before), pos = app_replay_pos(a);
+		for (size_t k = 0; k < nch; k++) {
+			if (before[k] != pos)
+				continue;
+			if (!r.nchanges++)
+				r.changes = &c[k];
+			if (!a->opt.json) {
+				char at[16];
+				format_time((double)c[k].wall, "%H:%M:%S", at, sizeof(at));
+				fprintf(stdout, "tunable change at %s: %s %s %s -> %s\n", at, c[k].dev, c[k].tunable, c[k].from,
+					c[k].to);
+			}
+		}
+	}
 	if (*sampler_error(a->sampler))
 		fprintf(stderr, "blktune: %s\n", sampler_error(a->sampler));
 	if (*a->export_error)

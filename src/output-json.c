@@ -7,6 +7,7 @@
 #include "format.h"
 #include "output-cgroup.h"
 #include "output-procs.h"
+#include "record.h"
 
 static const char *const kind_names[] = {
 	[DISK_KIND_DISK] = "disk", [DISK_KIND_PARTITION] = "part", [DISK_KIND_DM] = "dm",
@@ -132,6 +133,22 @@ int output_json(FILE *f, const struct output_report *r)
 	if (r->procs) {
 		fputs(", \"processes\": ", f);
 		output_procs_json(f, r->procs);
+	}
+	if (r->nchanges) {
+		fputs(", \"tunable_changes\": [", f);
+		for (size_t k = 0; k < r->nchanges; k++) {
+			const struct record_change *c = &r->changes[k];
+			struct timespec w = { .tv_sec = (time_t)c->wall };
+			char when[40], dev[80], tun[80], from[160], to[160];
+			output_timestamp(&w, when, sizeof(when));
+			format_json_string(c->dev, dev, sizeof(dev));
+			format_json_string(c->tunable, tun, sizeof(tun));
+			format_json_string(c->from, from, sizeof(from));
+			format_json_string(c->to, to, sizeof(to));
+			fprintf(f, "%s{\"time\": \"%s\", \"disk_device\": %s, \"tunable\": %s, \"from\": %s, \"to\": %s}",
+				k ? ", " : "", when, dev, tun, from, to);
+		}
+		fputc(']', f);
 	}
 	fputs("}\n", f);
 	return fflush(f) == 0 ? 0 : -1;

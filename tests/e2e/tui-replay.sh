@@ -10,7 +10,8 @@
 # before it and B after it, and the verdict and the A/B view's figures are
 # those of the snapshots w saves; keys that change the kernel are refused
 # in one line and sysfs does not move; space plays to the end and pauses.
-# -n 3 replays the first three intervals only.
+# -r -b prints the recorded change in the interval n finds; -n 3 replays
+# the first three intervals only.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-tmux.bash"
 t_need_root
@@ -113,6 +114,20 @@ tm_keys n
 t_check "n: the change, as recorded" tm_wait "change at [0-9:]*: $name read_ahead_kb $ra0 -> $((ra0 * 2))" 3
 chg=$(header | sed -nE "s|.* ([0-9]+)/$n .*|\1|p")
 t_check "... at an interval inside the recording ($chg)" test "${chg:-0}" -gt 2 -a "${chg:-0}" -lt "$n"
+# the batch replay prints the recorded change in that same interval: in
+# its JSON report, and as a line before its text report
+t_eq "-r -b --json: one report holds the recorded change" "$(grep -c '"tunable_changes"' "$T_TMP/replay.json")" 1
+t_eq "... interval $chg's: read_ahead_kb $ra0 -> $((ra0 * 2))" "$(python3 -c '
+import json,sys
+for i, l in enumerate(open(sys.argv[1]), 1):
+    for c in json.loads(l).get("tunable_changes", []):
+        print(i, c["disk_device"], c["tunable"], c["from"], c["to"])' "$T_TMP/replay.json")" \
+	"$chg $name read_ahead_kb $ra0 $((ra0 * 2))"
+"$BLKTUNE" -r "$rec" -b -p "$name" > "$T_TMP/replay.txt"
+t_eq "-r -b text: the change's line, once" \
+	"$(grep -c "^tunable change at [0-9:]*: $name read_ahead_kb $ra0 -> $((ra0 * 2))\$" "$T_TMP/replay.txt")" 1
+t_eq "... before interval $chg's report (the reports' headers before it: $((chg - 1)))" \
+	"$(sed -n '/^tunable change/q;p' "$T_TMP/replay.txt" | grep -c '  interval [0-9.]* s')" $((chg - 1))
 
 # keys that change the kernel: refused, sysfs unchanged
 tm_keys ']'
