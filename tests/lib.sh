@@ -48,6 +48,34 @@ t_until_exact() {
 	done
 	"$@"
 }
+# t_stop PID [SIGNAL]: signal a process this script started and reap it;
+# one that has not ended after t_wait_secs 10 is killed (and said), so a
+# tool that ignores the signal cannot hang the test.
+t_stop() {
+	local pid=$1 sig=${2:-INT}
+	kill -"$sig" "$pid" 2>/dev/null
+	if ! t_until 10 sh -c "! kill -0 $pid 2>/dev/null"; then
+		echo "# pid $pid did not end on SIG$sig: killed"
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+}
+# t_bpftrace OUT PROGRAM: start bpftrace on PROGRAM in the background, its
+# stdout in OUT (stderr in OUT.err), and return once its probes are attached:
+# a BEGIN probe, which bpftrace fires after attaching every other probe,
+# prints the marker waited for ("Attaching N probes..." comes before the
+# attach, so events right after it could be lost). The pid is in T_BT_PID;
+# end it with t_stop "$T_BT_PID" INT. Returns 1, saying why, if bpftrace
+# did not attach within t_wait_secs 20.
+t_bpftrace() {
+	local out=$1 prog=$2
+	bpftrace -e "BEGIN { printf(\"blktune-test: attached\\n\"); }
+$prog" >"$out" 2>"$out.err" &
+	T_BT_PID=$!
+	t_until 20 grep -q '^blktune-test: attached' "$out" && return 0
+	echo "# bpftrace did not attach: $(head -c 300 "$out.err")"
+	return 1
+}
 t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
 
 # t_loop_create SIZE_MB: a loop device over a fresh file, in $T_LOOP (not
@@ -87,8 +115,15 @@ t_loop_create_fresh() {
 # helper library that starts something living in it (lib-tmux.bash's server,
 # whose socket is there) adds its stop here, so t_done's cleanup stops it too.
 T_CLEANUP_FIRST=()
+# The shell that sourced this file: only it cleans up. A child forked for a
+# background job (cmd &) is a copy of this shell, EXIT trap included, until
+# it execs; a signal in that window (a test stopping a job it has just
+# started) would run the trap there and remove $T_TMP and the loop devices
+# under the test's feet.
+T_MAIN=$BASHPID
 t_cleanup() {
 	local d m
+	[ "$BASHPID" = "$T_MAIN" ] || return 0
 	for d in "${T_CLEANUP_FIRST[@]}"; do
 		"$d"
 	done

@@ -47,11 +47,10 @@ bpid=$!
 report() { grep -a '}$' "$T_TMP/out.json" | tail -n 1; }
 traced() { [ -s "$T_TMP/out.json" ] && [ "$(report | jq -r .cgroups.traced)" = true ]; }
 t_until 15 traced || { cat "$T_TMP/err"; t_fail "blktune --cgroups reports, traced"; }
-bpftrace -e "tracepoint:block:block_io_start /args->dev == $kdev && comm == \"fio\"/ { @[cgroup] = count(); }
-	interval:ms:500 { print(@); }" > "$T_TMP/bt.out" 2> "$T_TMP/bt.err" &
-pids+=($!)
-btpid=$!
-t_until 20 grep -q Attaching "$T_TMP/bt.out" || t_fail "bpftrace attached: $(head -c 300 "$T_TMP/bt.err")"
+t_bpftrace "$T_TMP/bt.out" "tracepoint:block:block_io_start /args->dev == $kdev && comm == \"fio\"/ { @[cgroup] = count(); }
+	interval:ms:500 { print(@); }" || t_fail "bpftrace attached"
+pids+=("$T_BT_PID")
+btpid=$T_BT_PID
 
 bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG" fio --thread --name=cgtrace --filename="/dev/$dev" \
 	--rw=randrw --size=8m --bs=4k --direct=1 --ioengine=psync --randrepeat=0 \

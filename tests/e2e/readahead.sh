@@ -23,11 +23,9 @@ t_check "no ra_hit% column while the mode is off" bash -c "! tmux -S '$TM_SOCK' 
 # bpftrace counts the pages added to this filesystem's page cache (every
 # folio, 1 << order pages), from before the mode is on to after the load
 kdev=$(( ($(stat -c %t "$RA_DEV" | sed 's/^/0x/') << 20) | $(stat -c %T "$RA_DEV" | sed 's/^/0x/') ))
-bpftrace -e "tracepoint:filemap:mm_filemap_add_to_page_cache /args->s_dev == $kdev/ { @pages += 1 << args->order; }
-interval:ms:200 { printf(\"pages %d\\n\", @pages); }" >"$T_TMP/bt.out" 2>&1 &
-bt=$!
-for ((i = 0; i < 200; i++)); do grep -q Attaching "$T_TMP/bt.out" && break; sleep 0.1; done
-t_check "bpftrace attached" grep -q Attaching "$T_TMP/bt.out"
+t_bpftrace "$T_TMP/bt.out" "tracepoint:filemap:mm_filemap_add_to_page_cache /args->s_dev == $kdev/ { @pages += 1 << args->order; }
+interval:ms:200 { printf(\"pages %d\\n\", @pages); }" || t_fail "bpftrace attached"
+bt=$T_BT_PID
 tm_keys R
 # the load starts only once the programs are attached (a busy machine takes
 # seconds to verify them)
@@ -46,7 +44,7 @@ bt_lines() { grep -c '^pages ' "$T_TMP/bt.out"; }
 at_end=$(bt_lines)
 bt_after() { [ "$(bt_lines)" -ge $((at_end + 2)) ]; }
 t_check "bpftrace counted on after the load" t_until 10 bt_after
-kill $bt; wait $bt 2>/dev/null; bt=
+t_stop "$bt" TERM; bt=
 added=$(awk '$1 == "pages" { n = $2 } END { print n }' "$T_TMP/bt.out")
 # wait for a refresh after the load (the figures since the mode was on settle)
 tm_wait "$name, this interval: 0 pages/s" 5

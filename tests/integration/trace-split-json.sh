@@ -34,14 +34,13 @@ command -v udevadm >/dev/null && udevadm settle -t 10 2>/dev/null
 btpid= bpid=
 trap '[ -n "$btpid" ] && kill "$btpid" 2>/dev/null; [ -n "$bpid" ] && kill "$bpid" 2>/dev/null; t_cleanup' EXIT
 
-bpftrace -e '
+t_bpftrace "$T_TMP/bt.out" '
 tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = nsecs; }
 tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
 	$us = (nsecs - @s[args->sector]) / 1000;
 	@f = lhist($us, 0, 2000, 2); @c = lhist($us, 0, 200000, 200); delete(@s[args->sector]); }
-END { clear(@s); }' > "$T_TMP/bt.out" 2> "$T_TMP/bt.err" &
-btpid=$!
-t_until 20 grep -q Attaching "$T_TMP/bt.out" || t_skip "bpftrace did not attach: $(head -c 300 "$T_TMP/bt.err")"
+END { clear(@s); }' || t_fail "bpftrace attached"
+btpid=$T_BT_PID
 "$BLKTUNE" -b --json -d 1 -n 600 -p "$name" > "$T_TMP/out.json" 2> "$T_TMP/err" &
 bpid=$!
 # whole reports only (the one being written may be cut)
@@ -65,12 +64,9 @@ idle_after() {
 		'[.[].disk[] | select(.disk_device == $d) | ."r/s"] | any(. == 0)')" = true ]
 }
 t_until 20 idle_after || t_fail "blktune reported an idle interval after the job"
-kill "$bpid"
-wait "$bpid" 2>/dev/null
+t_stop "$bpid" TERM
 bpid=
-kill -INT "$btpid"
-t_until 10 sh -c "! kill -0 $btpid 2>/dev/null" || kill -INT "$btpid"
-wait "$btpid"
+t_stop "$btpid" INT
 btpid=
 
 # the run's sums from the JSON: requests, device histogram, weighted averages

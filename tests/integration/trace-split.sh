@@ -24,16 +24,13 @@ tp_settle
 tp_open "$dev"
 trap 'tp_close; [ -n "${btpid:-}" ] && kill "$btpid" 2>/dev/null; t_cleanup' EXIT
 
-bpftrace -e '
+t_bpftrace "$T_TMP/bt.out" '
 tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = nsecs; }
 tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
 	$us = (nsecs - @s[args->sector]) / 1000;
 	@f = lhist($us, 0, 2000, 2); @c = lhist($us, 0, 200000, 200); @n = count(); delete(@s[args->sector]); }
-END { clear(@s); }' >"$T_TMP/bt.out" 2>"$T_TMP/bt.err" &
-btpid=$!
-for _ in $(seq 50); do grep -q Attaching "$T_TMP/bt.out" && break; sleep 0.2; done
-grep -q Attaching "$T_TMP/bt.out" || t_skip "bpftrace did not attach: $(head -c 300 "$T_TMP/bt.err")"
-sleep 0.5
+END { clear(@s); }' || t_fail "bpftrace attached"
+btpid=$T_BT_PID
 
 ds() { awk -v n="$name" '$3 == n { print $4, $7 }' /proc/diskstats; }
 read -r r0 t0 <<<"$(ds)"
@@ -44,8 +41,7 @@ fio --name=qfill --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=l
 tp_cmd stop || t_fail "probe answered"
 read -r r1 t1 <<<"$(ds)"
 sleep 0.3
-kill -INT "$btpid"
-wait "$btpid"
+t_stop "$btpid" INT
 btpid=
 reads=$((r1 - r0))
 r_await=$(awk -v t=$((t1 - t0)) -v n="$reads" 'BEGIN { printf "%.1f", t * 1000 / n }')
