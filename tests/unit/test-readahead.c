@@ -151,15 +151,35 @@ START_TEST(test_percpu_sum)
 	v[2].win_hist[5] = 1;
 	v[2].dropped = 3;
 	v[1].read_pages = 9;
+	/* every other counter too, on two CPUs each, and the first and last
+	 * window buckets */
+	v[0].sync_triggers = 1, v[2].sync_triggers = 2;
+	v[1].async_triggers = 4, v[2].async_triggers = 8;
+	v[0].windows = 16, v[1].windows = 32;
+	v[0].window_pages = 64, v[2].window_pages = 128;
+	v[1].demand = 256, v[2].demand = 512;
+	v[0].mapped = 2, v[2].mapped = 1;
+	v[1].waste = 4, v[2].waste = 1;
+	v[0].clamped = 6, v[1].clamped = 7;
+	v[0].win_hist[0] = 1, v[2].win_hist[RA_HIST - 1] = 4;
 	ra_counts_from_cpus(&c, v, 3);
 	ck_assert_uint_eq(c.sync_pages, 10);
 	ck_assert_uint_eq(c.async_pages, 20);
 	ck_assert_uint_eq(c.hit, 12);
-	ck_assert_uint_eq(c.win_hist[5], 3);
 	ck_assert_uint_eq(c.dropped, 3);
 	ck_assert_uint_eq(c.read_pages, 9);
+	ck_assert_uint_eq(c.sync_triggers, 3);
+	ck_assert_uint_eq(c.async_triggers, 12);
+	ck_assert_uint_eq(c.windows, 48);
+	ck_assert_uint_eq(c.window_pages, 192);
+	ck_assert_uint_eq(c.demand, 768);
+	ck_assert_uint_eq(c.mapped, 3);
+	ck_assert_uint_eq(c.waste, 5);
+	ck_assert_uint_eq(c.clamped, 13);
+	for (unsigned i = 0; i < RA_HIST; i++)
+		ck_assert_uint_eq(c.win_hist[i], i == 0 ? 1 : i == 5 ? 3 : i == RA_HIST - 1 ? 4 : 0);
 	/* unread = pages - hit - mapped - waste, never below 0 */
-	ck_assert_uint_eq(ra_counts_unread(&c), 18);
+	ck_assert_uint_eq(ra_counts_unread(&c), 30 - 12 - 3 - 5);
 	c.hit = 100;
 	ck_assert_uint_eq(ra_counts_unread(&c), 0);
 }
