@@ -367,7 +367,9 @@ int snapshot_default_dir(char *out, size_t len, char *msg, size_t msg_size)
 		return -ENOENT;
 	}
 	if (n < 0 || (size_t)n >= len) {
-		snprintf(msg, msg_size, "%s...: name too long", out);
+		/* the reason first: a name that long would push it out of msg */
+		snprintf(msg, msg_size, "state directory name too long (%d bytes, at most %zu): %.60s...", n, len - 1,
+			 out);
 		return -ENAMETOOLONG;
 	}
 	return safe_dir_check(out, true, msg, msg_size);

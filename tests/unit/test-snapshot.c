@@ -631,9 +631,49 @@ START_TEST(test_save_and_default_dir)
 	ck_assert_int_eq(snapshot_save(&s, NULL, "A", p2, sizeof(p2), msg, sizeof(msg)), 0);
 	ck_assert_str_ne(p1, p2); /* same second: never over the first */
 	ck_assert_uint_eq(count_files(d, ".snap", true), 2);
+	/* A state directory whose name does not fit the buffer: refused, said,
+	 * never a truncated name used. */
+	{
+		char longdir[sizeof(d)];
+
+		memset(longdir, 'a', sizeof(longdir) - 1);
+		for (size_t i = 0; i < sizeof(longdir) - 1; i += 100)
+			longdir[i] = '/'; /* components the kernel takes */
+		longdir[sizeof(d) - strlen("/blktune")] = '\0'; /* with /blktune: exactly sizeof(d) */
+		setenv("XDG_STATE_HOME", longdir, 1);
+		ck_assert_int_eq(snapshot_default_dir(d, sizeof(d), msg, sizeof(msg)), -ENAMETOOLONG);
+		ck_assert_msg(strstr(msg, "state directory name too long (4096 bytes, at most 4095): /aaa") == msg, "msg: %s", msg);
+		longdir[sizeof(d) - strlen("/blktune") - 1] = '\0'; /* one shorter: fits */
+		setenv("XDG_STATE_HOME", longdir, 1);
+		ck_assert_int_ne(snapshot_default_dir(d, sizeof(d), msg, sizeof(msg)), -ENAMETOOLONG);
+		ck_assert_uint_eq(strlen(d), sizeof(d) - 1);
+	}
 	unsetenv("XDG_STATE_HOME");
 	snapshot_free(&s);
 	unit_rmtree(dir);
+}
+END_TEST
+
+/* A capture of one device that had only idle intervals since its last
+ * change (busy-only): no snapshot, and the message counts them. */
+START_TEST(test_capture_idle_only)
+{
+	struct series *se;
+	struct snapshot s;
+	struct snapshot_source src = { .host = "h", .kernel = "k", .busy_only = true, .only = "loop7" };
+	char msg[256];
+
+	ck_assert_int_eq(series_new(60, &se), 0);
+	src.series = se;
+	src.t_now = 0;
+	ck_assert_int_eq(snapshot_capture(&s, &src, msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(msg, "loop7 has no complete interval since its last change yet");
+	feed(se, 0, 17, 0, 0, 4); /* idle: r/s 0 */
+	src.t_now = 17;
+	ck_assert_int_eq(snapshot_capture(&s, &src, msg, sizeof(msg)), -ENOENT);
+	ck_assert_uint_eq(s.ndev, 0);
+	ck_assert_str_eq(msg, "loop7 had no I/O since its last change (17 idle intervals)");
+	series_free(se);
 }
 END_TEST
 
@@ -683,6 +723,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_stat_line_bounds);
 	tcase_add_test(tc, test_kill9_never_leaves_half_file);
 	tcase_add_test(tc, test_save_and_default_dir);
+	tcase_add_test(tc, test_capture_idle_only);
 	tcase_add_test(tc, test_output);
 	suite_add_tcase(s, tc);
 	return s;
