@@ -204,6 +204,7 @@ START_TEST(test_identity_and_pcts)
 	c1.demand = 100;
 	c1.sync_triggers = 1;
 	c1.async_triggers = 3;
+	c1.dropped = 7;
 	ck_assert_int_eq(ra_sample_add(&a, d, d, &c0), 0);
 	ck_assert_int_eq(ra_sample_add(&b, d, d, &c1), 0);
 	ck_assert_int_eq(ra_metrics_compute(&a, &b, d, &m), 0);
@@ -227,6 +228,16 @@ START_TEST(test_identity_and_pcts)
 	ck_assert_double_eq_tol(m.pages_per_s, 450.0, 1e-9);
 	ck_assert_uint_eq(m.sync_triggers, 1);
 	ck_assert_uint_eq(m.async_triggers, 3);
+	/* every count of the interval is the difference of the two samples' */
+	ck_assert_uint_eq(m.dev, d);
+	ck_assert_uint_eq(m.hit, 600);
+	ck_assert_uint_eq(m.mapped, 100);
+	ck_assert_uint_eq(m.waste, 50);
+	ck_assert_uint_eq(m.dropped, 7);
+	ck_assert_uint_eq(m.windows, 4);
+	ck_assert_uint_eq(m.window_pages, 128);
+	ck_assert_uint_eq(m.demand, 100);
+	ck_assert_uint_eq(m.read_pages, 1000);
 
 	/* Nothing decided, no windows, no reads, zero interval: NAN, not 0. */
 	ck_assert_int_eq(ra_metrics_compute(&b, &b, d, &m), 0);
