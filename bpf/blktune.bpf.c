@@ -48,6 +48,20 @@ struct {
 	__type(value, struct blktune_dev_cpu);
 } slots SEC(".maps");
 
+/* How often each slot was claimed, by any CPU; sized like slots. User
+ * space maps it (BPF_F_MMAPABLE) and re-reads a slot's per-CPU values to
+ * learn which disk it holds only when its count moved: finding the owners
+ * by reading every slot cost one lookup of ncpu values per slot (1024 at
+ * 1024 devices) each time any disk did its first traced I/O. Written on a
+ * claim only, never per request. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BLKTUNE_MIN_SLOTS);
+	__uint(map_flags, 1U << 10 /* BPF_F_MMAPABLE */);
+	__type(key, __u32);
+	__type(value, __u64);
+} claims SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -138,7 +152,7 @@ static __always_inline struct blktune_dev_cpu *queue_slot(struct request_queue *
 	struct blktune_dev_cpu *v;
 	__u32 id = (__u32)q->id, dev, zero = 0;
 	struct blktune_global *g;
-	__u64 seq;
+	__u64 seq, *claimed;
 
 	if (id >= nslots)
 		return NULL;
@@ -152,6 +166,11 @@ static __always_inline struct blktune_dev_cpu *queue_slot(struct request_queue *
 	bpf_map_update_elem(&slots, &id, &blktune_zero, BPF_ANY); /* this CPU's value only */
 	v->dev = dev;
 	v->seq = seq;
+	/* After the value says its disk, before new_devs moves: user space
+	 * reads new_devs, then the counts, then the values. */
+	claimed = bpf_map_lookup_elem(&claims, &id);
+	if (claimed)
+		__sync_fetch_and_add(claimed, 1);
 	g = bpf_map_lookup_elem(&globals, &zero);
 	if (g)
 		ADD_SHARED(g->new_devs, 1);

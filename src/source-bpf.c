@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -37,6 +38,15 @@ struct source_bpf {
 	size_t nused;
 	struct slot_use *dead; /* [nslots]; key.dev 0: none */
 	struct blktune_dev_cpu *vals2;
+	/* The programs' count of claims per slot (the claims map, mapped
+	 * read-only; NULL where it cannot be: then read by lookups), the
+	 * count each slot's owner was last read at, and that owner (key.dev
+	 * 0: none). A walk looks up only the slots whose count moved. */
+	int claims_fd;
+	const volatile uint64_t *claims;
+	size_t claims_len;
+	uint64_t *seen;
+	struct slot_use *own;
 };
 
 struct slot_use {
@@ -135,6 +145,8 @@ int source_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, si
 	set_topology(skel);
 	skel->rodata->nslots = slot_count();
 	err = bpf_map__set_max_entries(skel->maps.slots, skel->rodata->nslots);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.claims, skel->rodata->nslots);
 	if (err) {
 		snprintf(why, whylen, "cannot size the slot array: %s", strerror(-err));
 		return err;
@@ -171,6 +183,24 @@ static void detach(struct source_bpf *src, int i)
 		bpf_loaded_detach(src->obj, (size_t)src->prog[i]);
 }
 
+/* The claim counts, read in place: a page or two, no system call per
+ * walk. A kernel that cannot map the array leaves claims NULL: lookups. */
+static void map_claims(struct source_bpf *src)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)src->nslots * sizeof(uint64_t);
+	void *p;
+
+	if (page <= 0 || !src->nslots)
+		return;
+	len = (len + (size_t)page - 1) / (size_t)page * (size_t)page;
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, src->claims_fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	src->claims = p;
+	src->claims_len = len;
+}
+
 /* Loaded in a helper process (bpf-loader): the bio programs are left
  * detached there, attached below when a bio-based disk exists. */
 static int load(struct source_bpf *src, char *why, size_t whylen)
@@ -182,8 +212,9 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 	src->devs_fd = bpf_loaded_map_fd(src->obj, "devs");
 	src->globals_fd = bpf_loaded_map_fd(src->obj, "globals");
 	src->slots_fd = bpf_loaded_map_fd(src->obj, "slots");
-	if (src->devs_fd < 0 || src->globals_fd < 0 || src->slots_fd < 0) {
-		snprintf(why, whylen, "the BPF object has no map devs, slots or globals");
+	src->claims_fd = bpf_loaded_map_fd(src->obj, "claims");
+	if (src->devs_fd < 0 || src->globals_fd < 0 || src->slots_fd < 0 || src->claims_fd < 0) {
+		snprintf(why, whylen, "the BPF object has no map devs, slots, claims or globals");
 		return -ENOENT;
 	}
 	{
@@ -196,9 +227,12 @@ static int load(struct source_bpf *src, char *why, size_t whylen)
 		src->nslots = info.max_entries;
 		src->dead = calloc(src->nslots ? src->nslots : 1, sizeof(*src->dead));
 		src->used = calloc(src->nslots ? src->nslots : 1, sizeof(*src->used));
-		if (!src->dead || !src->used)
+		src->own = calloc(src->nslots ? src->nslots : 1, sizeof(*src->own));
+		src->seen = calloc(src->nslots ? src->nslots : 1, sizeof(*src->seen));
+		if (!src->dead || !src->used || !src->own || !src->seen)
 			return -ENOMEM;
 	}
+	map_claims(src);
 	for (int i = 0; i < SOURCE_BPF_PROGS; i++)
 		src->prog[i] = bpf_loaded_prog_find(src->obj, prog_names[i]);
 	for (int i = 0; i < BIO_FIRST; i++)
@@ -320,6 +354,10 @@ void source_bpf_close(struct source_bpf *src)
 	free(src->keys);
 	free(src->used);
 	free(src->dead);
+	free(src->own);
+	free(src->seen);
+	if (src->claims)
+		munmap((void *)src->claims, src->claims_len);
 	free(src);
 }
 
@@ -348,19 +386,38 @@ static int use_cmp(const void *a, const void *b)
 	return c ? c : (x->seq < y->seq) - (x->seq > y->seq);
 }
 
-/* Which slots hold a disk: one lookup per slot, only when the programs
- * claimed one since the last walk. */
+static int claim_count(const struct source_bpf *src, uint32_t i, uint64_t *n)
+{
+	if (src->claims) {
+		*n = src->claims[i];
+		return 0;
+	}
+	return bpf_map_lookup_elem(src->claims_fd, &i, n) ? -errno : 0;
+}
+
+/* Which slots hold a disk, only when the programs claimed one since the
+ * last walk: a slot's values are looked up only when its claim count
+ * moved (the programs write the owner before the count), the rest keep
+ * the owner read before. */
 static int walk_slots(struct source_bpf *src)
 {
 	src->nused = 0;
 	for (uint32_t i = 0; i < src->nslots; i++) {
 		struct slot_use *u = &src->used[src->nused];
-		uint64_t seq;
+		uint64_t seq, n;
 		uint32_t dev;
+		int err = claim_count(src, i, &n);
 
-		if (bpf_map_lookup_elem(src->slots_fd, &i, src->vals))
-			return -errno;
-		dev = slot_owner(src->vals, src->ncpu, &seq);
+		if (err)
+			return err;
+		if (n != src->seen[i]) {
+			if (bpf_map_lookup_elem(src->slots_fd, &i, src->vals))
+				return -errno;
+			src->own[i].key.dev = slot_owner(src->vals, src->ncpu, &src->own[i].seq);
+			src->seen[i] = n;
+		}
+		dev = src->own[i].key.dev;
+		seq = src->own[i].seq;
 		if (!dev || (src->dead[i].key.dev == dev && src->dead[i].seq == seq))
 			continue;
 		src->dead[i].key.dev = 0;
