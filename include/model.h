@@ -32,7 +32,10 @@ struct disk_metrics {
 	double read_ahead_kb, max_sectors_kb; /* current tunables, for columns */
 	/* deltas over the interval, for exact checks and totals */
 	uint64_t d_rd_ios, d_wr_ios, d_rd_sectors, d_wr_sectors;
-	struct disk_info info;
+	/* The sample's (model_disk's cur): not a copy, which cost a KiB a
+	 * device twice over (RSS at 1024 devices, a memcpy each refresh).
+	 * Valid while that sample is: app keeps it until the next model. */
+	const struct disk_info *info;
 	int nfields;
 	/* Traced (BPF) figures, NAN where the device is not traced. */
 	bool traced;

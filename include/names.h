@@ -29,10 +29,10 @@ const char *names_type_dir(enum names_type t);
  * thousand rows by name calls it 20000 times per refresh. */
 static inline const char *names_label(const struct disk_metrics *m)
 {
-	if (m->info.persistent[0])
-		return m->info.persistent;
-	if (m->info.dm_name[0])
-		return m->info.dm_name;
+	if (m->info->persistent[0])
+		return m->info->persistent;
+	if (m->info->dm_name[0])
+		return m->info->dm_name;
 	return m->name;
 }
 /* Does a -p argument name this device? It may be the kernel name, the

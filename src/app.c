@@ -257,6 +257,8 @@ static bool compact(struct app *a)
 	return true;
 }
 
+static int app_model(struct app *a, struct source_replay *replay, size_t idx);
+
 int app_refresh(struct app *a)
 {
 	struct source_replay *replay = sampler_replay(a->sampler);
@@ -266,8 +268,27 @@ int app_refresh(struct app *a)
 	sample_swap(&a->prev, &a->cur);
 	a->have_prev = a->prev.t > 0;
 	a->since_boot = false;
-	if ((err = sampler_take(a->sampler, &a->cur)) < 0)
+	/* The metrics point into the sample they were made from (now prev):
+	 * a failed take swaps back, so they stay valid; a failure after it
+	 * and before the model drops them (nm 0), since the next take
+	 * refills that sample. */
+	if ((err = sampler_take(a->sampler, &a->cur)) < 0) {
+		sample_swap(&a->prev, &a->cur);
+		a->have_prev = a->prev.t > 0;
 		return err;
+	}
+	err = app_model(a, replay, idx);
+	if (err < 0)
+		a->nm = a->nrows = 0;
+	return err;
+}
+
+/* The rest of a refresh, after a successful take: everything from the
+ * samples to the rows. */
+static int app_model(struct app *a, struct source_replay *replay, size_t idx)
+{
+	int err;
+
 	/* Disks that went leave no memory behind: what their slots held is
 	 * freed here and handed back to the kernel one refresh after the last
 	 * shrink (the other sample shrinks at the next refresh). */

@@ -462,7 +462,7 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 		double x = column_value(c, a), y = column_value(c, b);
 		r = (x > y) - (x < y);
 	} else if (c->type == COL_SCHED) {
-		r = strcmp(a->info.scheduler, b->info.scheduler);
+		r = strcmp(a->info->scheduler, b->info->scheduler);
 	} else if (c->type == COL_STACK) {
 		char x[200], y[200];
 		column_stack_text(a, x, sizeof(x));
@@ -477,12 +477,12 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 void column_stack_text(const struct disk_metrics *m, char *out, size_t len)
 {
 	/* A partition is part of its disk, and may hold a dm device itself. */
-	if (m->info.kind == DISK_KIND_PARTITION && m->info.parent[0])
-		snprintf(out, len, "of %s%s%s", m->info.parent, m->info.holders[0] ? ", in " : "", m->info.holders);
-	else if (m->info.slaves[0])
-		snprintf(out, len, "on %s", m->info.slaves);
-	else if (m->info.holders[0])
-		snprintf(out, len, "in %s", m->info.holders);
+	if (m->info->kind == DISK_KIND_PARTITION && m->info->parent[0])
+		snprintf(out, len, "of %s%s%s", m->info->parent, m->info->holders[0] ? ", in " : "", m->info->holders);
+	else if (m->info->slaves[0])
+		snprintf(out, len, "on %s", m->info->slaves);
+	else if (m->info->holders[0])
+		snprintf(out, len, "in %s", m->info->holders);
 	else
 		snprintf(out, len, "-");
 }
@@ -529,7 +529,7 @@ size_t column_cell(const struct column *c, const struct disk_metrics *m, char *o
 	case COL_NAME:
 		return column_name_cell(m, c->width, out, len);
 	case COL_SCHED:
-		return format_left(out, len, c->width, m->info.has_queue ? m->info.scheduler : "-");
+		return format_left(out, len, c->width, m->info->has_queue ? m->info->scheduler : "-");
 	case COL_STACK:
 		{
 			char t[200];

@@ -73,16 +73,16 @@ int history_add(struct history *h, const struct disk_metrics *m, size_t n)
 			s = &h->s[h->n++];
 			s->dev = m[i].dev;
 			memcpy(s->name, m[i].name, sizeof(s->name));
-			s->diskseq = ~m[i].info.diskseq; /* reset just below */
+			s->diskseq = ~m[i].info->diskseq; /* reset just below */
 		}
-		if (s->diskseq != m[i].info.diskseq) {
+		if (s->diskseq != m[i].info->diskseq) {
 			/* Another device under the same name and number: its
 			 * sparkline starts afresh. */
 			dev_t dev = s->dev;
 			memset(s, 0, sizeof(*s));
 			s->dev = dev;
 			memcpy(s->name, m[i].name, sizeof(s->name));
-			s->diskseq = m[i].info.diskseq;
+			s->diskseq = m[i].info->diskseq;
 		}
 		s->seen = true;
 		if (m[i].state != DISK_OK)

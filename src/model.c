@@ -53,7 +53,7 @@ void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, d
 	memset(out, 0, sizeof(*out));
 	out->dev = c->dev;
 	memcpy(out->name, c->name, sizeof(out->name));
-	out->info = cur->info;
+	out->info = &cur->info;
 	out->nfields = c->nfields;
 	out->in_flight = (double)c->in_flight;
 	out->read_ahead_kb = (double)cur->info.read_ahead_kb;
@@ -170,7 +170,7 @@ void model_trace(const struct sample *prev, const struct sample *cur, struct dis
 		untraced(d);
 		/* Partitions are traced as their disk; bio and rq events carry it. */
 		if (!cur->traced || !prev || !prev->traced || d->state != DISK_OK ||
-		    d->info.kind == DISK_KIND_PARTITION)
+		    d->info->kind == DISK_KIND_PARTITION)
 			continue;
 		err = trace_metrics_compute(&prev->trace, &cur->trace, d->dev, &tm[i]);
 		if (err == -ENOENT || err == -ENODATA) {

@@ -34,7 +34,7 @@ bool names_match_info(const char *arg, const char *name, const struct disk_info 
 
 bool names_match(const char *arg, const struct disk_metrics *m)
 {
-	return names_match_info(arg, m->name, &m->info);
+	return names_match_info(arg, m->name, m->info);
 }
 
 int names_check_arg(const char *arg)

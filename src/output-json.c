@@ -53,9 +53,9 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 
 	format_json_string(m->name, s, sizeof(s));
 	fprintf(f, "{\"disk_device\": %s", s);
-	json_name(f, "mapper_name", m->info.dm_name);
+	json_name(f, "mapper_name", m->info->dm_name);
 	if (r->persistent)
-		json_name(f, "persistent_name", m->info.persistent);
+		json_name(f, "persistent_name", m->info->persistent);
 	for (size_t k = 0; k < columns_batch_count; k++) {
 		const struct column *c = &columns[columns_batch_order[k]];
 		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED | COLUMN_RAMODE)))
@@ -66,24 +66,24 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 	}
 	fprintf(f, ", \"in_flight\": %.0f", m->in_flight);
 	fprintf(f, ", \"state\": \"%s\"", m->state == DISK_OK ? "ok" : m->state == DISK_NEW ? "new" : "reset");
-	fprintf(f, ", \"kind\": \"%s\"", kind_names[m->info.kind]);
-	if (m->info.diskseq)
-		fprintf(f, ", \"diskseq\": %llu", m->info.diskseq);
+	fprintf(f, ", \"kind\": \"%s\"", kind_names[m->info->kind]);
+	if (m->info->diskseq)
+		fprintf(f, ", \"diskseq\": %llu", m->info->diskseq);
 	else
 		fputs(", \"diskseq\": null", f);
-	json_tunable(f, "read_ahead_kb", m->info.read_ahead_kb);
-	json_tunable(f, "max_sectors_kb", m->info.max_sectors_kb);
-	json_tunable(f, "max_hw_sectors_kb", m->info.max_hw_sectors_kb);
-	json_tunable(f, "nr_requests", m->info.nr_requests);
-	if (m->info.has_queue) {
-		format_json_string(m->info.scheduler, s, sizeof(s));
+	json_tunable(f, "read_ahead_kb", m->info->read_ahead_kb);
+	json_tunable(f, "max_sectors_kb", m->info->max_sectors_kb);
+	json_tunable(f, "max_hw_sectors_kb", m->info->max_hw_sectors_kb);
+	json_tunable(f, "nr_requests", m->info->nr_requests);
+	if (m->info->has_queue) {
+		format_json_string(m->info->scheduler, s, sizeof(s));
 		fprintf(f, ", \"scheduler\": %s", s);
 	} else {
 		fputs(", \"scheduler\": null", f);
 	}
-	format_json_string(m->info.slaves, s, sizeof(s));
+	format_json_string(m->info->slaves, s, sizeof(s));
 	fprintf(f, ", \"slaves\": %s", s);
-	format_json_string(m->info.holders, s, sizeof(s));
+	format_json_string(m->info->holders, s, sizeof(s));
 	fprintf(f, ", \"holders\": %s", s);
 	fprintf(f, ", \"traced\": %s", m->traced ? "true" : "false");
 	if (tm && m->t_metrics) {

@@ -31,7 +31,7 @@ bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 			i++;
 		if (i == f->ndevs)
 			return false;
-	} else if (m->info.kind == DISK_KIND_PARTITION && !f->partitions) {
+	} else if (m->info->kind == DISK_KIND_PARTITION && !f->partitions) {
 		return false;
 	}
 	if (f->nonly) {
@@ -45,8 +45,8 @@ bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 		return false;
 	if (f->omit_zero && no_io(m))
 		return false;
-	if (f->name[0] && !rows_name_match(f->name, m->name) && !rows_name_match(f->name, m->info.dm_name) &&
-	    !rows_name_match(f->name, m->info.persistent))
+	if (f->name[0] && !rows_name_match(f->name, m->name) && !rows_name_match(f->name, m->info->dm_name) &&
+	    !rows_name_match(f->name, m->info->persistent))
 		return false;
 	return true;
 }
@@ -60,7 +60,7 @@ size_t rows_total(const struct disk_metrics *m, size_t n, const struct rows_filt
 
 		for (size_t d = 0; d < f->ndevs && !named; d++)
 			named = names_match(f->devs[d], &m[i]);
-		total += m[i].info.kind != DISK_KIND_PARTITION || f->partitions || named;
+		total += m[i].info->kind != DISK_KIND_PARTITION || f->partitions || named;
 	}
 	return total;
 }
@@ -76,7 +76,7 @@ struct sort_item {
  * partition, else itself. */
 static const char *group_of(const struct disk_metrics *m)
 {
-	return m->info.kind == DISK_KIND_PARTITION && m->info.parent[0] ? m->info.parent : names_label(m);
+	return m->info->kind == DISK_KIND_PARTITION && m->info->parent[0] ? m->info->parent : names_label(m);
 }
 
 /* Ties keep the kernel's order (diskstats' line order) in both directions.

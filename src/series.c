@@ -281,9 +281,9 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 		if (!d && !(d = add_device(s, m[i].dev, m[i].name)))
 			return -ENOMEM;
 		if (!d->seq_known)
-			d->diskseq = m[i].info.diskseq;
-		else if (d->diskseq != m[i].info.diskseq)
-			restart(d, m[i].info.diskseq);
+			d->diskseq = m[i].info->diskseq;
+		else if (d->diskseq != m[i].info->diskseq)
+			restart(d, m[i].info->diskseq);
 		d->seq_known = true;
 		d->last_seen = t;
 		if (m[i].state != DISK_OK || !(m[i].interval > 0))

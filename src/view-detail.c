@@ -134,7 +134,7 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 		attrset(A_NORMAL);
 		return;
 	}
-	in = &m->info;
+	in = m->info;
 	column_stack_text(m, stack, sizeof(stack));
 	mvprintw(line++, 0, "%s  %s%s%s%s  %s", m->name, kind_text[in->kind], in->dm_name[0] ? " " : "", in->dm_name,
 		 in->kind == DISK_KIND_PARTITION ? " of " : "", in->kind == DISK_KIND_PARTITION ? in->parent : stack);

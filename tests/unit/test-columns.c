@@ -87,6 +87,7 @@ START_TEST(every_numeric_column_as_specified)
 		ck_assert_msg((int)strlen(c->header) <= c->width, "%s wider than its cell", c->header);
 		ck_assert_msg(c->formula && *c->formula, "%s has a formula", c->header);
 		memset(&m, 0, sizeof(m));
+		unit_row_info(&m);
 		memcpy((char *)&m + spec[i].offset, &v, sizeof(v));
 		ck_assert_msg(column_value(c, &m) == v, "%s shows another figure", c->header);
 		ck_assert_int_eq(column_find(c->header), spec[i].id);
@@ -104,6 +105,7 @@ static struct disk_metrics row(const char *name, double r_s)
 	struct disk_metrics m;
 
 	memset(&m, 0, sizeof(m));
+	unit_row_info(&m);
 	snprintf(m.name, sizeof(m.name), "%s", name);
 	m.state = DISK_OK;
 	m.r_s = r_s;
@@ -166,22 +168,22 @@ START_TEST(cells_in_every_state)
 	ck_assert_str_eq(cell(COLUMN_R_S, &m), "  reset");
 	ck_assert_str_eq(cell(COLUMN_RA_KB, &m), "   128");
 	/* scheduler: '-' for a device without a request queue */
-	m.info.has_queue = true;
-	snprintf(m.info.scheduler, sizeof(m.info.scheduler), "mq-deadline");
+	UNIT_INFO(&m)->has_queue = true;
+	snprintf(UNIT_INFO(&m)->scheduler, sizeof(m.info->scheduler), "mq-deadline");
 	ck_assert_str_eq(cell(COLUMN_SCHED, &m), "mq-deadline");
-	m.info.has_queue = false;
+	UNIT_INFO(&m)->has_queue = false;
 	ck_assert_str_eq(cell(COLUMN_SCHED, &m), "-          ");
 	/* stack: what it is on, else what holds it, else '-' */
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "-               ");
-	snprintf(m.info.holders, sizeof(m.info.holders), "dm-0");
+	snprintf(UNIT_INFO(&m)->holders, sizeof(m.info->holders), "dm-0");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "in dm-0         ");
-	snprintf(m.info.slaves, sizeof(m.info.slaves), "sda,sdb,sdc,sdd,sde");
+	snprintf(UNIT_INFO(&m)->slaves, sizeof(m.info->slaves), "sda,sdb,sdc,sdd,sde");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "on sda,sdb,sdc,s");
 	/* a partition: the disk it is part of, and what it holds */
-	m.info.kind = DISK_KIND_PARTITION;
-	snprintf(m.info.parent, sizeof(m.info.parent), "sda");
+	UNIT_INFO(&m)->kind = DISK_KIND_PARTITION;
+	snprintf(UNIT_INFO(&m)->parent, sizeof(m.info->parent), "sda");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "of sda, in dm-0 ");
-	m.info.holders[0] = '\0';
+	UNIT_INFO(&m)->holders[0] = '\0';
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "of sda          ");
 }
 END_TEST
@@ -202,12 +204,12 @@ START_TEST(compare_orders_by_figure_or_name)
 		ck_assert_int_lt(column_compare(&columns[COLUMN_DEVICE], &x, &y), 0);
 		ck_assert_int_gt(column_compare(&columns[COLUMN_DEVICE], &y, &x), 0);
 	}
-	snprintf(a.info.scheduler, sizeof(a.info.scheduler), "bfq");
-	snprintf(b.info.scheduler, sizeof(b.info.scheduler), "none");
+	snprintf(UNIT_INFO(&a)->scheduler, sizeof(a.info->scheduler), "bfq");
+	snprintf(UNIT_INFO(&b)->scheduler, sizeof(b.info->scheduler), "none");
 	ck_assert_int_lt(column_compare(&columns[COLUMN_SCHED], &a, &b), 0);
 	ck_assert_int_gt(column_compare(&columns[COLUMN_SCHED], &b, &a), 0);
-	snprintf(a.info.slaves, sizeof(a.info.slaves), "sdz");
-	snprintf(b.info.slaves, sizeof(b.info.slaves), "sdy");
+	snprintf(UNIT_INFO(&a)->slaves, sizeof(a.info->slaves), "sdz");
+	snprintf(UNIT_INFO(&b)->slaves, sizeof(b.info->slaves), "sdy");
 	ck_assert_int_gt(column_compare(&columns[COLUMN_STACK], &a, &b), 0);
 	ck_assert_int_eq(column_find("R/S"), COLUMN_R_S);
 	ck_assert_int_eq(column_find("disk_device"), COLUMN_DEVICE);

@@ -72,7 +72,7 @@ START_TEST(same_name_other_diskseq_gets_no_rate)
 	ck_assert_uint_le(s1.ndisks, 16);
 	model_disks(&s0, &s1, m);
 	d = find(m, s1.ndisks, "loop1");
-	ck_assert_uint_eq(d->info.diskseq, 12);
+	ck_assert_uint_eq(d->info->diskseq, 12);
 	ck_assert_int_eq(d->state, DISK_OK); /* control: the same device has a rate */
 	ck_assert_uint_eq(d->d_rd_ios, 4096);
 	sample_free(&s1);
@@ -82,7 +82,7 @@ START_TEST(same_name_other_diskseq_gets_no_rate)
 	take(t1, 107.53, &s1);
 	model_disks(&s0, &s1, m);
 	d = find(m, s1.ndisks, "loop1");
-	ck_assert_uint_eq(d->info.diskseq, 15);
+	ck_assert_uint_eq(d->info->diskseq, 15);
 	ck_assert_int_eq(d->state, DISK_NEW);
 	ck_assert(d->r_s == 0 && d->d_rd_ios == 0);
 	ck_assert_int_eq(find(m, s1.ndisks, "vda")->state, DISK_OK);
@@ -118,7 +118,7 @@ START_TEST(running_sampler_sees_the_reattach)
 	ck_assert_int_eq(sampler_take(sp, &cur), 0);
 	model_disks(&prev, &cur, m);
 	d = find(m, cur.ndisks, "loop1");
-	ck_assert_uint_eq(d->info.diskseq, 13);
+	ck_assert_uint_eq(d->info->diskseq, 13);
 	ck_assert_int_eq(d->state, DISK_NEW);
 	ck_assert_int_eq(find(m, cur.ndisks, "vda")->state, DISK_OK);
 	/* The next interval is the new device's own: a rate again. */
@@ -138,9 +138,10 @@ END_TEST
 static void interval(struct disk_metrics *m, unsigned long long seq, double r_s)
 {
 	memset(m, 0, sizeof(*m));
+	unit_row_info(m);
 	m->dev = makedev(7, 1);
 	strcpy(m->name, "loop1");
-	m->info.diskseq = seq;
+	UNIT_INFO(m)->diskseq = seq;
 	m->state = DISK_OK;
 	m->interval = 1.0;
 	m->r_s = r_s;

@@ -219,6 +219,7 @@ START_TEST(throughput_units)
 	char out[32];
 
 	memset(&m, 0, sizeof(m));
+	unit_row_info(&m);
 	m.state = DISK_OK;
 	m.rmb_s = 1000;  /* 1024000 kB/s, 0.977 GB/s */
 	m.wmb_s = 0.5;   /* 512 kB/s */

@@ -261,10 +261,11 @@ END_TEST
 static void mk(struct disk_metrics *m, const char *name, const char *dm, const char *pname)
 {
 	memset(m, 0, sizeof(*m));
+	unit_row_info(m);
 	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->info.dm_name, sizeof(m->info.dm_name), "%s", dm);
-	snprintf(m->info.persistent, sizeof(m->info.persistent), "%s", pname);
-	m->info.kind = dm[0] ? DISK_KIND_DM : DISK_KIND_DISK;
+	snprintf(UNIT_INFO(m)->dm_name, sizeof(m->info->dm_name), "%s", dm);
+	snprintf(UNIT_INFO(m)->persistent, sizeof(m->info->persistent), "%s", pname);
+	UNIT_INFO(m)->kind = dm[0] ? DISK_KIND_DM : DISK_KIND_DISK;
 	m->state = DISK_OK;
 }
 

@@ -75,14 +75,15 @@ START_TEST(json_uses_iostat_keys)
 
 	sample_init(&s);
 	memset(&m, 0, sizeof(m));
+	unit_row_info(&m);
 	strcpy(m.name, "loop3");
 	m.state = DISK_OK;
 	m.r_s = 4096;
 	m.rareq_sz = 64;
-	m.info.has_queue = true;
-	m.info.read_ahead_kb = 128;
-	m.info.max_sectors_kb = -1;
-	strcpy(m.info.scheduler, "none");
+	UNIT_INFO(&m)->has_queue = true;
+	UNIT_INFO(&m)->read_ahead_kb = 128;
+	UNIT_INFO(&m)->max_sectors_kb = -1;
+	strcpy(UNIT_INFO(&m)->scheduler, "none");
 	ck_assert_int_eq(output_json(f, &r), 0);
 	fclose(f);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -114,6 +115,8 @@ START_TEST(text_columns_align)
 
 	sample_init(&s);
 	memset(m, 0, sizeof(m));
+	unit_row_info(&m[0]);
+	unit_row_info(&m[1]);
 	strcpy(m[0].name, "sda");
 	strcpy(m[1].name, "nvme0n1");
 	m[0].state = m[1].state = DISK_OK;

@@ -10,6 +10,7 @@
 static void interval(struct disk_metrics *m, double r_s, double r_await)
 {
 	memset(m, 0, sizeof(*m));
+	unit_row_info(m);
 	m->dev = makedev(7, 3);
 	strcpy(m->name, "loop3");
 	m->state = DISK_OK;

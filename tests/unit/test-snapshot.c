@@ -24,6 +24,7 @@ static struct disk_metrics disk(const char *name, unsigned minor, double r_s, do
 	struct disk_metrics m;
 
 	memset(&m, 0, sizeof(m));
+	unit_row_info(&m);
 	m.dev = makedev(7, minor);
 	snprintf(m.name, sizeof(m.name), "%s", name);
 	m.state = DISK_OK;

@@ -167,7 +167,7 @@ START_TEST(garbage_numbers_are_na_not_zero)
 	model_disk(NULL, d, 0, &m);
 	column_cell(&columns[COLUMN_RA_KB], &m, cell, sizeof(cell));
 	ck_assert_ptr_nonnull(strstr(cell, "n/a"));
-	m.info.read_ahead_kb = m.read_ahead_kb = SAMPLE_ABSENT;
+	UNIT_INFO(&m)->read_ahead_kb = m.read_ahead_kb = SAMPLE_ABSENT;
 	column_cell(&columns[COLUMN_RA_KB], &m, cell, sizeof(cell));
 	ck_assert_ptr_null(strstr(cell, "n/a"));
 	ck_assert_ptr_nonnull(strchr(cell, '-'));

@@ -25,6 +25,13 @@ void unit_rmtree(const char *path);
 struct sample;
 struct disk_info;
 const struct disk_info *unit_disk_info(const struct sample *s, const char *name);
+/* A zeroed disk_info for a metrics row a test makes by hand (model_disk
+ * points a row at its sample's): set as m->info and returned writable.
+ * From a pool of 256 the test run reuses in turn. */
+struct disk_metrics;
+struct disk_info *unit_row_info(struct disk_metrics *m);
+/* m->info, writable: the row's info came from unit_row_info. */
+#define UNIT_INFO(m) ((struct disk_info *)(m)->info)
 /* The start of a file (up to 8 KiB) as a string in a static buffer, or NULL
  * when it cannot be opened. */
 char *unit_slurp(const char *path);
