@@ -31,8 +31,8 @@ static inline const char *names_label(const struct disk_metrics *m)
 {
 	if (m->info->persistent[0])
 		return m->info->persistent;
-	if (m->info->dm_name[0])
-		return m->info->dm_name;
+	if (m->info->text->dm_name[0])
+		return m->info->text->dm_name;
 	return m->name;
 }
 /* Does a -p argument name this device? It may be the kernel name, the

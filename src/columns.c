@@ -477,12 +477,12 @@ int column_compare(const struct column *c, const struct disk_metrics *a, const s
 void column_stack_text(const struct disk_metrics *m, char *out, size_t len)
 {
 	/* A partition is part of its disk, and may hold a dm device itself. */
-	if (m->info->kind == DISK_KIND_PARTITION && m->info->parent[0])
-		snprintf(out, len, "of %s%s%s", m->info->parent, m->info->holders[0] ? ", in " : "", m->info->holders);
-	else if (m->info->slaves[0])
-		snprintf(out, len, "on %s", m->info->slaves);
-	else if (m->info->holders[0])
-		snprintf(out, len, "in %s", m->info->holders);
+	if (m->info->kind == DISK_KIND_PARTITION && m->info->text->parent[0])
+		snprintf(out, len, "of %s%s%s", m->info->text->parent, m->info->text->holders[0] ? ", in " : "", m->info->text->holders);
+	else if (m->info->text->slaves[0])
+		snprintf(out, len, "on %s", m->info->text->slaves);
+	else if (m->info->text->holders[0])
+		snprintf(out, len, "in %s", m->info->text->holders);
 	else
 		snprintf(out, len, "-");
 }

@@ -28,7 +28,7 @@ const char *names_type_dir(enum names_type t)
 
 bool names_match_info(const char *arg, const char *name, const struct disk_info *info)
 {
-	return !strcmp(arg, name) || (info->dm_name[0] && !strcmp(arg, info->dm_name)) ||
+	return !strcmp(arg, name) || (info->text->dm_name[0] && !strcmp(arg, info->text->dm_name)) ||
 	       (info->persistent[0] && !strcmp(arg, info->persistent));
 }
 

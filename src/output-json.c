@@ -53,7 +53,7 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 
 	format_json_string(m->name, s, sizeof(s));
 	fprintf(f, "{\"disk_device\": %s", s);
-	json_name(f, "mapper_name", m->info->dm_name);
+	json_name(f, "mapper_name", m->info->text->dm_name);
 	if (r->persistent)
 		json_name(f, "persistent_name", m->info->persistent);
 	for (size_t k = 0; k < columns_batch_count; k++) {
@@ -81,9 +81,9 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 	} else {
 		fputs(", \"scheduler\": null", f);
 	}
-	format_json_string(m->info->slaves, s, sizeof(s));
+	format_json_string(m->info->text->slaves, s, sizeof(s));
 	fprintf(f, ", \"slaves\": %s", s);
-	format_json_string(m->info->holders, s, sizeof(s));
+	format_json_string(m->info->text->holders, s, sizeof(s));
 	fprintf(f, ", \"holders\": %s", s);
 	fprintf(f, ", \"traced\": %s", m->traced ? "true" : "false");
 	if (tm && m->t_metrics) {

@@ -189,13 +189,20 @@ static void walk_disk(struct walk *w, struct disk_sample *d)
 	WU(w, st->fl_ios); WU(w, st->fl_ticks);
 	G(w, RG_INFO);
 	WU(w, in->diskseq); WU(w, in->kind); WU(w, in->has_queue);
-	WS(w, in->parent); WS(w, in->dm_name); WS(w, in->persistent); WS(w, in->slaves); WS(w, in->holders);
+	/* a decoded disk gets its own text (kept only if not empty) */
+	if (w->dec && disk_text_own(&in->text) < 0) {
+		w->err = -ENOMEM;
+		return;
+	}
+	WS(w, in->text->parent); WS(w, in->text->dm_name); WS(w, in->persistent); WS(w, in->text->slaves); WS(w, in->text->holders);
 	WU(w, in->read_ahead_kb); WU(w, in->max_sectors_kb); WU(w, in->max_hw_sectors_kb); WU(w, in->nr_requests);
 	WU(w, in->logical_block_size); WU(w, in->physical_block_size); WU(w, in->rotational);
 	WU(w, in->nr_hw_queues);
 	WS(w, in->scheduler);
 	WU(w, in->size_sectors);
-	WS(w, in->model); WS(w, in->vendor); WS(w, in->backing); WS(w, in->mounts); WS(w, in->fstype);
+	WS(w, in->text->model); WS(w, in->text->vendor); WS(w, in->text->backing); WS(w, in->mounts); WS(w, in->fstype);
+	if (w->dec)
+		disk_text_shrink(&in->text);
 }
 
 static void walk_cpu_stat(struct walk *w, struct cpu_stat *c)

@@ -45,7 +45,7 @@ bool rows_visible(const struct disk_metrics *m, const struct rows_filter *f)
 		return false;
 	if (f->omit_zero && no_io(m))
 		return false;
-	if (f->name[0] && !rows_name_match(f->name, m->name) && !rows_name_match(f->name, m->info->dm_name) &&
+	if (f->name[0] && !rows_name_match(f->name, m->name) && !rows_name_match(f->name, m->info->text->dm_name) &&
 	    !rows_name_match(f->name, m->info->persistent))
 		return false;
 	return true;
@@ -76,7 +76,7 @@ struct sort_item {
  * partition, else itself. */
 static const char *group_of(const struct disk_metrics *m)
 {
-	return m->info->kind == DISK_KIND_PARTITION && m->info->parent[0] ? m->info->parent : names_label(m);
+	return m->info->kind == DISK_KIND_PARTITION && m->info->text->parent[0] ? m->info->text->parent : names_label(m);
 }
 
 /* Ties keep the kernel's order (diskstats' line order) in both directions.

@@ -6,6 +6,71 @@
 
 #include "capacity.h"
 
+struct disk_text disk_text_none;
+
+struct disk_text *disk_text_new(void)
+{
+	struct disk_text *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->refs = 1;
+	return t;
+}
+
+struct disk_text *disk_text_ref(struct disk_text *t)
+{
+	if (t && t->refs)
+		t->refs++;
+	return t;
+}
+
+void disk_text_put(struct disk_text *t)
+{
+	if (t && t->refs && --t->refs == 0)
+		free(t);
+}
+
+int disk_text_own(struct disk_text **t)
+{
+	struct disk_text *c;
+
+	if (*t && (*t)->refs == 1)
+		return 0;
+	if (!(c = malloc(sizeof(*c))))
+		return -ENOMEM;
+	if (*t)
+		memcpy(c, *t, sizeof(*c));
+	else
+		memset(c, 0, sizeof(*c));
+	c->refs = 1;
+	disk_text_put(*t);
+	*t = c;
+	return 0;
+}
+
+bool disk_text_empty(const struct disk_text *x)
+{
+	return !x->parent[0] && !x->dm_name[0] && !x->slaves[0] && !x->holders[0] && !x->model[0] &&
+	       !x->vendor[0] && !x->backing[0];
+}
+
+void disk_text_shrink(struct disk_text **t)
+{
+	if (!*t || !(*t)->refs || !disk_text_empty(*t))
+		return;
+	disk_text_put(*t);
+	*t = &disk_text_none;
+}
+
+/* Each disk's reference to its text. */
+static void put_texts(struct sample *s)
+{
+	for (size_t i = 0; i < s->ndisks; i++) {
+		disk_text_put(s->disks[i].info.text);
+		s->disks[i].info.text = NULL;
+	}
+}
+
 void sample_init(struct sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -49,6 +114,7 @@ int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu)
 void sample_free(struct sample *s)
 {
 	cpus_free(&s->cpus);
+	put_texts(s);
 	free(s->disks);
 	trace_sample_free(&s->trace);
 	ra_sample_free(&s->ra);
@@ -67,6 +133,7 @@ void sample_clear(struct sample *s)
 	struct proc_sample procs = s->procs;
 	size_t cap = s->cap;
 
+	put_texts(s);
 	memset(s, 0, sizeof(*s));
 	s->cg = cg;
 	cgroup_sample_reset(&s->cg);
@@ -104,6 +171,7 @@ struct disk_sample *sample_add_disk(struct sample *s)
 		s->cap = cap;
 	}
 	memset(&s->disks[s->ndisks], 0, sizeof(s->disks[0]));
+	s->disks[s->ndisks].info.text = &disk_text_none;
 	return &s->disks[s->ndisks++];
 }
 

@@ -94,8 +94,10 @@ void source_queue_close(struct source_queue *sq)
 {
 	if (!sq)
 		return;
-	for (size_t i = 0; i < sq->n; i++)
+	for (size_t i = 0; i < sq->n; i++) {
 		entry_close(sq, &sq->e[i]);
+		disk_text_put(sq->e[i].info.text);
+	}
 	source_uevent_close(sq->uev);
 	free(sq->e);
 	free(sq);
@@ -209,7 +211,7 @@ static void partition_parent(const struct root *r, const char *dir, char *out, s
 /* A partition's identity is its disk's: re-attaching the disk re-creates it. */
 static const char *seq_disk(const struct entry *e)
 {
-	return e->info.kind == DISK_KIND_PARTITION && e->info.parent[0] ? e->info.parent : e->name;
+	return e->info.kind == DISK_KIND_PARTITION && e->info.text->parent[0] ? e->info.text->parent : e->name;
 }
 
 static void read_diskseq(struct source_queue *sq, struct entry *e)
@@ -241,13 +243,31 @@ static bool same_device(struct source_queue *sq, const struct entry *e)
 	return err == 0 && seq == e->info.diskseq;
 }
 
+/* The text read into t, kept: one copy the samples share, or the shared
+ * empty one (most loop devices) or, without memory, that. */
+static struct disk_text *text_keep(const struct disk_text *t)
+{
+	struct disk_text *k;
+
+	if (disk_text_empty(t) || !(k = disk_text_new()))
+		return &disk_text_none;
+	memcpy(k, t, sizeof(*k));
+	k->refs = 1;
+	return k;
+}
+
 static void discover(struct source_queue *sq, struct entry *e)
 {
 	const struct root *r = sq->root;
 	struct disk_info *in = &e->info;
 	char dir[PATH_MAX], path[PATH_MAX + 32];
+	struct disk_text text;
 
+	/* filled here (the diskseq read below needs the parent), kept at the end */
+	memset(&text, 0, sizeof(text));
+	disk_text_put(in->text);
 	memset(in, 0, sizeof(*in));
+	in->text = &text;
 	in->read_ahead_kb = in->max_sectors_kb = in->nr_requests = -1;
 	snprintf(in->scheduler, sizeof(in->scheduler), "-");
 	device_dir(e, dir, sizeof(dir));
@@ -259,13 +279,13 @@ static void discover(struct source_queue *sq, struct entry *e)
 	snprintf(path, sizeof(path), "%s/partition", dir);
 	if (root_exists(r, path)) {
 		in->kind = DISK_KIND_PARTITION;
-		partition_parent(r, dir, in->parent, sizeof(in->parent));
+		partition_parent(r, dir, in->text->parent, sizeof(in->text->parent));
 	} else {
 		snprintf(path, sizeof(path), "%s/dm/name", dir);
 		char dm[SAMPLE_NAME_MAX];
 		if (root_read(r, path, dm, sizeof(dm)) >= 0) {
 			dm[strcspn(dm, "\n")] = '\0';
-			format_sanitize(dm, in->dm_name, sizeof(in->dm_name));
+			format_sanitize(dm, in->text->dm_name, sizeof(in->text->dm_name));
 			in->kind = DISK_KIND_DM;
 		} else {
 			snprintf(path, sizeof(path), "%s/md", dir);
@@ -277,17 +297,17 @@ static void discover(struct source_queue *sq, struct entry *e)
 	in->has_queue = root_exists(r, path);
 	if (!in->has_queue && in->kind == DISK_KIND_DISK)
 		in->kind = DISK_KIND_UNKNOWN;
-	read_links(r, dir, "slaves", in->slaves, sizeof(in->slaves));
-	read_links(r, dir, "holders", in->holders, sizeof(in->holders));
+	read_links(r, dir, "slaves", in->text->slaves, sizeof(in->text->slaves));
+	read_links(r, dir, "holders", in->text->holders, sizeof(in->text->holders));
 	in->nr_hw_queues = count_dir(r, dir, "mq");
 	in->size_sectors = read_ll(r, dir, "size");
 	if (!sq->fd_budget_spent) {
 		snprintf(path, sizeof(path), "%s/size", dir);
 		e->size_fd = keep_fd(sq, root_openat(r, path, O_RDONLY));
 	}
-	read_text(r, dir, "device/model", in->model, sizeof(in->model));
-	read_text(r, dir, "device/vendor", in->vendor, sizeof(in->vendor));
-	read_text(r, dir, "loop/backing_file", in->backing, sizeof(in->backing));
+	read_text(r, dir, "device/model", in->text->model, sizeof(in->text->model));
+	read_text(r, dir, "device/vendor", in->text->vendor, sizeof(in->text->vendor));
+	read_text(r, dir, "loop/backing_file", in->text->backing, sizeof(in->text->backing));
 	if (in->has_queue) {
 		in->max_hw_sectors_kb = read_ll(r, dir, "queue/max_hw_sectors_kb");
 		in->logical_block_size = read_ll(r, dir, "queue/logical_block_size");
@@ -303,6 +323,7 @@ static void discover(struct source_queue *sq, struct entry *e)
 		in->max_hw_sectors_kb = in->logical_block_size = in->physical_block_size = -1;
 		in->rotational = -1;
 	}
+	in->text = text_keep(&text);
 }
 
 /* "mq-deadline kyber [bfq] none" -> "bfq" */
@@ -327,12 +348,17 @@ static void active_scheduler(const char *text, char *out, size_t len)
  * uevent socket. */
 static void read_backing(struct source_queue *sq, struct entry *e)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], file[sizeof(e->info.text->backing)];
 
 	if (strncmp(e->name, "loop", 4))
 		return;
 	device_dir(e, dir, sizeof(dir));
-	read_text(sq->root, dir, "loop/backing_file", e->info.backing, sizeof(e->info.backing));
+	read_text(sq->root, dir, "loop/backing_file", file, sizeof(file));
+	/* The samples share the text: a changed file goes into a copy. */
+	if (!strcmp(file, e->info.text->backing) || disk_text_own(&e->info.text) < 0)
+		return;
+	memcpy(e->info.text->backing, file, sizeof(file));
+	disk_text_shrink(&e->info.text);
 }
 
 /* 0 or -ENODEV (the device behind the kept fd is gone) */
@@ -475,12 +501,19 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 			/* Spread re-reads over the period instead of all at once. */
 			e->next_read = s->t + SOURCE_QUEUE_REREAD_S * (0.75 + 0.5 * (double)(i % 16) / 16.0);
 		}
+		/* the sample's reference to the text (a sample filled again
+		 * gives back the one it held) */
+		struct disk_text *held = d->info.text;
+
 		d->info = e->info;
+		disk_text_ref(d->info.text);
+		disk_text_put(held);
 	}
 	/* Forget devices that left (losetup -d, hot unplug). */
 	for (size_t i = 0; i < sq->n;) {
 		if (!sq->e[i].seen) {
 			entry_close(sq, &sq->e[i]);
+			disk_text_put(sq->e[i].info.text);
 			sq->e[i] = sq->e[--sq->n];
 		} else {
 			i++;

@@ -78,11 +78,11 @@ static void context(const struct disk_info *in, int y, int width)
 	if (in->size_sectors >= 0)
 		format_kb((double)in->size_sectors / 2, size, sizeof(size));
 	n = snprintf(line, sizeof(line), "device   size %s", size);
-	if (in->model[0] || in->vendor[0])
-		n += snprintf(line + n, sizeof(line) - (size_t)n, "  model %s%s%s%s", in->model[0] ? in->model : "-",
-			      in->vendor[0] ? " (vendor " : "", in->vendor, in->vendor[0] ? ")" : "");
-	if (in->backing[0])
-		n += snprintf(line + n, sizeof(line) - (size_t)n, "  file %s", in->backing);
+	if (in->text->model[0] || in->text->vendor[0])
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "  model %s%s%s%s", in->text->model[0] ? in->text->model : "-",
+			      in->text->vendor[0] ? " (vendor " : "", in->text->vendor, in->text->vendor[0] ? ")" : "");
+	if (in->text->backing[0])
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "  file %s", in->text->backing);
 	snprintf(line + n, sizeof(line) - (size_t)n, "  rotational %s", rot);
 	mvprintw(y, 0, "%.*s", width, line);
 	if (in->mounts[0])
@@ -136,8 +136,8 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 	}
 	in = m->info;
 	column_stack_text(m, stack, sizeof(stack));
-	mvprintw(line++, 0, "%s  %s%s%s%s  %s", m->name, kind_text[in->kind], in->dm_name[0] ? " " : "", in->dm_name,
-		 in->kind == DISK_KIND_PARTITION ? " of " : "", in->kind == DISK_KIND_PARTITION ? in->parent : stack);
+	mvprintw(line++, 0, "%s  %s%s%s%s  %s", m->name, kind_text[in->kind], in->text->dm_name[0] ? " " : "", in->text->dm_name,
+		 in->kind == DISK_KIND_PARTITION ? " of " : "", in->kind == DISK_KIND_PARTITION ? in->text->parent : stack);
 	/* The kernel name heads the pane: the table may show another (-j). */
 	if (in->persistent[0])
 		printw("  (%s)", in->persistent);

@@ -28,7 +28,7 @@ static void no_trace(struct ui *u, const struct disk_metrics *m, int y)
 	if (!sampler_tracing(u->app->sampler, &why))
 		mvprintw(y, 0, "tracing %s", why);
 	else if (m && m->info->kind == DISK_KIND_PARTITION)
-		mvprintw(y, 0, "partitions are traced as their disk: select %s", m->info->parent);
+		mvprintw(y, 0, "partitions are traced as their disk: select %s", m->info->text->parent);
 	else
 		mvprintw(y, 0, "no traced I/O on this device in the last interval");
 }

@@ -65,10 +65,13 @@ const struct disk_info *unit_disk_info(const struct sample *s, const char *name)
 struct disk_info *unit_row_info(struct disk_metrics *m)
 {
 	static struct disk_info pool[256];
+	static struct disk_text text[256]; /* refs 0: never freed */
 	static unsigned next;
-	struct disk_info *in = &pool[next++ % 256];
+	struct disk_info *in = &pool[next % 256];
 
 	memset(in, 0, sizeof(*in));
+	memset(&text[next % 256], 0, sizeof(text[0]));
+	in->text = &text[next++ % 256];
 	m->info = in;
 	return in;
 }

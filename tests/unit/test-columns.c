@@ -175,15 +175,15 @@ START_TEST(cells_in_every_state)
 	ck_assert_str_eq(cell(COLUMN_SCHED, &m), "-          ");
 	/* stack: what it is on, else what holds it, else '-' */
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "-               ");
-	snprintf(UNIT_INFO(&m)->holders, sizeof(m.info->holders), "dm-0");
+	snprintf(UNIT_INFO(&m)->text->holders, sizeof(m.info->text->holders), "dm-0");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "in dm-0         ");
-	snprintf(UNIT_INFO(&m)->slaves, sizeof(m.info->slaves), "sda,sdb,sdc,sdd,sde");
+	snprintf(UNIT_INFO(&m)->text->slaves, sizeof(m.info->text->slaves), "sda,sdb,sdc,sdd,sde");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "on sda,sdb,sdc,s");
 	/* a partition: the disk it is part of, and what it holds */
 	UNIT_INFO(&m)->kind = DISK_KIND_PARTITION;
-	snprintf(UNIT_INFO(&m)->parent, sizeof(m.info->parent), "sda");
+	snprintf(UNIT_INFO(&m)->text->parent, sizeof(m.info->text->parent), "sda");
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "of sda, in dm-0 ");
-	UNIT_INFO(&m)->holders[0] = '\0';
+	UNIT_INFO(&m)->text->holders[0] = '\0';
 	ck_assert_str_eq(cell(COLUMN_STACK, &m), "of sda          ");
 }
 END_TEST
@@ -208,8 +208,8 @@ START_TEST(compare_orders_by_figure_or_name)
 	snprintf(UNIT_INFO(&b)->scheduler, sizeof(b.info->scheduler), "none");
 	ck_assert_int_lt(column_compare(&columns[COLUMN_SCHED], &a, &b), 0);
 	ck_assert_int_gt(column_compare(&columns[COLUMN_SCHED], &b, &a), 0);
-	snprintf(UNIT_INFO(&a)->slaves, sizeof(a.info->slaves), "sdz");
-	snprintf(UNIT_INFO(&b)->slaves, sizeof(b.info->slaves), "sdy");
+	snprintf(UNIT_INFO(&a)->text->slaves, sizeof(a.info->text->slaves), "sdz");
+	snprintf(UNIT_INFO(&b)->text->slaves, sizeof(b.info->text->slaves), "sdy");
 	ck_assert_int_gt(column_compare(&columns[COLUMN_STACK], &a, &b), 0);
 	ck_assert_int_eq(column_find("R/S"), COLUMN_R_S);
 	ck_assert_int_eq(column_find("disk_device"), COLUMN_DEVICE);

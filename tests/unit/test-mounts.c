@@ -75,24 +75,24 @@ START_TEST(sata_context)
 	source_mounts_fill(m, &s);
 	in = unit_disk_info(&s, "sda");
 	ck_assert_int_eq(in->size_sectors, 468862128);
-	ck_assert_str_eq(in->model, "KINGSTON SH103S3"); /* sysfs pads it with blanks */
-	ck_assert_str_eq(in->vendor, "ATA");
+	ck_assert_str_eq(in->text->model, "KINGSTON SH103S3"); /* sysfs pads it with blanks */
+	ck_assert_str_eq(in->text->vendor, "ATA");
 	ck_assert_str_eq(in->mounts, "");
 	in = unit_disk_info(&s, "sda4");
 	ck_assert_str_eq(in->mounts, "/");
 	ck_assert_str_eq(in->fstype, "ext4");
-	ck_assert_str_eq(in->model, ""); /* a partition has no device/ of its own */
+	ck_assert_str_eq(in->text->model, ""); /* a partition has no device/ of its own */
 	in = unit_disk_info(&s, "sda1");
 	ck_assert_str_eq(in->mounts, "/boot/efi");
 	ck_assert_str_eq(in->fstype, "vfat");
 	in = unit_disk_info(&s, "nvme0n1");
-	ck_assert_str_eq(in->vendor, ""); /* nvme has no vendor file */
-	ck_assert_str_eq(in->model, "KINGSTON SFYR2S1T0");
+	ck_assert_str_eq(in->text->vendor, ""); /* nvme has no vendor file */
+	ck_assert_str_eq(in->text->model, "KINGSTON SFYR2S1T0");
 	in = unit_disk_info(&s, "nvme0n1p2");
 	ck_assert_str_eq(in->mounts, "/home/work");
 	ck_assert_str_eq(in->fstype, "xfs");
 	in = unit_disk_info(&s, "sr0");
-	ck_assert_str_eq(in->vendor, "HL-DT-ST");
+	ck_assert_str_eq(in->text->vendor, "HL-DT-ST");
 	sample_free(&s);
 	source_mounts_close(m);
 	source_queue_close(q);

@@ -58,11 +58,11 @@ START_TEST(mapper_name_without_j)
 	struct tree t;
 
 	open_tree(&t, unit_fixture("lvm-names"), NAMES_NONE);
-	ck_assert_str_eq(unit_disk_info(&t.s, "dm-0")->dm_name, "vg_foo.4059-lv_foo.4059");
+	ck_assert_str_eq(unit_disk_info(&t.s, "dm-0")->text->dm_name, "vg_foo.4059-lv_foo.4059");
 	ck_assert_int_eq(unit_disk_info(&t.s, "dm-0")->kind, DISK_KIND_DM);
 	ck_assert_str_eq(unit_disk_info(&t.s, "dm-0")->persistent, "");
 	ck_assert_str_eq(unit_disk_info(&t.s, "sda")->persistent, "");
-	ck_assert_str_eq(unit_disk_info(&t.s, "sda")->dm_name, "");
+	ck_assert_str_eq(unit_disk_info(&t.s, "sda")->text->dm_name, "");
 	close_tree(&t);
 }
 END_TEST
@@ -263,7 +263,7 @@ static void mk(struct disk_metrics *m, const char *name, const char *dm, const c
 	memset(m, 0, sizeof(*m));
 	unit_row_info(m);
 	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(UNIT_INFO(m)->dm_name, sizeof(m->info->dm_name), "%s", dm);
+	snprintf(UNIT_INFO(m)->text->dm_name, sizeof(m->info->text->dm_name), "%s", dm);
 	snprintf(UNIT_INFO(m)->persistent, sizeof(m->info->persistent), "%s", pname);
 	UNIT_INFO(m)->kind = dm[0] ? DISK_KIND_DM : DISK_KIND_DISK;
 	m->state = DISK_OK;

@@ -51,11 +51,11 @@ START_TEST(nvme_queue_and_partitions)
 	ck_assert_int_eq(in->rotational, 0);
 	in = unit_disk_info(&t.s, "nvme0n1p2");
 	ck_assert_int_eq(in->kind, DISK_KIND_PARTITION);
-	ck_assert_str_eq(in->parent, "nvme0n1");
+	ck_assert_str_eq(in->text->parent, "nvme0n1");
 	ck_assert(!in->has_queue);
 	ck_assert_int_eq(in->read_ahead_kb, -1);
 	in = unit_disk_info(&t.s, "sda3");
-	ck_assert_str_eq(in->parent, "sda");
+	ck_assert_str_eq(in->text->parent, "sda");
 	/* Four tunables kept open per device with a queue (nvme0n1, sda, sdb),
 	 * and the size of each of the 13 devices. */
 	ck_assert_uint_eq(source_queue_open_fds(t.q), 12 + 13);
@@ -71,15 +71,15 @@ START_TEST(lvm_stacking)
 	open_tree(&t, "lvm");
 	in = unit_disk_info(&t.s, "dm-0");
 	ck_assert_int_eq(in->kind, DISK_KIND_DM);
-	ck_assert_str_eq(in->dm_name, "vg_foo.4059-lv_foo.4059");
+	ck_assert_str_eq(in->text->dm_name, "vg_foo.4059-lv_foo.4059");
 	/* slaves/ order is the directory's: check membership. */
 	for (int i = 0; i < 4; i++) {
 		char l[8];
 		snprintf(l, sizeof(l), "loop%d", i);
-		ck_assert_msg(strstr(in->slaves, l) != NULL, "slaves %s", in->slaves);
+		ck_assert_msg(strstr(in->text->slaves, l) != NULL, "slaves %s", in->text->slaves);
 	}
-	ck_assert_str_eq(unit_disk_info(&t.s, "loop0")->holders, "dm-0");
-	ck_assert_str_eq(unit_disk_info(&t.s, "sda")->holders, "");
+	ck_assert_str_eq(unit_disk_info(&t.s, "loop0")->text->holders, "dm-0");
+	ck_assert_str_eq(unit_disk_info(&t.s, "sda")->text->holders, "");
 	close_tree(&t);
 }
 END_TEST
@@ -125,10 +125,12 @@ START_TEST(tunables_reread_policy)
 	/* A device that left: its fds are closed (4 tunables and the size). */
 	size_t before = source_queue_open_fds(q);
 	for (size_t i = 0; i < s.ndisks;)
-		if (!strcmp(s.disks[i].st.name, "sdb"))
+		if (!strcmp(s.disks[i].st.name, "sdb")) {
+			disk_text_put(s.disks[i].info.text); /* the sample's reference */
 			s.disks[i] = s.disks[--s.ndisks];
-		else
+		} else {
 			i++;
+		}
 	ck_assert_int_eq(source_queue_fill(q, &s), 0);
 	ck_assert_uint_eq(source_queue_open_fds(q), before - 5);
 	sample_free(&s);

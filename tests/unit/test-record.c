@@ -41,7 +41,8 @@ static void make_sample(struct sample *s, unsigned k)
 		d->info.read_ahead_kb = i == 2 ? SAMPLE_ABSENT : 128;
 		d->info.nr_hw_queues = -1;
 		snprintf(d->info.scheduler, sizeof(d->info.scheduler), "%s", k >= 2 && i == 0 ? "none" : "mq-deadline");
-		snprintf(d->info.backing, sizeof(d->info.backing), "/var/tmp/img%u", i);
+		ck_assert_int_eq(disk_text_own(&d->info.text), 0);
+		snprintf(d->info.text->backing, sizeof(d->info.text->backing), "/var/tmp/img%u", i);
 	}
 	s->cpu.valid = true;
 	s->cpu.user = 100 + k;
@@ -144,7 +145,7 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
 	assert_same(&a, &out);
 	/* fields read back as they were, not only as words */
-	ck_assert_str_eq(out.disks[2].info.backing, "/var/tmp/img2");
+	ck_assert_str_eq(out.disks[2].info.text->backing, "/var/tmp/img2");
 	ck_assert_int_eq(out.disks[2].info.read_ahead_kb, SAMPLE_ABSENT);
 	ck_assert_uint_eq(out.disks[0].st.wr_ticks, UINT64_MAX - 4);
 	ck_assert(out.t == 1001.25 && out.temps[0].celsius == 41.5);
@@ -302,7 +303,9 @@ static void churn_sample(struct sample *s, unsigned k, bool front)
 		d->st.rd_ios = 70 * k;
 		d->st.rd_sectors = 560 * k;
 		d->info.diskseq = 90;
-		snprintf(d->info.backing, sizeof(d->info.backing), "/var/tmp/img9");
+		d->info.text = &disk_text_none; /* the memset's NULL: a text of its own below */
+		ck_assert_int_eq(disk_text_own(&d->info.text), 0);
+		snprintf(d->info.text->backing, sizeof(d->info.text->backing), "/var/tmp/img9");
 	}
 	if (k >= 5) {
 		memmove(&s->procs.p[1], &s->procs.p[2], sizeof(s->procs.p[0]));

@@ -25,7 +25,7 @@ static void setup(struct disk_metrics *m)
 	mk(&m[1], "sda", DISK_KIND_DISK, 300, 20);
 	mk(&m[2], "sda1", DISK_KIND_PARTITION, 300, 20);
 	mk(&m[3], "dm-0", DISK_KIND_DM, 0, 0);
-	snprintf(UNIT_INFO(&m[3])->dm_name, sizeof(m[3].info->dm_name), "vg-root");
+	snprintf(UNIT_INFO(&m[3])->text->dm_name, sizeof(m[3].info->text->dm_name), "vg-root");
 	mk(&m[4], "loop0", DISK_KIND_DISK, 0, 0);
 }
 
@@ -123,7 +123,7 @@ START_TEST(names_in_natural_order)
 			    !strcmp(kernel[i], "nvme0n1p10") || !strcmp(kernel[i], "nvme0n1p2");
 		mk(&m[i], kernel[i], part ? DISK_KIND_PARTITION : DISK_KIND_DISK, 0, 0);
 		if (part)
-			snprintf(UNIT_INFO(&m[i])->parent, sizeof(m[i].info->parent), "%s",
+			snprintf(UNIT_INFO(&m[i])->text->parent, sizeof(m[i].info->text->parent), "%s",
 				 kernel[i][0] == 's' ? "sda" : "nvme0n1");
 	}
 	ck_assert_uint_eq(rows_build(m, 12, &f, idx), 12);
