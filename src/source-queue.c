@@ -458,6 +458,10 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 	/* Which kept devices to check: those a uevent named since the last
 	 * fill, every one when events were lost or there is no socket. */
 	bool all = !sq->uev || source_uevent_drain(sq->uev, uevent_for, sq) < 0;
+	double period = SOURCE_QUEUE_REREAD_S;
+
+	if (s->ndisks > SOURCE_QUEUE_REREAD_DEVS)
+		period *= (double)s->ndisks / SOURCE_QUEUE_REREAD_DEVS;
 
 	for (size_t i = 0; i < sq->n; i++) {
 		sq->e[i].seen = false;
@@ -499,7 +503,7 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 		if (s->t >= e->next_read) {
 			read_tunables(sq, e);
 			/* Spread re-reads over the period instead of all at once. */
-			e->next_read = s->t + SOURCE_QUEUE_REREAD_S * (0.75 + 0.5 * (double)(i % 16) / 16.0);
+			e->next_read = s->t + period * (0.75 + 0.5 * (double)(i % 16) / 16.0);
 		}
 		/* the sample's reference to the text (a sample filled again
 		 * gives back the one it held) */
