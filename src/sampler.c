@@ -220,6 +220,22 @@ static int devt_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A bio-based disk (no mq/ directory: zram, dm, md) with a size, as
+ * source_bpf_bio_needed finds in sysfs, from what source-queue read when
+ * each disk appeared: a scan of sysfs at every change of the disk set cost
+ * two system calls a device (at 256 devices that others add and remove,
+ * more than the rest of a refresh). */
+static bool bio_needed(const struct sample *s)
+{
+	for (size_t i = 0; i < s->ndisks; i++) {
+		const struct disk_info *in = &s->disks[i].info;
+
+		if (in->kind != DISK_KIND_PARTITION && in->nr_hw_queues < 0 && in->size_sectors > 0)
+			return true;
+	}
+	return false;
+}
+
 /* When the set of disks changes: attach the bio programs only while a
  * bio-based disk exists (they cost per bio), and free the tracing state of
  * disks that went away; when the programs added devices, free too (a disk
@@ -236,7 +252,7 @@ static void disks_changed(struct sampler *sp, const struct sample *s)
 	if (sp->have_fp && fp == sp->disks_fp && !new_keys)
 		return;
 	if (!sp->have_fp || fp != sp->disks_fp)
-		source_bpf_set_bio(sp->bpf, source_bpf_bio_needed(sp->root));
+		source_bpf_set_bio(sp->bpf, bio_needed(s));
 	live = malloc((s->ndisks + 1) * sizeof(*live));
 	if (!live)
 		return; /* try again next time */
