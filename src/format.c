@@ -90,6 +90,12 @@ size_t format_left(char *out, size_t len, int width, const char *s)
 	return pad(out, len, 0, s, n, w - n);
 }
 
+/* 0 with 0 to 3 decimals, right-aligned in ZERO_WIDTH columns. */
+#define ZERO_WIDTH 20
+static const char zeros[4][ZERO_WIDTH + 1] = {
+	"                   0", "                 0.0", "                0.00", "               0.000",
+};
+
 size_t format_num(double v, int width, int prec, char *out, size_t len)
 {
 	static const char suffix[] = "kMGTP";
@@ -97,6 +103,12 @@ size_t format_num(double v, int width, int prec, char *out, size_t len)
 
 	if (!isfinite(v))
 		return format_right(out, len, width, "-");
+	/* Most cells of idle devices: one copy of a ready-made zero. */
+	if (v == 0 && prec >= 0 && prec <= 3 && width >= prec + 1 + (prec > 0) && width <= ZERO_WIDTH &&
+	    (size_t)width < len) {
+		memcpy(out, zeros[prec] + ZERO_WIDTH - width, (size_t)width + 1);
+		return (size_t)width;
+	}
 	for (int p = prec; p >= 0; p--)
 		if (fixed(v, width, p, out, len) >= 0)
 			return (size_t)width;

@@ -17,6 +17,25 @@ START_TEST(numbers_fit_their_cells)
 	ck_assert_str_eq(out, "   0.05");
 	format_num(0, 7, 2, out, sizeof(out));
 	ck_assert_str_eq(out, "   0.00");
+	/* zero, ready-made or formatted, is what printf makes of it, in
+	 * every width it fits (and the narrowest ones it does not) */
+	for (int w = 1; w <= 24; w++)
+		for (int p = 0; p <= 3; p++) {
+			char want[64];
+			size_t n;
+
+			snprintf(want, sizeof(want), "%*.*f", w, p, 0.0);
+			if ((int)strlen(want) > w)
+				continue;
+			n = format_num(0.0, w, p, out, sizeof(out));
+			ck_assert_msg(!strcmp(out, want) && n == strlen(want), "0 in %d.%d: '%s'", w, p, out);
+			format_num(-0.0, w, p, out, sizeof(out));
+			ck_assert_msg(!strcmp(out, want), "-0 in %d.%d: '%s'", w, p, out);
+		}
+	format_num(0, 3, 2, out, sizeof(out)); /* no room for 0.00: 0.0 */
+	ck_assert_str_eq(out, "0.0");
+	format_num(0, 7, 2, out, 5); /* no room in out: cut, never overrun */
+	ck_assert_uint_lt(strlen(out), 5);
 	format_num(-1.5, 6, 1, out, sizeof(out));
 	ck_assert_str_eq(out, "  -1.5");
 	format_num(-0.001, 6, 2, out, sizeof(out));
