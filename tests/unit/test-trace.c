@@ -387,9 +387,14 @@ START_TEST(test_copy_swap)
 	trace_sample_init(&a);
 	trace_sample_init(&b);
 	fill(&a, 3, 2, true);
+	a.missed = 5;
+	a.map_full = 2;
 	ck_assert_int_eq(trace_sample_copy(&b, &a), 0);
 	ck_assert_uint_eq(b.ndevs, 2);
 	ck_assert_uint_eq(b.ncpu, 3);
+	/* the header's "runs skipped, lost: map full" of the copy */
+	ck_assert_uint_eq(b.missed, 5);
+	ck_assert_uint_eq(b.map_full, 2);
 	ck_assert_mem_eq(b.devs, a.devs, 2 * sizeof(*a.devs));
 	ck_assert_mem_eq(b.cpu, a.cpu, 2 * 3 * sizeof(*a.cpu));
 	ck_assert_mem_eq(b.matrix, a.matrix, 2 * 9 * sizeof(*a.matrix));
