@@ -199,6 +199,35 @@ static void fill(struct trace_sample *s, unsigned ncpu, uint64_t scale, bool wit
 	free(v);
 }
 
+/* A CPU whose slot still holds an older disk's counters (a lower seq)
+ * counts nothing for the new one: its matrix row is zero, even in a reset
+ * sample whose memory held a row there before. */
+START_TEST(test_stale_cpu_row_zero)
+{
+	struct trace_sample s;
+	struct blktune_key k = { KDEV(7, 3), BLKTUNE_PATH_RQ };
+	struct blktune_dev_cpu *v;
+
+	trace_sample_init(&s);
+	fill(&s, 2, 1, false);
+	ck_assert_uint_eq(s.nmat, 2);
+	ck_assert_uint_eq(s.matrix[1 * s.nmat + 0], 21); /* CPU 1's row */
+	v = fake_values(2, 1);
+	v[1].seq = 4; /* CPU 1 last counted the previous disk */
+	trace_sample_reset(&s, 2);
+	ck_assert_int_eq(trace_sample_add(&s, &k, v), 0);
+	ck_assert_uint_eq(s.devs[0].seq, 5);
+	ck_assert_uint_eq(s.matrix[0 * s.nmat + 0], 11);
+	for (unsigned i = 0; i < s.nmat; i++)
+		ck_assert_uint_eq(s.matrix[1 * s.nmat + i], 0);
+	/* submitted on CPU 0: CPU 0's completions only */
+	ck_assert_uint_eq(s.cpu[0].issued, 11);
+	ck_assert_uint_eq(s.devs[0].tot.completed[BLKTUNE_OP_READ], 10);
+	free(v);
+	trace_sample_free(&s);
+}
+END_TEST
+
 START_TEST(test_delta)
 {
 	struct trace_sample a, b, c;
@@ -564,6 +593,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_decode);
 	tcase_add_test(tc, test_delta);
+	tcase_add_test(tc, test_stale_cpu_row_zero);
 	tcase_add_test(tc, test_new_disk_same_dev);
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_split_columns);
