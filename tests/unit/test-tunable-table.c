@@ -216,6 +216,9 @@ static const struct scase scases[] = {
 	{ "max_sectors_kb", 1280, NULL, "8", -1, "4" },
 	{ "wbt_lat_usec", 0, NULL, "0", 1, "1000" },
 	{ "wbt_lat_usec", 0, NULL, "0", -1, NULL }, /* off stays off: -1 is no step below it */
+	{ "iosched/read_lat_nsec", 0, NULL, "3000", -1, "1500" }, /* kyber: 1 us the smallest step */
+	{ "iosched/read_lat_nsec", 0, NULL, "1500", -1, "1000" },
+	{ "iosched/write_lat_nsec", 0, NULL, "1999", -1, "1000" },
 	{ "wbt_lat_usec", 0, NULL, "-1", -1, NULL },
 	/* cycling and single steps at both ends */
 	{ "rq_affinity", 0, NULL, "1", 1, "2" },
