@@ -360,7 +360,9 @@ static void cpu_choices(const struct root *r, char *out, size_t size)
 	if (tunable_table_cpulist_parse(online, bits, CPU_BITS))
 		snprintf(online, sizeof(online), "0");
 	out[0] = '\0';
-	for (unsigned c = 0; c < CPU_BITS && used + 16 < size; c++)
+	/* The whole online set ends the cycle (validation reads that last
+	 * word): single CPUs only in the room it leaves. */
+	for (unsigned c = 0; c < CPU_BITS && used + 16 + strlen(online) < size; c++)
 		if (bits[c / 64] & (1ULL << (c % 64)))
 			used += (size_t)snprintf(out + used, size - used, "%u ", c);
 	snprintf(out + used, size - used, "%s", online);

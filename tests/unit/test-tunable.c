@@ -226,6 +226,26 @@ START_TEST(test_readahead_memory)
 }
 END_TEST
 
+/* Many CPUs in a fragmented online set: the IRQ cycle lists the single
+ * CPUs that fit and still ends with the whole online set, the one a value
+ * is checked against (cut short, CPU 254 was refused as not online). */
+START_TEST(test_irq_many_cpus)
+{
+	struct tunable_session *s;
+	struct tunable_result res;
+
+	ck_assert_int_eq(put(r, "sys/devices/system/cpu/online", "0-62,64-126,128-190,192-254\n"), 0);
+	s = session();
+	ck_assert_int_eq(tunable_set(s, "vda", "irq/36", "254", &res), 0);
+	ck_assert_str_eq(file("proc/irq/36/smp_affinity_list"), "254");
+	ck_assert_int_eq(tunable_set(s, "vda", "irq/36", "192-200,0", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "vda", "irq/36", "63", &res), -ERANGE);
+	ck_assert_msg(strstr(res.msg, "not online (online: 0-62,64-126,128-190,192-254)"), "%s", res.msg);
+	ck_assert_int_eq(tunable_set(s, "vda", "irq/36", "255", &res), -ERANGE);
+	tunable_session_close(s);
+}
+END_TEST
+
 START_TEST(test_set_read_back)
 {
 	struct tunable_session *s = session();
@@ -614,6 +634,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_device_names);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_set_read_back);
+	tcase_add_test(tc, test_irq_many_cpus);
 	tcase_add_test(tc, test_readahead_memory);
 	tcase_add_test(tc, test_journal_undo_step);
 	tcase_add_test(tc, test_restore_after_crash);
