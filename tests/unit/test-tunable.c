@@ -452,6 +452,54 @@ START_TEST(test_vanished_and_reused)
 }
 END_TEST
 
+/* Undo keeps the newest 64 changes: past that the oldest goes, and the
+ * undos walk back through the others in order. */
+START_TEST(test_undo_history_full)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	char v[32];
+
+	/* 65 changes: 4, 8, ..., 260 (the original is 128) */
+	for (int i = 1; i <= 65; i++) {
+		snprintf(v, sizeof(v), "%d", 4 * i);
+		ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", v, &res), 0);
+	}
+	for (int i = 64; i >= 1; i--) {
+		ck_assert_int_eq(tunable_undo(s, &res), 0);
+		snprintf(v, sizeof(v), "%d", 4 * i);
+		ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), v);
+	}
+	/* the first change (128 -> 4) was dropped from the history */
+	ck_assert_int_eq(tunable_undo(s, &res), -ENOENT);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "4");
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
+	tunable_session_close(s);
+}
+END_TEST
+
+/* A value someone else already put back: the restore says so, "unchanged",
+ * and the journal is emptied like after a write. */
+START_TEST(test_restore_already_back)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	struct counts c = { 0 };
+
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	tunable_session_close(s);
+	ck_assert_int_eq(put(r, "sys/block/loop3/queue/read_ahead_kb", "128\n"), 0);
+	s = session();
+	ck_assert_int_eq(tunable_restore_all(s, count_results, &c), 0);
+	ck_assert_int_eq(c.restored, 1);
+	ck_assert_msg(strstr(c.msgs, "loop3 read_ahead_kb 128 (unchanged)"), "%s", c.msgs);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
+	tunable_session_close(s);
+}
+END_TEST
+
 /* --restore goes through --set's table and validation: a journal line for
  * write_cache, nr_requests 0, a negative read_ahead_kb, an unknown tunable
  * or an IRQ that does not serve the device is refused, reported with its
@@ -639,6 +687,8 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_journal_undo_step);
 	tcase_add_test(tc, test_restore_after_crash);
 	tcase_add_test(tc, test_vanished_and_reused);
+	tcase_add_test(tc, test_restore_already_back);
+	tcase_add_test(tc, test_undo_history_full);
 	tcase_add_test(tc, test_restore_validates);
 	tcase_add_test(tc, test_restore_refused_kept_aside);
 	tcase_add_test(tc, test_read_only);
