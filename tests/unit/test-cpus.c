@@ -6,38 +6,8 @@
 
 #include "model-cpus.h"
 #include "root.h"
-#include "source-cpu.h"
 #include "source-cpus.h"
 #include "unit.h"
-
-/* The header's CPU line: /proc/stat's first line, 8 of its 10 fields. */
-START_TEST(parse_cpu_line)
-{
-	struct cpu_stat c;
-
-	ck_assert_int_eq(source_cpu_parse("cpu  10 2 30 400 5 6 7 8 9 10\ncpu0 1 1 1 1 1 1 1 1 1 1\n", &c), 0);
-	ck_assert(c.valid);
-	ck_assert_uint_eq(c.user, 10);
-	ck_assert_uint_eq(c.nice, 2);
-	ck_assert_uint_eq(c.system, 30);
-	ck_assert_uint_eq(c.idle, 400);
-	ck_assert_uint_eq(c.iowait, 5);
-	ck_assert_uint_eq(c.irq, 6);
-	ck_assert_uint_eq(c.softirq, 7);
-	ck_assert_uint_eq(c.steal, 8);
-	/* an old kernel's four fields: the rest are 0 */
-	ck_assert_int_eq(source_cpu_parse("cpu 1 2 3 4\n", &c), 0);
-	ck_assert_uint_eq(c.idle, 4);
-	ck_assert_uint_eq(c.steal, 0);
-	/* garbage is no reading */
-	ck_assert_int_eq(source_cpu_parse("cpu 1 2 3\n", &c), -EINVAL);
-	ck_assert(!c.valid);
-	ck_assert_int_eq(source_cpu_parse("cpu 1 2 3 4x 5\n", &c), -EINVAL);
-	ck_assert_int_eq(source_cpu_parse("cpu0 1 2 3 4\n", &c), -EINVAL);
-	ck_assert_int_eq(source_cpu_parse("cpu 1 2 3 4 5 6 7 123456789012345678901\n", &c), -EINVAL);
-	ck_assert_int_eq(source_cpu_parse("", &c), -EINVAL);
-}
-END_TEST
 
 START_TEST(parse_rows)
 {
@@ -126,7 +96,6 @@ static Suite *cpus_suite(void)
 	Suite *s = suite_create("cpus");
 	TCase *tc = tcase_create("cpus");
 
-	tcase_add_test(tc, parse_cpu_line);
 	tcase_add_test(tc, parse_rows);
 	tcase_add_test(tc, cpulists);
 	tcase_add_test(tc, cpu_rows_from_capture);
