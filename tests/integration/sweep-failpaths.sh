@@ -9,7 +9,8 @@
 # of its own gets no "command's MB/s" table (all zeros say nothing); a
 # restore the kernel refuses is an error (stderr, exit 1); a --dir at the
 # PATH_MAX boundary still gets sweep.info and sweep.csv; a value the device
-# refuses is said and makes the sweep exit 1; no cache drop unless asked.
+# refuses is said and makes the sweep exit 1; no cache drop unless asked;
+# the baseline is the original value when it is swept, else the first.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 umask 022
@@ -157,4 +158,14 @@ if command -v strace >/dev/null; then
 else
 	t_subskip "no strace"
 fi
+
+# 11. the baseline is the original value when it is swept, wherever it is
+#     in the list; else the first value
+for vals in "$((orig * 2)),$orig:$orig" "$((orig * 2)),$((orig * 4)):$((orig * 2))"; do
+	"$BLKTUNE" sweep "$dev" read_ahead_kb="${vals%:*}" -d 0.2 --settle 0 --run true --dir "$T_TMP/base-${vals%:*}" \
+		>"$T_TMP/out" 2>"$T_TMP/err"
+	t_check "values ${vals%:*} (original $orig): the baseline is ${vals#*:}" \
+		grep -qx "baseline ${vals#*:}" "$T_TMP/base-${vals%:*}/sweep.info"
+done
+t_eq "original back after the baseline sweeps" "$(cat "$ra")" "$orig"
 t_done
