@@ -145,6 +145,8 @@ t_eq "--shuffle=7: exit status" "$?" 0
 t_check "--shuffle=7: the seed is said" grep -qx "shuffled order, seed 7 (--shuffle=7 repeats it)" "$T_TMP/out"
 t_check "--shuffle=7: sweep.info records the order and seed" grep -qx "order shuffled (seed 7)" "$T_TMP/shuf/sweep.info"
 t_eq "--shuffle=7 --repeat 2: a snapshot per run" "$(ls "$T_TMP/shuf"/*.snap 2>/dev/null | wc -l)" 4
+t_eq "--shuffle=7 --repeat 2: sweep.csv's order column counts the runs" \
+	"$(awk -F, 'NR > 1 { printf "%s ", $4 }' "$T_TMP/shuf/sweep.csv")" "1 2 3 4 "
 
 # 10. without --drop-caches the sweep never opens /proc/sys/vm/drop_caches
 #     (a syscall trace: the page cache itself is shared with everyone)
