@@ -10,7 +10,8 @@
 # restore the kernel refuses is an error (stderr, exit 1); a --dir at the
 # PATH_MAX boundary still gets sweep.info and sweep.csv; a value the device
 # refuses is said and makes the sweep exit 1; no cache drop unless asked;
-# the baseline is the original value when it is swept, else the first.
+# the baseline is the original value when it is swept, else the first;
+# every value refused still leaves sweep.csv (its header) and sweep.info.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 umask 022
@@ -132,6 +133,13 @@ if echo none >"$q/scheduler" 2>/dev/null && [ "$(cat "$q/nr_requests")" -lt 4096
 	t_check "the refusal is said" grep -q "nr_requests 4096 refused: above the device's limit" "$T_TMP/out"
 	t_eq "the other value has its snapshot" "$(ls "$T_TMP/refval"/*.snap 2>/dev/null | wc -l)" 1
 	t_eq "a value the device refuses: original back" "$(cat "$q/nr_requests")" "$nr"
+	# every value refused: nothing measured, and the directory says so (a
+	# sweep.csv of its header alone beside sweep.info)
+	"$BLKTUNE" sweep "$dev" nr_requests=4096 -d 0.2 --settle 0 --run "sleep 0.6" --dir "$T_TMP/refall" \
+		>"$T_TMP/out" 2>"$T_TMP/err"
+	t_eq "every value refused: sweep exit status" "$?" 1
+	t_eq "every value refused: sweep.csv is its header alone" "$(wc -l <"$T_TMP/refall/sweep.csv" 2>&1)" 1
+	t_check "every value refused: sweep.info written" test -s "$T_TMP/refall/sweep.info"
 else
 	t_subskip "scheduler none with nr_requests below 4096 on $n"
 fi
