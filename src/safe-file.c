@@ -16,16 +16,34 @@
 #define TMP_TRIES 100
 #define TMP_SUFFIX 8 /* letters or digits after "PREFIX." */
 
+/* Messages name a path first and say what is wrong at the end: one too
+ * long for msg (a path near PATH_MAX) loses the middle of the path, never
+ * the reason: "HEAD...TAIL", the tail holding the end of the message. */
 static void say(char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *msg, size_t size, const char *fmt, ...)
 {
+	char full[3 * PATH_MAX];
+	size_t len, head, tail;
 	va_list ap;
+	int n;
 
 	if (!msg || !size)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, size, fmt, ap);
+	n = vsnprintf(full, sizeof(full), fmt, ap);
 	va_end(ap);
+	len = n < 0 ? 0 : strlen(full);
+	if (len < size || size < 8) {
+		snprintf(msg, size, "%s", full);
+		return;
+	}
+	/* head + "..." + tail + NUL fill msg exactly; the tail is the longer */
+	head = (size - 4) / 3;
+	tail = size - 4 - head;
+	memcpy(msg, full, head);
+	memcpy(msg + head, "...", 3);
+	memcpy(msg + head + 3, full + len - tail, tail);
+	msg[size - 1] = '\0';
 }
 
 /* failed gets the directory of the chain that could not be made (the one a

@@ -256,6 +256,42 @@ START_TEST(test_remove_stale)
 }
 END_TEST
 
+static int write_nothing(FILE *f, const void *arg)
+{
+	(void)f, (void)arg;
+	return 0;
+}
+
+/* A message about a path too long for the caller's buffer keeps the head of
+ * the path and the reason at its end, the middle elided; one that fits is
+ * whole. */
+START_TEST(test_message_keeps_reason)
+{
+	static const char reason[] = ": not a file name";
+	char path[PATH_MAX + 200], msg[256];
+	size_t n;
+
+	memset(path, 'a', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 2] = 'z';
+	path[sizeof(path) - 1] = '\0';
+	ck_assert_int_eq(safe_save(path, write_nothing, NULL, msg, sizeof(msg)), -EINVAL);
+	n = strlen(msg);
+	ck_assert_uint_eq(n, sizeof(msg) - 1);
+	ck_assert_str_eq(msg + n - strlen(reason), reason);
+	ck_assert_msg(msg[n - strlen(reason) - 1] == 'z', "the path's last character before the reason: %s", msg);
+	ck_assert_msg(strstr(msg, "...") && msg[0] == '/', "head, ..., tail: %s", msg);
+	/* the smallest buffer that elides, and one too small to: cut, NUL-ended */
+	ck_assert_int_eq(safe_save(path, write_nothing, NULL, msg, 8), -EINVAL);
+	ck_assert_str_eq(msg, "/...ame");
+	ck_assert_int_eq(safe_save(path, write_nothing, NULL, msg, 7), -EINVAL);
+	ck_assert_str_eq(msg, "/aaaaa");
+	/* a message that fits is whole */
+	ck_assert_int_eq(safe_save("", write_nothing, NULL, msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, reason);
+}
+END_TEST
+
 UNIT_SUITE(safe_file_suite)
 static Suite *safe_file_suite(void)
 {
@@ -266,6 +302,7 @@ static Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_open_rules);
 	tcase_add_test(tc, test_snapshot_save_safe);
 	tcase_add_test(tc, test_remove_stale);
+	tcase_add_test(tc, test_message_keeps_reason);
 	suite_add_tcase(s, tc);
 	return s;
 }
