@@ -63,6 +63,12 @@ t_check "j scrolls a line" t_until 2 sh -c "! tmux -S '$TM_SOCK' capture-pane -p
 tm_keys k
 t_check "k scrolls back" tm_wait "^Everywhere" 2
 tm_keys '?'
+helpless() { ! tmux -S "$TM_SOCK" capture-pane -p -t "$TM_SESS" | grep -q '^Everywhere'; }
+t_check "? again closes help" t_until 2 helpless
+tm_keys F1
+t_check "F1 opens help, as htop's does" tm_wait "^Everywhere" 2
+tm_keys F1
+t_check "F1 again closes it" t_until 2 helpless
 
 tm_keys F10
 t_check "F10 quits, as q does" tm_wait "^EXITED 0" 3
