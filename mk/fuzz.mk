@@ -36,7 +36,7 @@ $(BUILD)/fuzz/fuzz-journal: tests/fuzz/fuzz-journal.c $(JOURNAL_FUZZ_SRC)
 # A sweep directory's files (blktune report reads them): fio JSON, sweep.csv,
 # sweep.info; the first byte of an input picks the parser.
 SWEEP_FUZZ_SRC := src/json-read.c src/sweep-workload.c src/sweep-figure.c src/sweep-csv.c src/sweep-info.c src/safe-file.c \
-                  src/format.c src/root.c
+                  src/format.c src/root.c src/crc32c.c
 $(BUILD)/fuzz/fuzz-sweep: tests/fuzz/fuzz-sweep.c $(SWEEP_FUZZ_SRC)
 	mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -o $@ $< $(SWEEP_FUZZ_SRC) -lm
