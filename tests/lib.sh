@@ -124,6 +124,10 @@ T_MAIN=$BASHPID
 t_cleanup() {
 	local d m
 	[ "$BASHPID" = "$T_MAIN" ] || return 0
+	# background jobs the script left running (a load, a tracer) end with it
+	for d in $(jobs -p); do
+		kill "$d" 2>/dev/null
+	done
 	for d in "${T_CLEANUP_FIRST[@]}"; do
 		"$d"
 	done
@@ -154,3 +158,7 @@ t_done() {
 	[ "$T_FAILS" -eq 0 ]
 }
 trap t_cleanup EXIT
+# A TERM (run-all's time limit; timeout(1) sends it to the script and then
+# to its whole process group, so twice) ends the script through the EXIT
+# trap, which a second TERM must not cut short.
+trap 'trap "" TERM; exit 143' TERM

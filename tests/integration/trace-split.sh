@@ -10,7 +10,7 @@
 t_need_root
 command -v fio >/dev/null || t_skip "no fio"
 command -v bpftrace >/dev/null || t_skip "no bpftrace (apt-get install bpftrace)"
-t_loop_create 512 || t_skip "cannot create a loop device"
+t_loop_create 1024 || t_skip "cannot create a loop device"
 dev=$T_LOOP
 name=${dev#/dev/}
 q=/sys/block/$name/queue
@@ -36,7 +36,7 @@ ds() { awk -v n="$name" '$3 == n { print $4, $7 }' /proc/diskstats; }
 read -r r0 t0 <<<"$(ds)"
 tp_cmd start
 fio --name=qfill --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=256 \
-	--size=256m --runtime=3 --time_based --numjobs=1 --output-format=terse >/dev/null 2>"$T_TMP/fio.err" ||
+	--size=1g --runtime=3 --time_based --numjobs=1 --output-format=terse >/dev/null 2>"$T_TMP/fio.err" ||
 	t_fail "fio: $(head -c 300 "$T_TMP/fio.err")"
 tp_cmd stop || t_fail "probe answered"
 read -r r1 t1 <<<"$(ds)"
