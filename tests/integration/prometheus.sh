@@ -43,7 +43,10 @@ start_on() {
 		printf -v "$var" %s "$(free_port)"
 	done
 }
-blktune_on() { "$BLKTUNE" -b -d 1 --listen "127.0.0.1:$1" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null; }
+# exec: start_on runs these in a background subshell; the server must be
+# that process, so that killing server_pid ends it (a child left behind
+# outlived the test)
+blktune_on() { exec "$BLKTUNE" -b -d 1 --listen "127.0.0.1:$1" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null; }
 start_on bport "$T_TMP/blktune.err" /metrics blktune_on
 pids+=($server_pid)
 t_check "blktune serves /metrics" wait_for 100 curl -sf "http://127.0.0.1:$bport/metrics"
@@ -70,7 +73,7 @@ scrape_configs:
       - targets: ['127.0.0.1:$bport']
 YML
 prometheus_on() {
-	prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" --web.listen-address="127.0.0.1:$1"
+	exec prometheus --config.file="$T_TMP/prom.yml" --storage.tsdb.path="$T_TMP/tsdb" --web.listen-address="127.0.0.1:$1"
 }
 start_on pport "$T_TMP/prometheus.log" /-/ready prometheus_on
 pids+=($server_pid)
