@@ -54,6 +54,10 @@ t_until_exact() {
 t_stop() {
 	local pid=$1 sig=${2:-INT}
 	kill -"$sig" "$pid" 2>/dev/null
+	# bpftrace has been seen to miss a first SIGINT: a second one, then KILL
+	if ! t_until_exact 5 sh -c "! kill -0 $pid 2>/dev/null"; then
+		kill -"$sig" "$pid" 2>/dev/null
+	fi
 	if ! t_until 10 sh -c "! kill -0 $pid 2>/dev/null"; then
 		echo "# pid $pid did not end on SIG$sig: killed"
 		kill -KILL "$pid" 2>/dev/null
