@@ -12,7 +12,8 @@
 # (tests/bench/floor.bpf.c), what a per-CPU hash lookup by dev_t and a
 # per-CPU array lookup by queue id cost on their own, and what one clock read
 # (bpf_ktime_get_ns, the completion time every latency needs) costs.
-# Usage: tests/bench/trace-overhead.sh [build-dir]   (env REPEATS, RUNTIME)
+# Usage: tests/bench/trace-overhead.sh [build-dir]
+# (env REPEATS, RUNTIME; INTERLEAVE, WINDOW, SETTLE for the interleaved part)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
@@ -109,6 +110,65 @@ if [ "$REPEATS" -gt 0 ]; then
 	echo "trace-overhead: median IOPS untraced $mb, traced $mt, ratio $(awk -v t="$mt" -v b="$mb" 'BEGIN { printf "%.4f", t / b }') (target >= 0.98)"
 	echo "trace-overhead: per-pair IOPS ratio median $pm, spread $plo..$phi"
 	echo "trace-overhead: CPU per I/O (all CPUs' busy time / I/Os) untraced $cb ns, traced $ct ns, ratio $(awk -v t="$ct" -v b="$cb" 'BEGIN { printf "%.4f", t / b }') (target <= 1.02)"
+fi
+
+# Interleaved: one long fio run, the tracer attached and detached every
+# WINDOW seconds (INTERLEAVE traced windows, each between two untraced ones).
+# A window starts SETTLE seconds after the attach or detach and is measured
+# from the device's own completed reads (/proc/diskstats) and all CPUs' busy
+# time (/proc/stat), not from fio. Each traced window is compared with the
+# mean of its two untraced neighbours, so a drift of the shared host slower
+# than a few seconds cancels out, where separate 3 s fio runs (above) spread
+# by tens of percent.
+INTERLEAVE=${INTERLEAVE:-20}
+WINDOW=${WINDOW:-1.5}
+SETTLE=${SETTLE:-0.3}
+if [ "$INTERLEAVE" -gt 0 ]; then
+	devname=$(basename "$dev")
+	# snap: "SECONDS READS_COMPLETED BUSY_TICKS"
+	snap() {
+		local t=$EPOCHREALTIME r b
+		r=$(awk -v d="$devname" '$3 == d { print $4 }' /proc/diskstats)
+		b=$(busy)
+		echo "$t $r $b"
+	}
+	# window: "IOPS CPU_NS_PER_IO" over WINDOW seconds from now
+	window() {
+		local a b
+		a=$(snap)
+		sleep "$WINDOW"
+		b=$(snap)
+		echo "$a $b" | awk -v hz="$HZ" '{ n = $5 - $2; printf "%.1f %.1f\n", n / ($4 - $1), n ? ($6 - $3) * 1e9 / hz / n : 0 }'
+	}
+	span=$(awk -v n="$INTERLEAVE" -v w="$WINDOW" -v s="$SETTLE" 'BEGIN { printf "%d", (2 * n + 1) * (w + s + 1) + 30 }')
+	fio --name=trace-overhead-interleaved --filename="$dev" --rw=randread --bs=4k --ioengine=io_uring \
+		--iodepth=32 --direct=1 --time_based --runtime="$span" >/dev/null 2>&1 &
+	fio_pid=$!
+	sleep 2
+	iw=() cw=()
+	sleep "$SETTLE"
+	read -r pu pc < <(window)
+	for ((i = 0; i < INTERLEAVE; i++)); do
+		probe_start
+		sleep "$SETTLE"
+		read -r tu tc < <(window)
+		probe_stop
+		sleep "$SETTLE"
+		read -r nu nc < <(window)
+		iw+=("$(awk -v t="$tu" -v a="$pu" -v b="$nu" 'BEGIN { printf "%.4f", 2 * t / (a + b) }')")
+		cw+=("$(awk -v t="$tc" -v a="$pc" -v b="$nc" 'BEGIN { printf "%.4f", 2 * t / (a + b) }')")
+		echo "# window $((i + 1)): untraced $pu IOPS, traced $tu IOPS ($tc ns CPU per I/O), untraced $nu IOPS; ratio ${iw[-1]}, CPU ${cw[-1]}"
+		pu=$nu pc=$nc
+	done
+	kill "$fio_pid" 2>/dev/null
+	wait "$fio_pid" 2>/dev/null
+	# quartiles of a list on stdin: "Q1 MEDIAN Q3"
+	quart() { sort -g | awk '{ a[NR] = $1 } END { printf "%s %s %s\n", a[int((NR + 3) / 4)], (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2, a[int((3 * NR + 3) / 4)] }'; }
+	read -r i1 im i3 < <(printf '%s\n' "${iw[@]}" | quart)
+	read -r c1 cm c3 < <(printf '%s\n' "${cw[@]}" | quart)
+	echo "trace-overhead: interleaved, ${WINDOW}s windows, $INTERLEAVE traced windows each between two untraced ones in one fio run"
+	echo "trace-overhead: interleaved IOPS traced / untraced neighbours: median $im, quartiles $i1..$i3 (target >= 0.98)"
+	echo "trace-overhead: interleaved CPU per I/O traced / untraced neighbours: median $cm, quartiles $c1..$c3 (target <= 1.02)"
 fi
 
 # In-kernel cost: bpf_stats times every run (adding its own clock reads to
