@@ -113,6 +113,7 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	 * without restoring the tunables. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
+	errno = 0;
 	e->httpd = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				    (uint16_t)port, NULL, NULL, serve, e,
 				    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
@@ -123,9 +124,18 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	freeaddrinfo(ai);
 	if (!e->httpd) {
-		rc = saved ? saved : EADDRINUSE;
-		snprintf(why, whylen, "--listen %s: cannot listen: %s", listen, strerror(rc));
-		return -rc;
+		/* libmicrohttpd leaves errno as the failing call set it (bind:
+		 * EADDRINUSE, EADDRNOTAVAIL, EACCES); a failure of its own (a
+		 * thread it could not start) may leave none, and then no
+		 * reason is better than a made-up one. */
+		if (!saved) {
+			snprintf(why, whylen,
+				 "--listen %s: cannot listen: libmicrohttpd could not start its server and gave no reason",
+				 listen);
+			return -EIO;
+		}
+		snprintf(why, whylen, "--listen %s: cannot listen: %s", listen, strerror(saved));
+		return -saved;
 	}
 	return 0;
 }

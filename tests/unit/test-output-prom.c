@@ -1,6 +1,10 @@
 /* Prometheus exposition of a hand-made sample: every value below is computed
  * by hand from the counters set here, not by blktune's code. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +164,33 @@ START_TEST(listen_addresses)
 }
 END_TEST
 
+/* A server that cannot start says why, with the kernel's reason: a port
+ * another socket holds, and an address this machine does not have. */
+START_TEST(listen_failure_reason)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	struct exporter *e = NULL;
+	char why[256], addr[64];
+	int fd;
+
+	ck_assert_int_ge(fd = socket(AF_INET, SOCK_STREAM, 0), 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0); /* a free port */
+	ck_assert_int_eq(listen(fd, 1), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%u", ntohs(a.sin_port));
+	ck_assert_int_eq(exporter_open(addr, NULL, &e, why, sizeof(why)), -EADDRINUSE);
+	ck_assert_ptr_null(e);
+	ck_assert_ptr_nonnull(strstr(why, addr));
+	ck_assert_ptr_nonnull(strstr(why, strerror(EADDRINUSE)));
+	close(fd);
+	/* TEST-NET-1 (RFC 5737): no interface here has it */
+	ck_assert_int_eq(exporter_open("192.0.2.1:9101", NULL, &e, why, sizeof(why)), -EADDRNOTAVAIL);
+	ck_assert_ptr_null(e);
+	ck_assert_ptr_nonnull(strstr(why, strerror(EADDRNOTAVAIL)));
+}
+END_TEST
+
 START_TEST(textfile_replaced_whole)
 {
 	char dir[] = "/tmp/blktune-unit-XXXXXX", path[64], buf[256];
@@ -211,6 +242,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, timestamps_on_every_sample_line);
 	tcase_add_test(tc, label_values_escaped);
 	tcase_add_test(tc, listen_addresses);
+	tcase_add_test(tc, listen_failure_reason);
 	tcase_add_test(tc, textfile_replaced_whole);
 	suite_add_tcase(s, tc);
 	return s;
