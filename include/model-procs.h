@@ -39,16 +39,35 @@ extern const struct proc_column_info proc_columns[PROC_COLUMNS];
 /* --trace-processes: the figures of traced requests (a process's or a
  * cgroup's on one device). */
 struct proc_figures {
-	bool rates;                     /* the previous sample had this pair and its counts did not go back */
+	bool rates;                     /* a baseline (model_procs_zero) and counts that did not go back */
 	double req_s[PROC_OPS], bytes_s[PROC_OPS];
 	uint64_t requests[PROC_OPS], bytes[PROC_OPS], done; /* since tracing started */
 	double lat_p50_us, lat_p99_us, lat_avg_us; /* of the interval's completions; NAN without */
 };
 
 /* The figures of counts c, with rates over interval when p (the previous
- * sample's counts of the same pair) is not NULL. */
+ * sample's counts of the same pair, or &model_procs_zero) is not NULL. */
 void model_procs_figures(const struct proc_counts *c, const struct proc_counts *p, double interval,
 			 struct proc_figures *f);
+
+/* The baseline of a traced pair absent from a previous sample that was
+ * valid and traced: the pair was created since, so all its counts are of
+ * the interval (a job shorter than one interval gets its rate and its
+ * percentiles). Sound because:
+ * - bpf/procs.bpf.c creates a pair zeroed at its first request, and an
+ *   entry the LRU evicted comes back zeroed too;
+ * - source_procs_bpf_read reads every pair of the maps, with no cap: the
+ *   maps' own bound (PROCS_BPF_MAX_PAIRS) is met by eviction, which is the
+ *   case above. Entries change in place (atomic adds on a looked-up
+ *   value), never move between buckets, so the kernel's key walk misses
+ *   only pairs inserted behind it (new then, zero at next read); a walk
+ *   whose key was deleted under it starts over, which reads pairs twice,
+ *   never zero times;
+ * - a sample records no pairs (record-codec.c keeps procs untraced), so a
+ *   replayed previous sample is not traced: no baseline, no rates.
+ * A pair present before whose process is another one now (a reused PID)
+ * has no baseline: part of its counts are the previous holder's. */
+extern const struct proc_counts model_procs_zero;
 
 /* --trace-processes: one device a process submitted requests to. */
 struct proc_dev_row {

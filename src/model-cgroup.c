@@ -96,14 +96,18 @@ static bool counted(const struct cgroup_io *io)
 	return io->rbytes | io->wbytes | io->dbytes | io->rios | io->wios | io->dios;
 }
 
-/* The traced figures of pair t (its match in the previous sample, if any). */
+/* The traced figures of pair t over the previous traced sample pp (NULL:
+ * none, no rates): from its counts there, or from zero when pp lacks it
+ * (created since: model_procs_zero says why that is sound; a cgroup id is
+ * never reused while the kernel runs, so a cgroup re-created under the same
+ * name is a new pair of another id). */
 static void fill_traced(struct cgroup_row *r, const struct proc_cgtrace *t, const struct proc_sample *pp,
 			double interval)
 {
 	const struct proc_cgtrace *pt = pp ? proc_sample_cgtrace(pp, t->cgroup_id, t->dev) : NULL;
 
 	r->traced = true;
-	model_procs_figures(&t->c, pt ? &pt->c : NULL, interval, &r->t);
+	model_procs_figures(&t->c, pt ? &pt->c : pp ? &model_procs_zero : NULL, interval, &r->t);
 }
 
 struct merge {

@@ -22,6 +22,8 @@ const struct proc_column_info proc_columns[PROC_COLUMNS] = {
 	[PROC_COL_COMMAND] = { "COMMAND", "command", false, "command line (kernel threads: [name])" },
 };
 
+const struct proc_counts model_procs_zero;
+
 void model_procs_free(struct proc_metrics *m)
 {
 	free(m->row);
@@ -82,14 +84,31 @@ void model_procs_figures(const struct proc_counts *c, const struct proc_counts *
 	f->lat_avg_us = (double)(c->lat_sum_ns - p->lat_sum_ns) / 1e3 / (double)(c->done - p->done);
 }
 
-static void fill_dev(struct proc_dev_row *d, const struct proc_trace *t, const struct proc_trace *pt, double interval)
+static void fill_dev(struct proc_dev_row *d, const struct proc_trace *t, const struct proc_counts *base,
+		     double interval)
 {
 	memset(d, 0, sizeof(*d));
 	d->dev = t->dev;
 	snprintf(d->dev_name, sizeof(d->dev_name), "%u:%u", major(t->dev), minor(t->dev));
 	d->cgroup_id = t->cgroup_id;
 	memcpy(d->comm, t->comm, sizeof(d->comm));
-	model_procs_figures(&t->c, pt ? &pt->c : NULL, interval, &d->f);
+	model_procs_figures(&t->c, base, interval, &d->f);
+}
+
+/* The baseline of pair t in the previous sample pp (NULL: none), same when
+ * its process is the one pp had under that PID: the pair there, zero when
+ * the pair is new since (model_procs_zero says why that is sound); none
+ * when pp was not traced, or had the pair under a process the PID has
+ * been reused since. */
+static const struct proc_counts *baseline(const struct proc_sample *pp, const struct proc_trace *t, bool same)
+{
+	const struct proc_trace *pt;
+
+	if (!pp || !pp->traced)
+		return NULL;
+	if (!(pt = proc_sample_trace(pp, t->tgid, t->dev)))
+		return &model_procs_zero;
+	return same ? &pt->c : NULL;
 }
 
 /* The traced pairs of process e (identity matched in pp) as device rows. */
@@ -109,10 +128,9 @@ static int fill_devs(struct proc_metrics *out, struct proc_row *r, const struct 
 	}
 	for (size_t i = first; i < first + n; i++) {
 		const struct proc_trace *t = &cur->tr[i];
-		const struct proc_trace *pt = same && pp->traced ? proc_sample_trace(pp, t->tgid, t->dev) : NULL;
 		struct proc_dev_row *d = &out->dev[out->ndev++];
 
-		fill_dev(d, t, pt, interval);
+		fill_dev(d, t, baseline(pp, t, same), interval);
 		for (int op = 0; op < PROC_OPS; op++)
 			r->req_s += d->f.req_s[op];
 		r->ndev++;

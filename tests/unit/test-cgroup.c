@@ -443,7 +443,9 @@ START_TEST(test_model_traced)
 	t->c.lat[7] = 25; /* the interval's 25 in (64, 128] us */
 	t->c.lat_sum_ns = 25 * 100000ULL;
 	traced(&b, 42, 1, 0, 5); /* 7:1: a line that counts nothing, traced */
-	traced(&b, 42, 2, 1, 0); /* 7:2: no line at all, not in diskstats */
+	t = traced(&b, 42, 2, 1, 0); /* 7:2: no line at all, not in diskstats */
+	t->c.lat[11] = 1; /* done in (1, 2] ms */
+	t->c.lat_sum_ns = 1500000;
 	traced(&b, 99, 0, 3, 0); /* an id the walk did not find (removed) */
 	traced(&b, 0, 0, 0, 2);  /* no bio (a flush) */
 	proc_sample_sort_traced(&a.procs);
@@ -471,7 +473,10 @@ START_TEST(test_model_traced)
 	ck_assert(r->id == 42 && r->dev == makedev(7, 1) && !r->counted && r->traced);
 	ck_assert_str_eq(r->path, "/a");
 	ck_assert_int_eq(r->depth, 1);
-	ck_assert(!r->t.rates); /* new pair */
+	/* a new pair (created since a traced sample without it): 5 writes in 2.5 s */
+	ck_assert(r->t.rates);
+	ck_assert_double_eq_tol(r->t.req_s[1], 2.0, 1e-9);
+	ck_assert_double_eq_tol(r->t.bytes_s[1], 5 * 4096 / 2.5, 1e-9);
 	ck_assert(!r->rates);
 	ck_assert_uint_eq(r->t.requests[1], 5);
 	r = &m.row[3];
@@ -483,6 +488,12 @@ START_TEST(test_model_traced)
 	r = &m.row[5];
 	ck_assert(r->id == 99 && !r->counted && r->traced && r->path[0] == '\0');
 	ck_assert_uint_eq(r->t.requests[0], 3);
+	ck_assert_double_eq_tol(r->t.req_s[0], 3 / 2.5, 1e-9);
+	/* the new pair's percentiles are its whole histogram's */
+	r = row_at(&m, 42, 2);
+	ck_assert(r->t.rates);
+	ck_assert(r->t.lat_p50_us > 1024 && r->t.lat_p50_us <= 2048);
+	ck_assert_double_eq_tol(r->t.lat_avg_us, 1500.0, 1e-9);
 
 	f = open_memstream(&buf, &len);
 	output_cgroup_json(f, &m);
@@ -510,6 +521,14 @@ START_TEST(test_model_traced)
 	ck_assert(!row_at(&m, 42, 0)->t.rates);
 	ck_assert_uint_eq(row_at(&m, 42, 0)->t.requests[0], 35);
 	ck_assert(row_at(&m, 42, 0)->rates);
+	for (size_t i = 0; i < m.nrows; i++) /* new pairs neither */
+		ck_assert(!m.row[i].t.rates);
+	ck_assert(row_at(&m, 42, 1)->traced);
+	/* no previous sample: counts, no rates */
+	ck_assert_int_eq(model_cgroup(NULL, &b, NULL, 0, &m), 0);
+	ck_assert_uint_eq(m.nrows, 6);
+	for (size_t i = 0; i < m.nrows; i++)
+		ck_assert(!m.row[i].t.rates);
 	/* tracing off now: the kernel's rows only, no traced figures */
 	b.procs.traced = false;
 	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);

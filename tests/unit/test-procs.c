@@ -2,6 +2,7 @@
  * (tests/fixtures/procs): rates over the interval, identity by PID and
  * start time, counters that go back, idle and new processes, sorting by
  * every column both ways with ties by PID, and the JSON it renders to. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,22 +280,138 @@ START_TEST(test_traced)
 	ck_assert_double_eq_tol(m.dev[r->dfirst].f.lat_avg_us, 100, 1e-9);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102)); /* active by requests alone */
 	ck_assert_uint_eq(r->ndev, 2);
-	ck_assert_double_eq_tol(r->req_s, 5, 1e-9); /* 7:1 had a pair: 5/s; 7:0 is new: no rate */
+	/* 7:1 had a pair: 5/s; 7:0 is new since: its 20 from zero, 10/s */
+	ck_assert_double_eq_tol(r->req_s, 15, 1e-9);
+	ck_assert_uint_eq(m.dev[r->dfirst].dev, makedev(7, 0));
+	ck_assert(m.dev[r->dfirst].f.rates);
+	ck_assert_double_eq_tol(m.dev[r->dfirst].f.req_s[1], 10, 1e-9);
+	ck_assert_double_eq_tol(m.dev[r->dfirst + 1].f.req_s[1], 5, 1e-9);
 	ck_assert_ptr_null(model_procs_find(&m, 103)); /* no rate, no bytes: not active */
 	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 103));
 	ck_assert(!m.dev[r->dfirst].f.rates);
 	ck_assert_uint_eq(m.dev[r->dfirst].f.requests[0], 50);
-	/* top of 7:0: 101 only (102's pair there is new: no rate yet) */
-	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 4), 1);
+	/* top of 7:0: 101 (100/s), then 102 (its new pair's 10/s); not 103 */
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 4), 2);
 	ck_assert_int_eq(m.row[idx[0]].pid, 101);
+	ck_assert_int_eq(m.row[idx[1]].pid, 102);
 	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 1), idx, 4), 1);
 	ck_assert_int_eq(m.row[idx[0]].pid, 102);
 	ck_assert_uint_eq(model_procs_top(&m, makedev(8, 0), idx, 4), 0);
-	/* by req/s, 101 (100/s) first, then 102 (5/s) */
+	/* by req/s, 101 (100/s) first, then 102 (15/s) */
 	model_procs_sort(&m, PROC_COL_REQS_S, false);
 	ck_assert_int_eq(m.row[0].pid, 101);
 	ck_assert_int_eq(m.row[1].pid, 102);
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+/* The rate of a traced pair of a process: ok tells whether it has one. */
+static double pair_req_s(const struct proc_metrics *m, pid_t pid, dev_t dev, int op, bool *ok)
+{
+	const struct proc_row *r = model_procs_find(m, pid);
+
+	ck_assert_msg(r != NULL, "no row for %d", (int)pid);
+	for (size_t i = r->dfirst; i < r->dfirst + r->ndev; i++)
+		if (m->dev[i].dev == dev) {
+			*ok = m->dev[i].f.rates;
+			return m->dev[i].f.req_s[op];
+		}
+	ck_abort_msg("no pair %d %u:%u", (int)pid, major(dev), minor(dev));
+	return 0;
+}
+
+/* A traced pair (pid, 7:mi) in s with n requests of operation op. */
+static struct proc_trace *pair(struct proc_sample *s, pid_t pid, unsigned mi, int op, uint64_t n)
+{
+	struct proc_trace *t = proc_sample_add_trace(s, pid, makedev(7, mi));
+
+	ck_assert_ptr_nonnull(t);
+	t->c.requests[op] = n;
+	return t;
+}
+
+/* A pair absent from the previous traced sample was created since (zeroed):
+ * its counts are the interval's, also for a process new since, but not for
+ * a reused PID whose pair the previous sample had, and not over a previous
+ * sample that was not traced (or none, or an invalid one). */
+START_TEST(test_traced_new_pair)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	const struct proc_row *r;
+	struct proc_trace *t;
+	bool ok;
+
+	load("t0", &a);
+	load("t1", &b); /* 2 s later */
+	a.traced = b.traced = true;
+	/* 100 has a pair on 7:0 before; its first requests to 7:1 came since */
+	pair(&a, 100, 0, 1, 40);
+	pair(&b, 100, 0, 1, 60);
+	pair(&b, 100, 1, 1, 7)->c.bytes[1] = 7 * 4096;
+	/* 106 is new since (a quick dd): 30 reads, 20 done in (64, 128] us
+	 * and 10 in (1, 2] ms */
+	t = pair(&b, 106, 0, 0, 30);
+	t->c.done = 30;
+	t->c.lat[7] = 20;
+	t->c.lat[11] = 10;
+	t->c.lat_sum_ns = 20 * 100000ULL + 10 * 1500000ULL;
+	/* 103's PID was reused: the old holder's pair on 7:0 is in a, and the
+	 * new holder's first requests to 7:1 are not */
+	pair(&a, 103, 0, 0, 5);
+	pair(&b, 103, 0, 0, 9);
+	pair(&b, 103, 1, 0, 4);
+	proc_sample_sort_traced(&a);
+	proc_sample_sort_traced(&b);
+
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	/* an existing pair: from its counts before */
+	ck_assert_double_eq_tol(pair_req_s(&m, 100, makedev(7, 0), 1, &ok), 10, 1e-9);
+	ck_assert(ok);
+	/* a new pair of a process there before: its counts over the interval */
+	ck_assert_double_eq_tol(pair_req_s(&m, 100, makedev(7, 1), 1, &ok), 3.5, 1e-9);
+	ck_assert(ok);
+	ck_assert_double_eq_tol(model_procs_find(&m, 100)->req_s, 13.5, 1e-9);
+	/* a new process, its pair new: the same, and its percentiles and mean
+	 * latency from its whole histogram */
+	ck_assert_double_eq_tol(pair_req_s(&m, 106, makedev(7, 0), 0, &ok), 15, 1e-9);
+	ck_assert(ok);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 106));
+	ck_assert_uint_eq(r->ndev, 1);
+	ck_assert_uint_eq(m.dev[r->dfirst].f.requests[0], 30);
+	ck_assert(m.dev[r->dfirst].f.lat_p50_us > 64 && m.dev[r->dfirst].f.lat_p50_us <= 128);
+	ck_assert(m.dev[r->dfirst].f.lat_p99_us > 1024 && m.dev[r->dfirst].f.lat_p99_us <= 2048);
+	ck_assert_double_eq_tol(m.dev[r->dfirst].f.lat_avg_us, 20 * 100.0 / 30 + 10 * 1500.0 / 30, 1e-9);
+	/* a reused PID: the pair a had is partly the old holder's, no rate;
+	 * its pair a lacked is new since, counted from zero */
+	pair_req_s(&m, 103, makedev(7, 0), 0, &ok);
+	ck_assert(!ok);
+	ck_assert_double_eq_tol(pair_req_s(&m, 103, makedev(7, 1), 0, &ok), 2, 1e-9);
+	ck_assert(ok);
+	ck_assert_double_eq_tol(model_procs_find(&m, 103)->req_s, 2, 1e-9);
+
+	/* a previous sample not traced: nothing says which pairs are new */
+	a.traced = false;
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	ck_assert(m.traced);
+	for (size_t i = 0; i < m.ndev; i++)
+		ck_assert(!m.dev[i].f.rates);
+	ck_assert_uint_eq(model_procs_find(&m, 106)->ndev, 1);
+	ck_assert(isnan(m.dev[model_procs_find(&m, 106)->dfirst].f.lat_p50_us));
+	/* none, or an invalid one: no rates either */
+	a.traced = true;
+	ck_assert_int_eq(model_procs(NULL, &b, true, &m), 0);
+	ck_assert_uint_eq(m.ndev, 5);
+	for (size_t i = 0; i < m.ndev; i++)
+		ck_assert(!m.dev[i].f.rates);
+	a.valid = false;
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	ck_assert_uint_eq(m.ndev, 5);
+	for (size_t i = 0; i < m.ndev; i++)
+		ck_assert(!m.dev[i].f.rates);
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_free(&m);
@@ -312,6 +429,7 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_traced);
+	tcase_add_test(tc, test_traced_new_pair);
 	suite_add_tcase(s, tc);
 	return s;
 }
