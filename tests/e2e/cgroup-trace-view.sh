@@ -52,9 +52,10 @@ t_bpftrace "$T_TMP/bt.out" "tracepoint:block:block_io_start /args->dev == $kdev 
 pids+=("$T_BT_PID")
 btpid=$T_BT_PID
 
-# fio at 1500 requests/s: its 2048 span several intervals (a pair new in an
-# interval has no rate or percentile there; one whole job in one interval
-# left none to check)
+# fio at 1500 requests/s: its 2048 span several intervals, so rates from the
+# pair's counts in the previous sample are shown too, not only its first
+# interval's from zero (tests/integration/procs-short.sh checks a job done
+# within one interval)
 bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG" fio --thread --name=cgtrace --filename="/dev/$dev" \
 	--rw=randrw --size=8m --bs=4k --direct=1 --ioengine=psync --randrepeat=0 --rate_iops=750 \
 	--output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 &

@@ -3,7 +3,8 @@
 # names on one loop device this test creates, a reader and a writer (direct
 # 4k at depth 1: no request merges), the writer in a v1 blkio cgroup of its
 # own, the reader at 1000 requests/s (its 2048 span several intervals, so
-# some have latency percentiles: a pair's first interval has no rates). blktune -b --json --top-processes --trace-processes samples from
+# latency percentiles come from a pair's later intervals too, not only its
+# first, counted from zero: procs-short.sh checks a job within one). blktune -b --json --top-processes --trace-processes samples from
 # before the jobs start until after they end (a null-engine job keeps each
 # fio process alive past its last I/O), and:
 #  - each fio PID's requests on the device equal fio's total_ios exactly,

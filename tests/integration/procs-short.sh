@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# A job shorter than one interval gets its rate in the interval it ran: its
+# (process, device) pair and its (cgroup, device) pair are new since the
+# previous traced sample, created at zero by bpf/procs.bpf.c, so their rates
+# are all their requests over the interval (model_procs_zero). blktune -b
+# --json --top-processes --cgroups --trace-processes -d 1 runs on a loop
+# device this test creates; right after a report (so the burst lies inside
+# one interval) fio reads N direct 4k blocks at depth 1 (no merges: N
+# requests, fio's total_ios) in a few tens of ms, in a v1 blkio cgroup of its
+# own, and a null-engine job keeps the fio process alive past the next
+# sample (a process gone by then is not in the process view). In the first
+# report with the pair:
+#  - the process's read_requests are fio's total_ios (the whole job in that
+#    interval) and read_requests_s is total_ios / interval within 5 %, not
+#    null (before this change: null until the pair's second interval);
+#  - it has latency percentiles (its whole histogram);
+#  - the cgroup's traced read_requests_s the same.
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+command -v fio >/dev/null || t_skip "no fio"
+command -v jq >/dev/null || t_skip "no jq"
+export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
+N=${N:-400}
+V1=/sys/fs/cgroup/blkio
+CG=
+t_loop_create 64 || t_skip "no loop device"
+dev=$T_LOOP
+name=${dev#/dev/}
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; [ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG"; t_cleanup' EXIT
+if [ -d $V1 ] && mkdir "$V1/blktune-test-short-$$" 2>/dev/null; then
+	CG=$V1/blktune-test-short-$$
+else
+	t_subskip "no v1 blkio cgroup of our own: the cgroup view's part is not checked"
+fi
+
+"$BLKTUNE" -b --json --top-processes --cgroups --trace-processes -d 1 -n 8 -p "$name" > "$T_TMP/out.json" \
+	2> "$T_TMP/err" &
+pids+=($!)
+bpid=$!
+reports() { grep -c '^{' "$T_TMP/out.json" 2>/dev/null || true; }
+# two reports: the next sample's previous one is traced
+t_until 20 sh -c "[ \$(grep -c '^{' '$T_TMP/out.json' 2>/dev/null) -ge 2 ]" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
+n0=$(reports)
+t_until 5 sh -c "[ \$(grep -c '^{' '$T_TMP/out.json') -gt $n0 ]" || t_fail "a third report"
+# right after a report: the burst is early in the interval
+sh -c 'if [ -n "$0" ]; then echo $$ > "$0/cgroup.procs" || exit 1; fi; exec "$@"' "$CG" \
+	fio --thread --name=short --filename="$dev" --rw=randread --bs=4k --size="$((N * 4))k" --direct=1 \
+	--ioengine=psync --randrepeat=0 \
+	--name=hold --ioengine=null --rw=read --size=1m --time_based --runtime=3 \
+	--output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 &
+fpid=$!
+pids+=($fpid)
+wait "$fpid" || t_fail "fio ran"
+wait "$bpid" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
+pids=()
+
+tot=$(jq -r '.jobs[] | select(.jobname == "short") | .read.total_ios' "$T_TMP/fio.json")
+t_eq "fio read N blocks" "$tot" "$N"
+t_eq "traced in every report" "$(jq -s -r 'map(.processes.traced) | unique | join(",")' "$T_TMP/out.json")" true
+# the first report with fio's pair on our device: "interval requests requests_s p50"
+first=$(jq -s -r --argjson p "$fpid" --arg d "$name" '[.[] | .processes.interval as $i | .processes.rows[] |
+	select(.pid == $p) | .devices[] | select(.device == $d) |
+	"\($i) \(.read_requests) \(.read_requests_s) \(.lat_p50_us)"] | first // "none"' "$T_TMP/out.json")
+# (without a rate the process is not in the rows at all: no bytes in the
+# interval it ran, and none after)
+t_check "fio's pair is in a report ($first)" test "$first" != none
+read -r ivl reqs reqs_s p50 <<< "$first"
+echo "# first report with the pair: interval $ivl s, $reqs requests, $reqs_s/s, p50 $p50 us"
+t_eq "the whole job in the pair's first interval (its requests: fio's total_ios)" "$reqs" "$tot"
+t_check "a rate in its first interval ($reqs_s)" awk -v r="$reqs_s" 'BEGIN { exit !(r + 0 > 0) }'
+want=$(awk -v n="$tot" -v i="$ivl" 'BEGIN { printf "%.3f", (i > 0 ? n / i : -1) }')
+t_near "the rate is total_ios / interval within 5 %" "$reqs_s" "$want" "$(awk -v w="$want" 'BEGIN { print w * 0.05 }')"
+t_check "latency percentiles in its first interval ($p50)" awk -v p="$p50" 'BEGIN { exit !(p + 0 > 0) }'
+
+if [ -n "$CG" ]; then
+	cgid=$(stat -c %i "$CG")
+	first=$(jq -s -r --arg id "$cgid" --arg d "$name" '[.[] | .processes.interval as $i | .cgroups.groups[] |
+		select((.id | tostring) == $id and .device == $d and .traced != null) |
+		"\($i) \(.traced.read_requests) \(.traced.read_requests_s)"] | first // "none"' "$T_TMP/out.json")
+	t_check "the cgroup's pair is in a report ($first)" test "$first" != none
+	read -r ivl reqs reqs_s <<< "$first"
+	echo "# first report with the cgroup's pair: interval $ivl s, $reqs requests, $reqs_s/s"
+	t_eq "cgroup: the whole job in its pair's first interval" "$reqs" "$tot"
+	want=$(awk -v n="$tot" -v i="$ivl" 'BEGIN { printf "%.3f", (i > 0 ? n / i : -1) }')
+	t_near "cgroup: a rate in its first interval, total_ios / interval within 5 %" "$reqs_s" "$want" \
+		"$(awk -v w="$want" 'BEGIN { print w * 0.05 }')"
+fi
+t_done
