@@ -56,13 +56,12 @@ void model_procs_figures(const struct proc_counts *c, const struct proc_counts *
  * percentiles). Sound because:
  * - bpf/procs.bpf.c creates a pair zeroed at its first request, and an
  *   entry the LRU evicted comes back zeroed too;
- * - source_procs_bpf_read reads every pair of the maps, with no cap: the
- *   maps' own bound (PROCS_BPF_MAX_PAIRS) is met by eviction, which is the
- *   case above. Entries change in place (atomic adds on a looked-up
- *   value), never move between buckets, so the kernel's key walk misses
- *   only pairs inserted behind it (new then, zero at next read); a walk
- *   whose key was deleted under it starts over, which reads pairs twice,
- *   never zero times;
+ * - source_procs_bpf_read reads every pair of the maps, with no cap (the
+ *   maps' own bound, PROCS_BPF_MAX_PAIRS, is met by eviction: the case
+ *   above), bucket by bucket under the bucket's lock
+ *   (source_procs_bpf_read_map), so a pair that is in the map throughout
+ *   the read is read once, never missed; a pair created during the read
+ *   may be missed, and is then new at the next read, counted from zero;
  * - a sample records no pairs (record-codec.c keeps procs untraced), so a
  *   replayed previous sample is not traced: no baseline, no rates.
  * A pair present before whose process is another one now (a reused PID)

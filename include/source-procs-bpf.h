@@ -22,6 +22,18 @@ void source_procs_bpf_close(struct source_procs_bpf *src);
  * traced. Returns 0 or -errno. */
 int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out);
 
+/* A hash map's entries: n keys, then n values, each array packed. */
+struct procs_entries {
+	void *keys, *vals;
+	size_t n, cap;
+};
+
+/* Every entry of the hash map fd (keys of ks bytes, values of vs) into e,
+ * whose memory it keeps for the next read: an entry that is in the map
+ * throughout the read is in e exactly once. Returns 0 or -errno. */
+int source_procs_bpf_read_map(int fd, size_t ks, size_t vs, struct procs_entries *e);
+void procs_entries_free(struct procs_entries *e);
+
 /* The helper's part (bpf-helper's table): open and load. */
 int source_procs_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen);
 void source_procs_bpf_helper_free(void *handle);

@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ struct source_procs_bpf {
 	struct bpf_loaded *obj;
 	int map_fd;
 	int cg_fd;
+	struct procs_entries pairs, cgs;
 };
 
 int source_procs_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
@@ -94,6 +96,8 @@ void source_procs_bpf_close(struct source_procs_bpf *src)
 		return;
 	bpf_loaded_close(src->obj);
 	root_close(src->root);
+	procs_entries_free(&src->pairs);
+	procs_entries_free(&src->cgs);
 	free(src);
 }
 
@@ -111,6 +115,72 @@ static void copy(struct proc_counts *t, const struct procs_bpf_counts *v)
 static dev_t kdev(__u32 dev)
 {
 	return makedev(dev >> 20, dev & 0xfffff);
+}
+
+/* Room for at least want more entries of ks + vs bytes. */
+static int grow(struct procs_entries *e, size_t want, size_t ks, size_t vs)
+{
+	size_t cap = e->cap ? e->cap : 256;
+	void *k, *v;
+
+	while (cap - e->n < want)
+		cap *= 2;
+	if (cap == e->cap)
+		return 0;
+	if (!(k = realloc(e->keys, cap * ks)))
+		return -ENOMEM;
+	e->keys = k;
+	if (!(v = realloc(e->vals, cap * vs)))
+		return -ENOMEM;
+	e->vals = v;
+	e->cap = cap;
+	return 0;
+}
+
+void procs_entries_free(struct procs_entries *e)
+{
+	free(e->keys);
+	free(e->vals);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Bucket by bucket (bpf_map_lookup_batch: the kernel copies each hash
+ * bucket whole under its lock), so an entry that lives through the read is
+ * read exactly once: never missed, never twice. A key walk
+ * (bpf_map_get_next_key) gives no such promise: it starts over from the
+ * first key when the key it is handed has gone meanwhile (the LRU evicted
+ * it), and a node the LRU reuses for another key while the walk stands on
+ * it sends the walk into that key's bucket, past the buckets in between.
+ * The model counts a pair absent from the previous sample from zero
+ * (model_procs_zero): a pair missed by the read would count all it holds as
+ * one interval's. */
+int source_procs_bpf_read_map(int fd, size_t ks, size_t vs, struct procs_entries *e)
+{
+	__u32 in = 0, out = 0, count;
+	size_t want = 64;
+	bool first = true;
+	int err;
+
+	e->n = 0;
+	for (;;) {
+		if ((err = grow(e, want, ks, vs)) < 0)
+			return err;
+		count = (__u32)(e->cap - e->n);
+		err = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, (char *)e->keys + e->n * ks,
+					   (char *)e->vals + e->n * vs, &count, NULL);
+		if (err == -ENOSPC) { /* a bucket larger than the room left */
+			want = e->cap - e->n + 1;
+			continue;
+		}
+		if (err < 0 && err != -ENOENT)
+			return err;
+		e->n += count;
+		if (err == -ENOENT) /* past the last bucket */
+			return 0;
+		want = 64;
+		in = out;
+		first = false;
+	}
 }
 
 /* A process that has exited keeps its pairs in the map until the LRU
@@ -139,50 +209,48 @@ static void prune(struct source_procs_bpf *src, const struct proc_sample *out, c
  * removed keeps its id, never reused while the kernel runs). */
 static int read_cgroups(struct source_procs_bpf *src, struct proc_sample *out)
 {
-	struct procs_bpf_cgkey key, next;
-	struct procs_bpf_counts v;
-	void *prev = NULL;
+	const struct procs_bpf_cgkey *keys;
+	const struct procs_bpf_counts *vals;
+	int err;
 
 	out->ncg = 0;
-	while (bpf_map_get_next_key(src->cg_fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(src->cg_fd, &key, &v) == 0) {
-			struct proc_cgtrace *t = proc_sample_add_cgtrace(out, key.cgroup_id, kdev(key.dev));
+	if ((err = source_procs_bpf_read_map(src->cg_fd, sizeof(*keys), sizeof(*vals), &src->cgs)) < 0)
+		return err;
+	keys = src->cgs.keys;
+	vals = src->cgs.vals;
+	for (size_t i = 0; i < src->cgs.n; i++) {
+		struct proc_cgtrace *t = proc_sample_add_cgtrace(out, keys[i].cgroup_id, kdev(keys[i].dev));
 
-			if (!t)
-				return -ENOMEM;
-			copy(&t->c, &v);
-		}
+		if (!t)
+			return -ENOMEM;
+		copy(&t->c, &vals[i]);
 	}
 	return 0;
 }
 
 int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 {
-	struct procs_bpf_key key, next;
-	struct procs_bpf_val v;
-	void *prev = NULL;
+	const struct procs_bpf_key *keys;
+	const struct procs_bpf_val *vals;
 	int err;
 
 	out->ntr = 0;
-	while (bpf_map_get_next_key(src->map_fd, prev, &next) == 0) {
-		if (prev && out->valid && out->all_users)
-			prune(src, out, prev);
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(src->map_fd, &key, &v) == 0) {
-			struct proc_trace *t = proc_sample_add_trace(out, (pid_t)key.tgid, kdev(key.dev));
-			if (!t)
-				return -ENOMEM;
-			t->cgroup_id = v.cgroup_id;
-			memcpy(t->comm, v.comm, sizeof(t->comm));
-			t->comm[sizeof(t->comm) - 1] = '\0';
-			copy(&t->c, &v.c);
-		}
+	if ((err = source_procs_bpf_read_map(src->map_fd, sizeof(*keys), sizeof(*vals), &src->pairs)) < 0)
+		return err;
+	keys = src->pairs.keys;
+	vals = src->pairs.vals;
+	for (size_t i = 0; i < src->pairs.n; i++) {
+		struct proc_trace *t = proc_sample_add_trace(out, (pid_t)keys[i].tgid, kdev(keys[i].dev));
+
+		if (!t)
+			return -ENOMEM;
+		t->cgroup_id = vals[i].cgroup_id;
+		memcpy(t->comm, vals[i].comm, sizeof(t->comm));
+		t->comm[sizeof(t->comm) - 1] = '\0';
+		copy(&t->c, &vals[i].c);
+		if (out->valid && out->all_users)
+			prune(src, out, &keys[i]);
 	}
-	if (prev && out->valid && out->all_users)
-		prune(src, out, prev);
 	if ((err = read_cgroups(src, out)) < 0)
 		return err;
 	proc_sample_sort_traced(out);

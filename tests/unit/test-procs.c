@@ -2,14 +2,18 @@
  * (tests/fixtures/procs): rates over the interval, identity by PID and
  * start time, counters that go back, idle and new processes, sorting by
  * every column both ways with ties by PID, and the JSON it renders to. */
+#include <bpf/bpf.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "model-procs.h"
 #include "output-procs.h"
+#include "source-procs-bpf.h"
 #include "unit.h"
 
 /* A fixture file into a sample (the README says the format). */
@@ -418,6 +422,57 @@ START_TEST(test_traced_new_pair)
 }
 END_TEST
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pair reader on a real LRU hash the size of the process tracer's:
+ * every entry once, over many batches and a buffer that grows, and again
+ * into the same buffer. Needs CAP_BPF (root); without it, says so. */
+START_TEST(test_read_map)
+{
+	struct procs_entries e = { 0 };
+	uint64_t *keys;
+	int fd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "test_pairs", sizeof(uint64_t), 2 * sizeof(uint64_t), 16384,
+				NULL);
+
+	if (fd == -EPERM) {
+		fprintf(stderr, "test_read_map: no CAP_BPF, not run\n");
+		return;
+	}
+	ck_assert_int_ge(fd, 0);
+	for (uint64_t k = 1; k <= 5000; k++) {
+		uint64_t v[2] = { k * 3, k * 5 };
+
+		ck_assert_int_eq(bpf_map_update_elem(fd, &k, v, BPF_NOEXIST), 0);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		ck_assert_int_eq(source_procs_bpf_read_map(fd, sizeof(uint64_t), 2 * sizeof(uint64_t), &e), 0);
+		ck_assert_uint_eq(e.n, 5000);
+		for (size_t i = 0; i < e.n; i++) {
+			const uint64_t *k = (const uint64_t *)e.keys + i, *v = (const uint64_t *)e.vals + 2 * i;
+
+			ck_assert(v[0] == *k * 3 && v[1] == *k * 5);
+		}
+		keys = e.keys;
+		qsort(keys, e.n, sizeof(*keys), cmp_u64);
+		for (size_t i = 0; i < e.n; i++)
+			ck_assert_uint_eq(keys[i], i + 1);
+	}
+	procs_entries_free(&e);
+	/* an empty map: nothing, no error */
+	for (uint64_t k = 1; k <= 5000; k++)
+		ck_assert_int_eq(bpf_map_delete_elem(fd, &k), 0);
+	ck_assert_int_eq(source_procs_bpf_read_map(fd, sizeof(uint64_t), 2 * sizeof(uint64_t), &e), 0);
+	ck_assert_uint_eq(e.n, 0);
+	procs_entries_free(&e);
+	close(fd);
+}
+END_TEST
+
 UNIT_SUITE(procs_suite)
 static Suite *procs_suite(void)
 {
@@ -430,6 +485,7 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_traced);
 	tcase_add_test(tc, test_traced_new_pair);
+	tcase_add_test(tc, test_read_map);
 	suite_add_tcase(s, tc);
 	return s;
 }
