@@ -14,7 +14,10 @@
 #    interval) and read_requests_s is total_ios / interval within 5 %, not
 #    null (before this change: null until the pair's second interval);
 #  - it has latency percentiles (its whole histogram);
-#  - the cgroup's traced read_requests_s the same.
+#  - the cgroup's traced read_requests_s the same;
+#  - once fio has exited, the next samples delete its pair from the map
+#    (bpftool on blktune's own map), so a new process given its PID
+#    starts from zero.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 command -v fio >/dev/null || t_skip "no fio"
@@ -34,7 +37,7 @@ else
 	t_subskip "no v1 blkio cgroup of our own: the cgroup view's part is not checked"
 fi
 
-"$BLKTUNE" -b --json --top-processes --cgroups --trace-processes -d 1 -n 8 -p "$name" > "$T_TMP/out.json" \
+"$BLKTUNE" -b --json --top-processes --cgroups --trace-processes -d 1 -n 12 -p "$name" > "$T_TMP/out.json" \
 	2> "$T_TMP/err" &
 pids+=($!)
 bpid=$!
@@ -51,7 +54,29 @@ sh -c 'if [ -n "$0" ]; then echo $$ > "$0/cgroup.procs" || exit 1; fi; exec "$@"
 	--output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 &
 fpid=$!
 pids+=($fpid)
+# fio's pair in blktune's own map (bpftool: the key is tgid, then the
+# kernel's dev_t, major << 20 | minor, both little-endian u32)
+mid=
+if command -v bpftool >/dev/null; then
+	for p in $bpid $(pgrep -P "$bpid"); do
+		for i in $(awk '/^map_id/ { print $2 }' /proc/"$p"/fdinfo/* 2>/dev/null); do
+			bpftool map show id "$i" 2>/dev/null | grep -q " name procs " && mid=$i
+		done
+	done
+	[ -n "$mid" ] || t_fail "blktune's procs map found"
+else
+	t_subskip "no bpftool: the pair's deletion at exit is not checked"
+fi
+le32() { printf '%02x %02x %02x %02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+kdev=$(( $(stat -L -c '0x%t' "$dev") << 20 | $(stat -L -c '0x%T' "$dev") ))
+key="$(le32 "$fpid") $(le32 "$kdev")"
+lookup() { bpftool map lookup id "$mid" key hex $key 2>&1; }
+in_map() { lookup | grep -q "value"; }
+# not found while blktune lives (its map then still does)
+not_in_map() { lookup | grep -q 'Not found' && kill -0 "$bpid" 2>/dev/null; }
+[ -n "$mid" ] && t_check "fio's pair is in the map while it runs" t_until 5 in_map
 wait "$fpid" || t_fail "fio ran"
+[ -n "$mid" ] && t_check "its pair is deleted once it has exited" t_until_exact 4 not_in_map
 wait "$bpid" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
 pids=()
 
