@@ -20,7 +20,8 @@
  *           when it lies inside the VMA, one page table and i_size);
  *   waste   removed from the page cache first.
  * Bits are changed with atomic fetch-and/or, so two CPUs never both count a
- * page: pages = hit + mapped + waste + bits still set (+ dropped), exactly.
+ * page: pages = hit + mapped + waste + bits still set (+ dropped) + the hits
+ * readers keep in their own state until they add them (acc_read), exactly.
  * Counters are per-CPU, cumulative, never drained. */
 #include "vmlinux-ra.h"
 #include <bpf/bpf_helpers.h>
@@ -76,7 +77,11 @@ struct ra_task {
 	/* A read() larger than one batch calls get_pages again with a later
 	 * index and the same last page: counted once. */
 	__u64 rd_ino, rd_first, rd_last, rd_index;
-	__u32 rd_dev, pad;
+	__u32 rd_dev;
+	/* Pages read() asked for and readahead pages it hit, not yet added
+	 * to device acc_dev's counters (acc_read). */
+	__u32 acc_dev;
+	__u64 acc_pages, acc_hit;
 	/* The task's last user page fault (exceptions:page_fault_user), and
 	 * once looked up, the file mapping it fell in: the VMA maps file pages
 	 * [v_lo, v_hi) at virtual page numbers page + v_delta. */
@@ -90,7 +95,20 @@ struct {
 	__type(value, struct ra_task);
 } ra_tasks SEC(".maps");
 
-#define ADD(field, n) __sync_fetch_and_add(&(field), (n))
+/* Plain adds, not locked ones: each CPU has its own slot of a device's
+ * counters, and these programs never run nested on one CPU. Every
+ * tracepoint here fires in task context (readers, faulting tasks, kswapd,
+ * kworkers), never in IRQ context, and a tp_btf program runs with
+ * preemption disabled: one finishes before another of them starts on its
+ * CPU (a program cannot nest in itself either: the kernel counts a
+ * recursion miss). None of them allocates memory that could reclaim, so
+ * no eviction event fires inside another program. Only `waste` stays
+ * atomic: it is the one counter of delete_from_page_cache, the event with
+ * the most callers (reclaim, truncation, invalidation), and it is rare
+ * (only readahead pages evicted unread reach it). An atomic add on
+ * per-CPU data costs ~20 cycles, a lock prefix per counter. */
+#define ADD(field, n) ((field) += (n))
+#define ADD_ATOMIC(field, n) __sync_fetch_and_add(&(field), (n))
 
 /* Initial value of a device entry: too big for the BPF stack. */
 struct ra_dev_cpu ra_zero = {};
@@ -105,6 +123,45 @@ static __always_inline struct ra_dev_cpu *dev_slot(__u32 dev)
 	 * A full map (4096 filesystems) loses the event. */
 	bpf_map_update_elem(&ra_devs, &dev, &ra_zero, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&ra_devs, &dev);
+}
+
+/* What read() asked for and hit is counted in the reading task's own
+ * state and added to the device's counters when the task reads another
+ * device, every RA_ACC_PAGES pages and when it exits (task_exit): a read
+ * touches no per-device map, whose hash lookup cost as much as the rest of
+ * the event (issue 14). So read_pages and hit may lag a running reader by
+ * fewer than RA_ACC_PAGES pages each (its cleared bits are then in
+ * neither hit nor the map); both are exact once the reader has exited.
+ * Global functions: the verifier checks each once, not per caller. */
+__noinline int acc_flush(struct ra_task *t)
+{
+	struct ra_dev_cpu *v;
+
+	if (!t || (!t->acc_pages && !t->acc_hit))
+		return 0;
+	v = dev_slot(t->acc_dev);
+	if (v) {
+		ADD(v->read_pages, t->acc_pages);
+		ADD(v->hit, t->acc_hit);
+	}
+	t->acc_pages = 0;
+	t->acc_hit = 0;
+	return 0;
+}
+
+__noinline int acc_read(struct ra_task *t, __u32 dev, __u64 pages, __u64 hits)
+{
+	if (!t)
+		return 0;
+	if (t->acc_dev != dev) {
+		acc_flush(t);
+		t->acc_dev = dev;
+	}
+	t->acc_pages += pages;
+	t->acc_hit += hits;
+	if (t->acc_pages >= RA_ACC_PAGES || t->acc_hit >= RA_ACC_PAGES)
+		acc_flush(t);
+	return 0;
 }
 
 static __always_inline struct ra_task *task_state(bool create)
@@ -590,17 +647,25 @@ int BPF_PROG(get_pages, struct address_space *mapping, pgoff_t index, pgoff_t la
 	t->rd_first = first;
 	t->rd_index = index;
 	t->flags |= T_READ;
-	if (cont && !hits)
+	acc_read(t, dev, cont ? 0 : end - first, hits);
+	if (!clamped || cont)
 		return 0;
 	v = dev_slot(dev);
-	if (!v)
-		return 0;
-	if (!cont)
-		ADD(v->read_pages, end - first);
-	if (hits)
-		ADD(v->hit, hits);
-	if (clamped && !cont)
+	if (v)
 		ADD(v->clamped, 1);
+	return 0;
+}
+
+/* A task's last read() pages, not yet counted (acc_read): its state is
+ * freed after this. Fires for every thread that exits; one without state
+ * costs a lookup. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(task_exit)
+{
+	struct ra_task *t = task_state(false);
+
+	if (t)
+		acc_flush(t);
 	return 0;
 }
 
@@ -754,7 +819,7 @@ int BPF_PROG(delete_from_page_cache, struct folio *folio)
 		return 0;
 	v = dev_slot(dev);
 	if (v)
-		ADD(v->waste, n);
+		ADD_ATOMIC(v->waste, n);
 	return 0;
 }
 

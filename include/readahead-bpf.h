@@ -35,6 +35,9 @@
 #define RA_FOLIO_BLOCKS 8
 #define RA_MAP_BLOCKS 17
 #define RA_READ_BLOCKS 64
+/* read() pages a task counts in its own state before adding them to its
+ * device's counters (bpf/readahead.bpf.c, acc_read). */
+#define RA_ACC_PAGES 64
 /* A counting filter in front of the block map: slot ra_live_slot(key) counts
  * the live blocks that hash there, so the common event (a read or eviction
  * where no readahead page is pending) costs an array read, not a hash

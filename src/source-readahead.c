@@ -44,6 +44,7 @@ static const char *const tracepoints[] = {
 	"page_cache_sync_ra", "page_cache_async_ra", "page_cache_ra_unbounded",
 	"page_cache_ra_order", "mm_filemap_add_to_page_cache", "mm_filemap_get_pages",
 	"mm_filemap_map_pages", "mm_filemap_fault", "mm_filemap_delete_from_page_cache",
+	"sched_process_exit",
 };
 #define NTP (sizeof(tracepoints) / sizeof(tracepoints[0]))
 

@@ -4,7 +4,8 @@
 # emptied (by re-mounting), then evicted (re-mounted again) so every page has
 # a fate. Checked against fincore (pages cached) and the reader's own count
 # of pages read: readahead pages close to the file's pages, hit >= 95%,
-# nothing unread, nothing wasted. Needs root.
+# nothing unread, nothing wasted; then a small file read one page a call
+# (the counts a reader keeps until it exits). Needs root.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/readahead-common.bash"
 t_need_root
@@ -43,4 +44,16 @@ fi
 ra_evict
 t_eq "nothing wasted: every cached page was read" "${RA[waste]}" 0
 t_eq "nothing left unread after eviction" "${RA[unread]}" 0
+
+# One page a read() call: the pages read() asks for and the readahead pages
+# it hits are counted in the reader's own state and added to the device's
+# counters every 64 pages and when the reader exits. 259 pages leave 3 of
+# each to that exit.
+dd if=/dev/zero of="$RA_MNT/g" bs="$(getconf PAGESIZE)" count=259 status=none conv=fsync
+RA_WANT_CACHED=259 ra_run "$RA_MNT/g" read "$(getconf PAGESIZE)"
+t_eq "page reads: the reader read every page" "${RD[touches]}" 259
+t_eq "page reads: reads asked for every page, the last at the reader's exit" "${RA[read_pages]}" 259
+t_eq "page reads: hit = readahead pages" "${RA[hit]}" "${RA[pages]}"
+t_check "page reads: readahead pages ${RA[pages]} not a multiple of 64" [ $((RA[pages] % 64)) -ne 0 ]
+t_eq "page reads: nothing unread" "${RA[unread]}" 0
 ra_done
