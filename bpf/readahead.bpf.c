@@ -823,11 +823,25 @@ int BPF_PROG(delete_from_page_cache, struct folio *folio)
 	return 0;
 }
 
-/* For tests/bench/readahead.sh only, never loaded by blktune: an empty
+/* For the benchmarks only, never loaded by blktune: an empty
  * program on the busiest tracepoint, the floor the mode's cost per event is
  * compared with in the same run. */
 SEC("?tp_btf/mm_filemap_get_pages")
 int BPF_PROG(floor_get_pages)
+{
+	return 0;
+}
+
+/* The same on page_fault_user and rss_stat, for
+ * tests/bench/readahead-faults.sh. */
+SEC("?tp_btf/page_fault_user")
+int BPF_PROG(floor_fault)
+{
+	return 0;
+}
+
+SEC("?tp_btf/rss_stat")
+int BPF_PROG(floor_rss)
 {
 	return 0;
 }

@@ -8,11 +8,14 @@
  *   read   take a sample (as a refresh does: state of gone devices is freed)
  *          and print "has 1" or "has 0": whether the named device still
  *          has kernel state
- *   floor  load and attach the object's empty floor program (a second copy
- *          of the object with nothing else loaded): "floor 0" or "floor -errno"
+ *   floor  load and attach the object's empty floor program on
+ *          mm_filemap_get_pages ("floor fault": those on page_fault_user and
+ *          rss_stat), in a second copy of the object with nothing else
+ *          loaded: "floor 0" or "floor -errno"
  *   stats  print kernel statistics as "prog NAME run_cnt N run_time_ns N
- *          misses N" lines: all (the mode's programs summed), get_pages, and
- *          floor once attached; then "end"
+ *          misses N" lines: all (the mode's programs summed), get_pages,
+ *          fault_user, rss_stat, task_exit, and floor (and floor_rss) once
+ *          attached; then "end"
  * It runs no workload itself. Exit status 77 when the source cannot load. */
 #include <errno.h>
 #include <math.h>
@@ -111,8 +114,9 @@ static void put_stat(const char *name, const struct source_ra_stat *st)
 	       (unsigned long long)st->run_time_ns, (unsigned long long)st->recursion_misses);
 }
 
-/* The floor: an empty program on mm_filemap_get_pages, alone in its copy. */
-static int floor_open(struct readahead **out)
+/* The floor: an empty program on mm_filemap_get_pages (with `fault`: one on
+ * page_fault_user and one on rss_stat), alone in its copy of the object. */
+static int floor_open(struct readahead **out, int fault)
 {
 	struct readahead *skel = readahead__open();
 	struct bpf_program *p;
@@ -122,14 +126,11 @@ static int floor_open(struct readahead **out)
 	if (!skel)
 		return -errno;
 	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == skel->progs.floor_get_pages);
+		bpf_program__set_autoload(p, fault ? p == skel->progs.floor_fault || p == skel->progs.floor_rss
+						   : p == skel->progs.floor_get_pages);
 	err = readahead__load(skel);
-	if (!err) {
-		skel->links.floor_get_pages = bpf_program__attach(skel->progs.floor_get_pages);
-		err = libbpf_get_error(skel->links.floor_get_pages);
-		if (err)
-			skel->links.floor_get_pages = NULL;
-	}
+	if (!err)
+		err = readahead__attach(skel);
 	if (err) {
 		readahead__destroy(skel);
 		return err;
@@ -138,19 +139,21 @@ static int floor_open(struct readahead **out)
 	return 0;
 }
 
-static void floor_stat(struct readahead *skel)
+static void floor_stat(const char *name, struct bpf_program *prog)
 {
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
 	struct source_ra_stat st = { 0 };
 
+	if (!bpf_program__autoload(prog))
+		return;
 	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.floor_get_pages), &info, &len))
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 		return;
 	st.run_cnt = info.run_cnt;
 	st.run_time_ns = info.run_time_ns;
 	st.recursion_misses = info.recursion_misses;
-	put_stat("floor", &st);
+	put_stat(name, &st);
 }
 
 int main(int argc, char **argv)
@@ -196,16 +199,21 @@ int main(int argc, char **argv)
 			err = source_ra_read(src, &cur);
 			printf("has %d\n", err ? err : source_ra_has(src, dev));
 		} else if (!strncmp(line, "floor", 5)) {
-			printf("floor %d\n", floor ? 0 : floor_open(&floor));
+			printf("floor %d\n", floor ? 0 : floor_open(&floor, !strncmp(line, "floor fault", 11)));
 		} else if (!strncmp(line, "stats", 5)) {
+			static const char *const names[] = { "get_pages", "fault_user", "rss_stat", "task_exit" };
 			struct source_ra_stat st;
 
 			if (source_ra_stats(src, NULL, &st) == 0)
 				put_stat("all", &st);
-			if (source_ra_stats(src, "get_pages", &st) == 0)
-				put_stat("get_pages", &st);
-			if (floor)
-				floor_stat(floor);
+			for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				if (source_ra_stats(src, names[i], &st) == 0)
+					put_stat(names[i], &st);
+			if (floor) {
+				floor_stat("floor", floor->progs.floor_get_pages);
+				floor_stat("floor", floor->progs.floor_fault);
+				floor_stat("floor_rss", floor->progs.floor_rss);
+			}
 			printf("end\n");
 		}
 	}
