@@ -82,10 +82,11 @@ struct ra_task {
 	 * to device acc_dev's counters (acc_read). */
 	__u32 acc_dev;
 	__u64 acc_pages, acc_hit;
-	/* The task's last user page fault (exceptions:page_fault_user), and
-	 * once looked up, the file mapping it fell in: the VMA maps file pages
+	/* The task's user page fault in progress (exceptions:page_fault_user,
+	 * taken from its fault slot: f_id is the fault's fault_id), and once
+	 * looked up, the file mapping it fell in: the VMA maps file pages
 	 * [v_lo, v_hi) at virtual page numbers page + v_delta. */
-	__u64 f_addr, v_addr, v_mapping, v_lo, v_hi, v_delta;
+	__u64 f_addr, v_addr, v_mapping, v_lo, v_hi, v_delta, f_id;
 };
 
 struct {
@@ -168,6 +169,68 @@ static __always_inline struct ra_task *task_state(bool create)
 {
 	return bpf_task_storage_get(&ra_tasks, bpf_get_current_task_btf(), 0,
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+/* The last user fault on this CPU (fault_user): the faulting task and its
+ * fault_id, and in `t` the address (f_addr) and, once looked up, its VMA
+ * (v_*). No task state is touched there: nearly every process has some
+ * (the dynamic loader read()s each library), and a task-storage lookup on
+ * every page fault of the machine cost more than the rest of the program.
+ * The filemap events of a fault read the slot of the CPU they run on; once
+ * the task was switched out (it slept on a lock or for I/O, or was
+ * preempted or migrated) that may be another task's or an older fault's,
+ * hence the tags. fault() copies the slot into the task's state before the
+ * read it starts, so a fault retried after that read (VM_FAULT_RETRY,
+ * served by map_pages, maybe on another CPU) still finds its address. */
+struct ra_fault_slot {
+	__u64 task, id;
+	struct ra_task t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ra_fault_slot);
+} ra_fault_slots SEC(".maps");
+
+/* Which user fault of its task is in progress: the kernel counts a fault
+ * in min_flt or maj_flt when it completes (mm_account_fault), not when it
+ * is retried, so the count is the same from page_fault_user to the last
+ * filemap event of a fault, retries included, and differs for the next
+ * one. (A fault that fails, SIGSEGV or SIGBUS, is not counted: the next
+ * fault shares its number, and could read its slot only on a CPU where the
+ * failed one ran and nothing faulted since.) */
+static __always_inline __u64 fault_id(struct task_struct *task)
+{
+	return task->min_flt + task->maj_flt;
+}
+
+/* The state that holds the address of the current task's fault in
+ * progress: t (the slot's contents copied in when they are this fault's,
+ * f_addr 0 when t has none of this fault), or without t the slot itself
+ * when it is this fault's, else NULL. */
+static __always_inline struct ra_task *fault_state(struct ra_task *t)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 id = fault_id(task);
+	struct ra_fault_slot *s;
+	__u32 zero = 0;
+	bool mine;
+
+	s = bpf_map_lookup_elem(&ra_fault_slots, &zero);
+	mine = s && s->task == (__u64)task && s->id == id;
+	if (!t)
+		return mine ? &s->t : NULL;
+	if (mine && s && (t->f_id != id || t->f_addr != s->t.f_addr)) {
+		t->f_addr = s->t.f_addr;
+		t->v_addr = 0;
+		t->f_id = id;
+	} else if (!mine && t->f_id != id) {
+		t->f_addr = 0;
+		t->f_id = id;
+	}
+	return t;
 }
 
 static __always_inline __u64 folio_pages(struct folio *folio)
@@ -671,15 +734,23 @@ int BPF_PROG(task_exit)
 
 /* Every user page fault, of any kind: where it was, so that the filemap
  * event it leads to (map_pages when fault-around serves it, fault when
- * the page must be read or waited for) knows which page was touched. */
+ * the page must be read or waited for, rss_stat for a whole page table's
+ * worth) knows which page was touched. Into the CPU's fault slot only:
+ * nearly every fault is of memory no file backs, and this runs for every
+ * one on the machine. */
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(fault_user, unsigned long address, struct pt_regs *regs, unsigned long error_code)
 {
-	struct ra_task *t = task_state(true);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ra_fault_slot *s;
+	__u32 zero = 0;
 
-	if (t) {
-		t->f_addr = address;
-		t->v_addr = 0;
+	s = bpf_map_lookup_elem(&ra_fault_slots, &zero);
+	if (s) {
+		s->task = (__u64)task;
+		s->id = fault_id(task);
+		s->t.f_addr = address;
+		s->t.v_addr = 0;
 	}
 	return 0;
 }
@@ -727,7 +798,7 @@ int BPF_PROG(rss_stat, struct mm_struct *mm, int member)
 
 	if (member != 0 /* MM_FILEPAGES */)
 		return 0;
-	t = task_state(false);
+	t = fault_state(task_state(false));
 	if (!t || !t->f_addr || t->v_addr == t->f_addr)
 		return 0;
 	if (!fault_vma(t, 0))
@@ -751,7 +822,7 @@ int BPF_PROG(fault, struct address_space *mapping, pgoff_t index)
 	struct inode *inode = mapping->host;
 	__u32 dev = inode->i_sb->s_dev;
 	__u64 ino = inode->i_ino, hits, mapped = 0, lo, hi, x;
-	struct ra_task *t = task_state(true);
+	struct ra_task *t = fault_state(task_state(true));
 	struct ra_dev_cpu *v;
 	bool vma = false;
 
@@ -788,7 +859,9 @@ int BPF_PROG(map_pages, struct address_space *mapping, pgoff_t start, pgoff_t la
 	struct inode *inode = mapping->host;
 	__u32 dev = inode->i_sb->s_dev;
 	__u64 ino = inode->i_ino, lo = start, hi = last + 1, flo, fhi, x = 0, hits = 0, eof;
-	struct ra_task *t = task_state(false);
+	/* A task without state is given none: its fault slot, if still this
+	 * fault's, answers where the fault was. */
+	struct ra_task *t = fault_state(task_state(false));
 	bool vma = false;
 
 	if (t) {

@@ -75,6 +75,8 @@ enum pageflags {
 
 struct task_struct {
 	int pid;
+	unsigned long min_flt;
+	unsigned long maj_flt;
 };
 
 #pragma clang attribute pop

@@ -7,6 +7,8 @@
 # most of the rest is wasted once evicted (> 50%); with read_ahead_kb=0
 # there is almost no readahead. read_ahead_kb is changed on the loop device
 # made here only, through blktune --set, and restored by blktune --restore.
+# Then the 4096 case again with each touch by a new thread (no state of its
+# own: the fault's address comes from the CPU's fault slot).
 # Needs root.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/readahead-common.bash"
@@ -45,5 +47,19 @@ for kb in 4096 0; do
 	[ "$kb" = 4096 ] && t_check "read_ahead_kb=4096: most readahead pages wasted (${RA[waste]} of $pages)" \
 		[ "$((RA[waste] * 2))" -gt "$pages" ]
 done
+
+# Each touch by a new thread: a task with no readahead state of its own,
+# whose fault address reaches map_pages (and fault) only through its CPU's
+# fault slot, tagged with the thread and its fault count.
+ra_set_kb 4096
+ra_run "$RA_MNT/f" mmap-rand-threads 600 2
+echo "# one thread a touch: pages ${RA[pages]} hit ${RA[hit]} mapped ${RA[mapped]} demand ${RA[demand]};" \
+	"reader: faults on cached pages ${RD[cached_faults]}, reading faults ${RD[read_faults]}, no fault" \
+	"${RD[no_fault]}, mapped ${RD[mapped]}; fincore $RA_CACHED"
+ra_cache_check "one thread a touch"
+t_eq "one thread a touch: demand = faults that read their page (cachestat)" "${RA[demand]}" "${RD[read_faults]}"
+t_check "one thread a touch: most faults found their page read ahead (${RD[cached_faults]} of ${RD[touches]})" \
+	[ "$((RD[cached_faults] * 2))" -gt "${RD[touches]}" ]
+ra_mmap_check "one thread a touch" 1 1
 ra_restore_kb
 ra_done

@@ -5,6 +5,9 @@ did, so blktune's figures are checked against the kernel, not its own sums.
   readahead-reader.py read FILE BS         read() the whole file, BS bytes a call
   readahead-reader.py mmap-seq FILE        touch every page of a mapping, in order
   readahead-reader.py mmap-rand FILE N SEED  touch N random pages of a mapping
+  readahead-reader.py mmap-rand-threads FILE N SEED  the same, each touch by a
+                                           new thread (a task that has read
+                                           no file: no readahead state)
 
 For the mmap modes, before each touch the page is looked up in this process's
 page table (/proc/self/pagemap bit 63, present: the touch will not fault) and
@@ -25,6 +28,7 @@ import os
 import random
 import struct
 import sys
+import threading
 
 PS = mmap.PAGESIZE
 
@@ -57,7 +61,7 @@ def cached(libc, fd, p):
     return struct.unpack_from("Q", st.raw)[0] > 0
 
 
-def do_mmap(path, order):
+def do_mmap(path, order, threads=False):
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
     fd = os.open(path, os.O_RDONLY)
@@ -80,7 +84,14 @@ def do_mmap(path, order):
             else:
                 read += 1
         seen.add(p)
-        s += m[p * PS]
+        if threads:
+            got = []
+            t = threading.Thread(target=lambda: got.append(m[p * PS]))
+            t.start()
+            t.join()
+            s += got[0]
+        else:
+            s += m[p * PS]
     npages = (size + PS - 1) // PS
     raw = os.pread(pm, 8 * npages, start // PS * 8)
     mapped = sum(1 for (e,) in struct.iter_unpack("<Q", raw) if e >> 63 & 1)
@@ -109,11 +120,11 @@ def main():
     pages = (size + PS - 1) // PS
     if mode == "mmap-seq":
         do_mmap(path, list(range(pages)))
-    elif mode == "mmap-rand":
+    elif mode in ("mmap-rand", "mmap-rand-threads"):
         r = random.Random(int(sys.argv[4]))
-        do_mmap(path, [r.randrange(pages) for _ in range(int(sys.argv[3]))])
+        do_mmap(path, [r.randrange(pages) for _ in range(int(sys.argv[3]))], mode == "mmap-rand-threads")
     else:
-        sys.exit("usage: readahead-reader.py read|mmap-seq|mmap-rand FILE ...")
+        sys.exit("usage: readahead-reader.py read|mmap-seq|mmap-rand|mmap-rand-threads FILE ...")
 
 
 main()
