@@ -7,6 +7,63 @@ tm_start() { tm new-session -d -s "$TM_SESS" -x "${TM_W:-120}" -y "${TM_H:-40}" 
 tm_keys() { tm send-keys -t "$TM_SESS" "$@"; }
 tm_text() { tm send-keys -t "$TM_SESS" -l "$1"; }
 tm_screen() { tm capture-pane -p -t "$TM_SESS"; }
+# tm_screen_attrs: the screen's lines, each "ATTRS|TEXT" with ATTRS the
+# attributes in effect at the line's first character ("-" when plain;
+# else sorted words: bold dim italic underline blink reverse, fg=N bg=N with
+# N the SGR colour: 30-37, 90-97, 5;N or 2;R;G;B). capture-pane -e writes an
+# attribute only where it changes, so a line's own text may carry none:
+# the state is carried from line to line.
+tm_screen_attrs() {
+	tm capture-pane -e -p -t "$TM_SESS" | python3 -c '
+import re, sys
+names = {1: "bold", 2: "dim", 3: "italic", 4: "underline", 5: "blink", 7: "reverse"}
+offs = {22: (1, 2), 23: (3,), 24: (4,), 25: (5,), 27: (7,)}
+on, fg, bg = set(), None, None
+for line in sys.stdin.read().split("\n"):
+    first, text, pos = None, "", 0
+    for m in re.finditer(r"\x1b\[([0-9;]*)m|\x1b\[[0-9;?]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Z]|\x1b.|([^\x1b]+)", line):
+        if m.group(2) is not None:
+            if first is None:
+                first = sorted(names[a] for a in on) + ["fg=%s" % fg] * (fg is not None) + ["bg=%s" % bg] * (bg is not None)
+            text += m.group(2)
+            continue
+        if m.group(1) is None:
+            continue
+        codes = [int(c) if c else 0 for c in m.group(1).split(";")]
+        i = 0
+        while i < len(codes):
+            c = codes[i]
+            if c == 0:
+                on, fg, bg = set(), None, None
+            elif c in names:
+                on.add(c)
+            elif c in offs:
+                on -= set(offs[c])
+            elif 30 <= c <= 37 or 90 <= c <= 97:
+                fg = str(c)
+            elif 40 <= c <= 47 or 100 <= c <= 107:
+                bg = str(c)
+            elif c == 39:
+                fg = None
+            elif c == 49:
+                bg = None
+            elif c in (38, 48):
+                n = 3 if codes[i + 1 : i + 2] == [5] else 5
+                v = ";".join(str(x) for x in codes[i + 1 : i + n])
+                if c == 38:
+                    fg = v
+                else:
+                    bg = v
+                i += n - 1
+            i += 1
+    print("%s|%s" % (" ".join(first) if first else "-", text))'
+}
+# tm_row_attrs DEV: those attributes on the table row of DEV (its name, or
+# name* when marked, at the start of the line)
+tm_row_attrs() {
+	tm_screen_attrs | awk -F'|' -v dev="$1" '{ t = substr($0, length($1) + 2); split(t, w, " ") }
+		w[1] == dev || w[1] == dev "*" { print $1; exit }'
+}
 # tm_wait PATTERN [SECONDS]: until the screen shows it
 tm_wait() {
 	tm_wait_exact "$1" "$(t_wait_secs "${2:-5}")"
