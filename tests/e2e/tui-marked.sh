@@ -8,8 +8,12 @@
 . "$(dirname "$0")/lib-tmux.bash"
 t_need_root
 command -v tmux > /dev/null || t_skip "needs tmux"
-t_loop_create 16 || t_skip "cannot create a loop device"
-t_loop_create 16 || t_skip "cannot create a second loop device"
+# Fresh devices (a queue no test has used: a loop device's queue keeps its
+# tunables after a detach). On one whose max_sectors_kb another test left
+# below max_hw_sectors_kb, } would double it, and the kernel then sets
+# read_ahead_kb anew (2 x max_sectors_kb on 6.18): u would not bring back ra0.
+t_loop_create_fresh 16 || t_skip "cannot create a loop device"
+t_loop_create_fresh 16 || t_skip "cannot create a second loop device"
 # by name (natural order, the default sort): the first row is selected
 read -r name other <<< "$(printf '%s\n' "${T_LOOPS[@]#/dev/}" | sort -V | tr '\n' ' ')"
 q=/sys/block/$name/queue
