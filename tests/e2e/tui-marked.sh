@@ -33,8 +33,15 @@ t_check "the row is marked $name*" t_until 2 marked
 tm_keys '['
 t_check "[ halves it back to the original" wait_sysfs "$q/read_ahead_kb" "$ra0"
 t_check "the mark goes: the value is the original again" t_until 2 plain
+# A fresh loop device's max_sectors_kb is its max_hw_sectors_kb: } cannot
+# raise it and says so on the status line, leaving sysfs as it was.
+ms0=$(cat "$q/max_sectors_kb")
+mshw=$(cat "$q/max_hw_sectors_kb")
+t_eq "a fresh queue's max_sectors_kb is its hardware limit" "$ms0" "$mshw"
 tm_keys '}'
-t_check "} changes max_sectors_kb or says why not" t_until 2 sh -c "tmux -S '$TM_SOCK' capture-pane -p -t '$TM_SESS' | grep -q max_sectors_kb"
+t_check "} says max_sectors_kb is already at its maximum" \
+	tm_wait "$name max_sectors_kb already at its maximum ($ms0)" 2
+t_eq "} left max_sectors_kb as it was" "$(cat "$q/max_sectors_kb")" "$ms0"
 tm_keys ']'
 t_check "] again: marked" t_until 2 marked
 tm_keys u
