@@ -12,7 +12,11 @@
 # library blktune uses) counts its requests; /proc/diskstats is read before
 # the probe starts and after it stops, so its span holds the probe's:
 #  - requeues happened (else this test checked nothing, and says so);
-#  - bpftrace saw them issued twice: issues - completions ~ requeues;
+#  - bpftrace saw them issued twice: issues - completions is at least about
+#    the requeues (without a second issue it would be about 0). Only a
+#    lower bound: completions this probe misses push the difference up,
+#    and on a fast machine they were 363 of 69864 (the clean-clone CI:
+#    71985 issues, 2121 requeues, 69501 completions, diskstats 69864);
 #  - blktune's requests <= diskstats' completed requests (reads, writes,
 #    discards, flushes): counting at issue would exceed them by the
 #    requeues;
@@ -67,8 +71,8 @@ echo "# bpftrace: $issue issues, $requeue requeues, $complete completions;" \
 echo "# diskstats r w d f: $((r1-r0)) $((w1-w0)) $((x1-x0)) $((f1-f0)); blktune: ${TP[completed_read]} ${TP[completed_write]} ${TP[completed_discard]} ${TP[completed_flush]}; missed ${TP[missed]:-} misses ${TP[misses]:-}"
 
 t_check "requeues happened on $disk ($requeue): else this test checked nothing" test "${requeue:-0}" -gt 0
-t_near "bpftrace: a requeued request is issued again (issues - completions ~ requeues)" \
-	"$((issue - complete))" "$requeue" $((requeue / 10 + 130))
+t_check "bpftrace: a requeued request is issued again (issues - completions $((issue - complete)) >= requeues $requeue less 10 % and 130)" \
+	test "$((issue - complete))" -ge $((requeue - requeue / 10 - 130))
 t_check "blktune's requests ($n) <= diskstats' ($d): counting at issue would add the $requeue requeues" \
 	test "$n" -le "$d"
 t_check "blktune's requests ($n) > diskstats' ($d) less half the requeues: a requeued request is not dropped" \
