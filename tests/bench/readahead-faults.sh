@@ -26,38 +26,15 @@ PAGES=${PAGES:-256}
 [ -x "$probe" ] || { echo "skip - $probe missing (make $build/ra-probe)"; exit 77; }
 
 tmp=$(mktemp -d /tmp/blktune-rafaults.XXXXXX)
-ppid=
 stats_old=$(sysctl -n kernel.bpf_stats_enabled)
 cleanup() {
-	[ -n "$ppid" ] && kill "$ppid" 2>/dev/null && wait "$ppid" 2>/dev/null
+	[ -n "$ra_ppid" ] && kill "$ra_ppid" 2>/dev/null && wait "$ra_ppid" 2>/dev/null
 	sysctl -q -w kernel.bpf_stats_enabled="$stats_old"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 cc -O2 -o "$tmp/faults" "$top/tests/bench/faults.c" || exit 1
 
-probe_start() {
-	# the device only names what "stop" would report: never used here
-	coproc PROBE { exec "$probe" 0:1 2>/dev/null; }
-	ppid=$PROBE_PID
-	local line
-	read -r -t 15 line <&"${PROBE[0]}" && [ "$line" = ready ] ||
-		{ echo "skip - readahead source did not start"; exit 77; }
-}
-probe_stop() {
-	eval "exec ${PROBE[1]}>&-"
-	wait "$ppid" 2>/dev/null
-	ppid=
-}
-# probe_stats: "NAME run_cnt run_time_ns" per program line
-probe_stats() {
-	local w
-	echo stats >&"${PROBE[1]}"
-	while read -r -a w <&"${PROBE[0]}"; do
-		[ "${w[0]}" = end ] && return
-		echo "${w[1]} ${w[3]} ${w[5]}"
-	done
-}
 # spread: "median (min..max)" of numbers on stdin
 spread() { sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 	printf "%.4g (%.4g..%.4g)", m, v[1], v[NR] }'; }
@@ -68,9 +45,9 @@ wall_off=() wall_on=() cpu_off=() cpu_on=() rw=() rc=()
 for ((i = 0; i < REPEATS; i++)); do
 	declare -A w=() c=()
 	for mode in $( ((i % 2)) && echo "on off" || echo "off on"); do
-		[ "$mode" = on ] && probe_start
+		[ "$mode" = on ] && ra_probe_start "$probe" 0:1
 		read -r _ _ _ w[$mode] _ c[$mode] < <(workload)
-		[ "$mode" = on ] && probe_stop
+		[ "$mode" = on ] && ra_probe_stop
 		echo "# pair $((i + 1)) mode $mode: wall ${w[$mode]} s cpu ${c[$mode]} s"
 	done
 	wall_off+=("${w[off]}") wall_on+=("${w[on]}") cpu_off+=("${c[off]}") cpu_on+=("${c[on]}")
@@ -86,15 +63,15 @@ echo "readahead-faults: cpu s off $(printf '%s\n' "${cpu_off[@]}" | spread), on 
 sysctl -q -w kernel.bpf_stats_enabled=1
 declare -A ns=()
 for ((i = 0; i < REPEATS; i++)); do
-	probe_start
+	ra_probe_start "$probe" 0:1
 	echo "floor fault" >&"${PROBE[1]}"
 	read -r x f <&"${PROBE[0]}"
 	[ "$x" = floor ] && [ "$f" = 0 ] || { echo "skip - floor program did not attach ($x $f)"; exit 77; }
 	declare -A c0=() t0=() c1=() t1=()
-	while read -r name c t; do c0[$name]=$c t0[$name]=$t; done < <(probe_stats)
+	while read -r name c t; do c0[$name]=$c t0[$name]=$t; done < <(ra_probe_stats)
 	workload >/dev/null
-	while read -r name c t; do c1[$name]=$c t1[$name]=$t; done < <(probe_stats)
-	probe_stop
+	while read -r name c t; do c1[$name]=$c t1[$name]=$t; done < <(ra_probe_stats)
+	ra_probe_stop
 	per() { awk -v c="$((c1[$1] - c0[$1]))" -v t="$((t1[$1] - t0[$1]))" 'BEGIN { printf "%.1f", c ? t / c : 0 }'; }
 	line="# run $((i + 1)): $((c1[fault_user] - c0[fault_user])) faults, $((c1[rss_stat] - c0[rss_stat])) rss changes, $((c1[task_exit] - c0[task_exit])) exits;"
 	for p in fault_user rss_stat task_exit floor floor_rss; do

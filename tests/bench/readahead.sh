@@ -14,6 +14,7 @@
 # tests/bench/readahead.sh [build-dir] (env REPEATS, RUNTIME)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/bench/lib.bash"
 build=${1:-build}
 case $build in /*) ;; *) build=$top/$build ;; esac
 probe=$build/ra-probe
@@ -25,10 +26,10 @@ command -v python3 >/dev/null || { echo "skip - python3 needed to read fio's JSO
 [ -x "$probe" ] || { echo "skip - $probe missing (make $build/ra-probe)"; exit 77; }
 
 tmp=$(mktemp -d /tmp/blktune-rabench.XXXXXX)
-dev= mnt=$tmp/mnt ppid=
+dev= mnt=$tmp/mnt
 stats_old=$(sysctl -n kernel.bpf_stats_enabled)
 cleanup() {
-	[ -n "$ppid" ] && kill "$ppid" 2>/dev/null && wait "$ppid" 2>/dev/null
+	[ -n "$ra_ppid" ] && kill "$ra_ppid" 2>/dev/null && wait "$ra_ppid" 2>/dev/null
 	sysctl -q -w kernel.bpf_stats_enabled="$stats_old"
 	mountpoint -q "$mnt" && umount "$mnt"
 	[ -n "$dev" ] && losetup -d "$dev"
@@ -47,28 +48,6 @@ fio_mbs() {
 		--time_based --runtime="$RUNTIME" --invalidate=0 "$@" --output-format=json 2>/dev/null |
 		python3 -c 'import json,sys; print(round(json.load(sys.stdin)["jobs"][0]["read"]["bw"] / 1024))'
 }
-probe_start() {
-	coproc PROBE { exec "$probe" "$dev" 2>/dev/null; }
-	ppid=$PROBE_PID
-	local line
-	read -r -t 15 line <&"${PROBE[0]}" && [ "$line" = ready ] ||
-		{ echo "skip - readahead source did not start"; exit 77; }
-}
-probe_stop() {
-	eval "exec ${PROBE[1]}>&-"
-	wait "$ppid" 2>/dev/null
-	ppid=
-}
-# probe_stats: "NAME run_cnt run_time_ns" per program line (all, get_pages,
-# floor once attached)
-probe_stats() {
-	local w
-	echo stats >&"${PROBE[1]}"
-	while read -r -a w <&"${PROBE[0]}"; do
-		[ "${w[0]}" = end ] && return
-		echo "${w[1]} ${w[3]} ${w[5]}"
-	done
-}
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 off=() on=()
@@ -76,9 +55,9 @@ sysctl -q -w kernel.bpf_stats_enabled=0
 for ((i = 0; i < REPEATS; i++)); do
 	for mode in $( ((i % 2)) && echo "on off" || echo "off on"); do
 		if [ "$mode" = on ]; then
-			probe_start
+			ra_probe_start "$probe" "$dev"
 			v=$(fio_mbs)
-			probe_stop
+			ra_probe_stop
 			on+=("$v")
 		else
 			v=$(fio_mbs)
@@ -107,16 +86,16 @@ sysctl -q -w kernel.bpf_stats_enabled=1
 declare -A all=() gp=() fl=() ratio=()
 for ((i = 0; i < REPEATS; i++)); do
 	for wl in cached reread; do
-		probe_start
+		ra_probe_start "$probe" "$dev"
 		echo floor >&"${PROBE[1]}"
 		read -r w f <&"${PROBE[0]}"
 		[ "$w" = floor ] && [ "$f" = 0 ] || { echo "skip - floor program did not attach ($w $f)"; exit 77; }
 		declare -A c0=() t0=()
-		while read -r name c t; do c0[$name]=$c t0[$name]=$t; done < <(probe_stats)
+		while read -r name c t; do c0[$name]=$c t0[$name]=$t; done < <(ra_probe_stats)
 		if [ "$wl" = cached ]; then fio_mbs >/dev/null; else fio_mbs --invalidate=1 >/dev/null; fi
 		declare -A c1=() t1=()
-		while read -r name c t; do c1[$name]=$c t1[$name]=$t; done < <(probe_stats)
-		probe_stop
+		while read -r name c t; do c1[$name]=$c t1[$name]=$t; done < <(ra_probe_stats)
+		ra_probe_stop
 		per() { awk -v c="$(( c1[$1] - c0[$1] ))" -v t="$(( t1[$1] - t0[$1] ))" 'BEGIN { printf "%.1f", c ? t / c : 0 }'; }
 		all[$wl]+="$(per all) " gp[$wl]+="$(per get_pages) " fl[$wl]+="$(per floor) "
 		ratio[$wl]+="$(awk -v a="$(per get_pages)" -v b="$(per floor)" 'BEGIN { printf "%.3f", b ? a / b : 0 }') "
