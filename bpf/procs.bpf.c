@@ -45,9 +45,20 @@ struct {
 	__type(value, struct procs_bpf_inflight);
 } inflight SEC(".maps");
 
+/* Per whole disk: completions the mode could not match with a start
+ * (procs_bpf_loss). A plain hash: written only on that rare path. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PROCS_BPF_MAX_LOSS_DEVS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct procs_bpf_loss);
+} loss SEC(".maps");
+
 /* Initial value of a new entry: too big for the BPF stack. */
 struct procs_bpf_val procs_zero = {};
 struct procs_bpf_counts counts_zero = {};
+struct procs_bpf_loss loss_zero = {};
 
 /* The entry of key in map, created zeroed if new; NULL if it cannot be. */
 static __always_inline void *lookup_or_zero(void *map, const void *key, const void *zero)
@@ -81,6 +92,29 @@ static __always_inline __u64 blk_cgroup_id(struct request *rq)
 	if (!bio || !bpf_core_field_exists(bio->bi_blkg))
 		return 0;
 	return BPF_CORE_READ(bio, bi_blkg, blkcg, css.cgroup, kn, id);
+}
+
+static __always_inline __u32 flush_seq_flag(void)
+{
+	if (bpf_core_enum_value_exists(enum rqf_flags, __RQF_FLUSH_SEQ))
+		return 1U << bpf_core_enum_value(enum rqf_flags, __RQF_FLUSH_SEQ);
+	return 1U << 4; /* RQF_FLUSH_SEQ before 6.7 */
+}
+
+/* A completion without a recorded start: the request was in flight when
+ * tracing began, or its start was not kept. */
+static __always_inline void count_no_start(struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	struct procs_bpf_loss *l;
+	__u32 dev;
+
+	if (!disk)
+		return;
+	dev = disk->part0->bd_dev;
+	l = lookup_or_zero(&loss, &dev, &loss_zero);
+	if (l)
+		__sync_fetch_and_add(&l->no_start, 1);
 }
 
 SEC("tp_btf/block_io_start")
@@ -119,15 +153,28 @@ int BPF_PROG(io_start, struct request *rq)
 SEC("tp_btf/block_io_done")
 int BPF_PROG(io_done, struct request *rq)
 {
-	__u64 rqp = (__u64)rq, now = bpf_ktime_get_ns(), d;
-	struct procs_bpf_inflight *in = bpf_map_lookup_elem(&inflight, &rqp);
+	__u64 rqp = (__u64)rq, now, d;
+	struct procs_bpf_inflight *in;
 	struct procs_bpf_cgkey cgk = {};
 	struct procs_bpf_counts *c;
 	struct procs_bpf_val *v;
 	__u32 b;
 
-	if (!in)
+	/* blk_account_io_done fires block_io_done for every step the block
+	 * layer ends with a timestamp. In a flush sequence (RQF_FLUSH_SEQ)
+	 * that is the data step of a PREFLUSH/FUA write, which ends once more
+	 * after its flushes with the flag cleared, and the machinery's own
+	 * flush request, never started through block_io_start. Only the end
+	 * counts: the request's done and latency take in its flushes, and
+	 * neither step is a completion without a start. */
+	if (rq->rq_flags & flush_seq_flag())
 		return 0;
+	in = bpf_map_lookup_elem(&inflight, &rqp);
+	if (!in) {
+		count_no_start(rq);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
 	v = bpf_map_lookup_elem(&procs, &in->key);
 	cgk.cgroup_id = in->cgroup_id;
 	cgk.dev = in->key.dev;

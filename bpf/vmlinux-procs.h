@@ -49,9 +49,16 @@ struct request_queue {
 	struct gendisk *disk;
 };
 
+/* Since 6.7 the request flags are bit numbers of this enum (read with
+ * bpf_core_enum_value); before, RQF_FLUSH_SEQ was the define 1 << 4. */
+enum rqf_flags {
+	__RQF_FLUSH_SEQ = 1,
+};
+
 struct request {
 	struct request_queue *q;
 	blk_opf_t cmd_flags;
+	__u32 rq_flags;
 	unsigned int __data_len;
 	struct bio *bio;
 };

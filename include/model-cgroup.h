@@ -47,6 +47,7 @@ struct cgroup_metrics {
 	unsigned skipped, bad_lines;
 	bool traced;             /* --trace-processes is on: rows carry traced figures */
 	double trace_interval;   /* of the traced rates */
+	struct proc_loss_figures loss; /* when traced: what tracing could not follow */
 };
 
 /* Derive the rows of cur->cg (prev may be NULL or hold no cgroups: no

@@ -91,6 +91,31 @@ struct proc_row {
 	double req_s;        /* traced requests per second over its devices */
 };
 
+/* --trace-processes: requests it could not follow, on one device. */
+struct proc_loss_row {
+	dev_t dev;
+	char dev_name[SAMPLE_NAME_MAX]; /* from diskstats (model_procs_loss_names), else "MAJ:MIN" */
+	uint64_t no_start;              /* completions without a recorded start, since the mode started */
+	uint64_t no_start_new;          /* of those, over the interval (0 when since_prev is false) */
+};
+
+/* --trace-processes: what it could not follow (procs-bpf.h's procs_bpf_loss). */
+struct proc_loss_figures {
+	bool since_prev;                /* the previous sample was traced: *_new are of the interval */
+	uint64_t no_start, no_start_new; /* all devices */
+	uint64_t skipped, skipped_new;  /* program runs the kernel skipped (recursion misses) */
+	struct proc_loss_row *dev;      /* by dev */
+	size_t ndev, cap;
+};
+
+/* The loss figures of cur (traced), new counts against prev when prev is
+ * valid and traced; a count that went back (a new tracer) counts from
+ * zero. Returns 0 or -ENOMEM. */
+int model_procs_loss(const struct proc_sample *prev, const struct proc_sample *cur, struct proc_loss_figures *out);
+/* Name the devices from the sample's diskstats. */
+void model_procs_loss_names(struct proc_loss_figures *l, const struct sample *s);
+void model_procs_loss_free(struct proc_loss_figures *l);
+
 struct proc_metrics {
 	bool valid;
 	char why[160];
@@ -104,6 +129,7 @@ struct proc_metrics {
 	bool traced;         /* --trace-processes: dev holds the traced pairs */
 	struct proc_dev_row *dev;
 	size_t ndev, devcap;
+	struct proc_loss_figures loss; /* when traced */
 };
 
 /* Derive the rows of cur (prev may be NULL or invalid: no rates). With all

@@ -10,5 +10,8 @@ void output_procs_json(FILE *f, const struct proc_metrics *m);
 /* Traced figures as members of an open object: ", \"read_requests\": ...,
  * \"lat_avg_us\": ..." (per-op requests, bytes and rates, done, latency). */
 void output_procs_figures(FILE *f, const struct proc_figures *x);
+/* The object of what --trace-processes could not follow (the "trace_loss"
+ * member of the process and cgroup JSON). */
+void output_procs_loss(FILE *f, const struct proc_loss_figures *l);
 
 #endif

@@ -55,6 +55,13 @@ struct proc_cgtrace {
 	struct proc_counts c;
 };
 
+/* --trace-processes: requests it could not follow on one whole disk,
+ * cumulative since the mode started (procs-bpf.h's procs_bpf_loss). */
+struct proc_loss {
+	dev_t dev;
+	uint64_t no_start;         /* completions whose start was not recorded */
+};
+
 struct proc_sample {
 	bool valid;
 	double t;            /* CLOCK_MONOTONIC in the middle of the walk */
@@ -69,6 +76,9 @@ struct proc_sample {
 	size_t ntr, trcap;
 	struct proc_cgtrace *cg; /* by cgroup id, then dev */
 	size_t ncg, cgcap;
+	struct proc_loss *loss;  /* by dev */
+	size_t nloss, losscap;
+	uint64_t skipped;        /* program runs the kernel skipped (recursion misses), since the start */
 };
 
 void proc_sample_init(struct proc_sample *s);
@@ -94,6 +104,11 @@ struct proc_cgtrace *proc_sample_add_cgtrace(struct proc_sample *s, uint64_t cgr
 size_t proc_sample_cgtraces(const struct proc_sample *s, uint64_t cgroup_id, size_t *first);
 /* The pair (cgroup_id, dev), or NULL. */
 const struct proc_cgtrace *proc_sample_cgtrace(const struct proc_sample *s, uint64_t cgroup_id, dev_t dev);
+/* Append a device's loss counts zeroed (then proc_sample_sort_traced), or
+ * NULL on ENOMEM. */
+struct proc_loss *proc_sample_add_loss(struct proc_sample *s, dev_t dev);
+/* The device's loss counts, or NULL. */
+const struct proc_loss *proc_sample_loss(const struct proc_sample *s, dev_t dev);
 /* The same process (PID and start time) in s, or NULL. */
 const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start);
 

@@ -16,6 +16,8 @@
 #define PROCS_BPF_MAX_INFLIGHT 65536
 /* (blk cgroup, device) pairs kept; the least recently used goes first. */
 #define PROCS_BPF_MAX_CGROUPS 4096
+/* Devices whose lost requests are counted (procs_bpf_loss). */
+#define PROCS_BPF_MAX_LOSS_DEVS 4096
 
 struct procs_bpf_key {
 	__u32 tgid;
@@ -54,6 +56,18 @@ struct procs_bpf_inflight {
 	struct procs_bpf_key key;
 	__u64 cgroup_id;
 	__u64 start_ns;
+};
+
+/* Per whole disk (key: __u32 dev), cumulative: requests the mode could
+ * not follow from start to done. */
+struct procs_bpf_loss {
+	/* Completions (block_io_done) whose start was not recorded: the
+	 * request was in flight when tracing began, or its start could not be
+	 * kept (its program run was skipped, a map had no room). Such a
+	 * request is in no process's or cgroup's done, nor in their
+	 * latencies. Steps of a flush sequence are not completions (see
+	 * io_done). */
+	__u64 no_start;
 };
 
 #endif

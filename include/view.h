@@ -44,5 +44,9 @@ void view_readahead_draw(struct ui *u, int y, int height, int width);
 void view_cgroup_draw(struct ui *u, int y, int height, int width);
 void view_columns_draw(struct ui *u, int y, int height, int width);
 void view_procs_draw(struct ui *u, int y, int height, int width);
+struct proc_loss_figures;
+/* --trace-processes: one line at y saying what tracing could not follow,
+ * when it missed anything; returns the lines drawn (0 or 1). */
+int view_procs_loss(struct ui *u, const struct proc_loss_figures *l, int y, int width);
 
 #endif

@@ -9,6 +9,7 @@
 void model_cgroup_free(struct cgroup_metrics *m)
 {
 	free(m->row);
+	model_procs_loss_free(&m->loss);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -189,6 +190,14 @@ int model_cgroup(const struct sample *prev, const struct sample *cur, const dev_
 	out->trace_interval = mg.tinterval;
 	snprintf(out->why, sizeof(out->why), "%s", c->why);
 	snprintf(out->hierarchy, sizeof(out->hierarchy), "/%s", c->mount);
+	if (tp) {
+		if (model_procs_loss(ptp, tp, &out->loss) < 0)
+			return -ENOMEM;
+		model_procs_loss_names(&out->loss, cur);
+	} else {
+		out->loss.ndev = 0;
+		out->loss.no_start = out->loss.no_start_new = out->loss.skipped = out->loss.skipped_new = 0;
+	}
 	if (!c->valid)
 		return 0;
 	if (need > out->cap) {

@@ -28,7 +28,65 @@ void model_procs_free(struct proc_metrics *m)
 {
 	free(m->row);
 	free(m->dev);
+	model_procs_loss_free(&m->loss);
 	memset(m, 0, sizeof(*m));
+}
+
+void model_procs_loss_free(struct proc_loss_figures *l)
+{
+	free(l->dev);
+	memset(l, 0, sizeof(*l));
+}
+
+/* A cumulative count's growth since before: all of now when it went back. */
+static uint64_t grown(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : now;
+}
+
+int model_procs_loss(const struct proc_sample *prev, const struct proc_sample *cur, struct proc_loss_figures *out)
+{
+	const struct proc_sample *pp = prev && prev->valid && prev->traced ? prev : NULL;
+
+	out->ndev = 0;
+	out->since_prev = pp != NULL;
+	out->no_start = out->no_start_new = 0;
+	out->skipped = cur->traced ? cur->skipped : 0;
+	out->skipped_new = pp && cur->traced ? grown(cur->skipped, pp->skipped) : 0;
+	if (!cur->traced)
+		return 0;
+	if (cur->nloss > out->cap) {
+		struct proc_loss_row *d = realloc(out->dev, cur->nloss * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		out->dev = d;
+		out->cap = cur->nloss;
+	}
+	for (size_t i = 0; i < cur->nloss; i++) {
+		const struct proc_loss *l = &cur->loss[i];
+		const struct proc_loss *pl = pp ? proc_sample_loss(pp, l->dev) : NULL;
+		struct proc_loss_row *d = &out->dev[out->ndev++];
+
+		d->dev = l->dev;
+		snprintf(d->dev_name, sizeof(d->dev_name), "%u:%u", major(l->dev), minor(l->dev));
+		d->no_start = l->no_start;
+		/* a device absent before had none then */
+		d->no_start_new = pp ? grown(l->no_start, pl ? pl->no_start : 0) : 0;
+		out->no_start += d->no_start;
+		out->no_start_new += d->no_start_new;
+	}
+	return 0;
+}
+
+void model_procs_loss_names(struct proc_loss_figures *l, const struct sample *s)
+{
+	for (size_t i = 0; i < l->ndev; i++) {
+		const struct disk_sample *d = sample_find(s, l->dev[i].dev, 0);
+
+		if (d)
+			snprintf(l->dev[i].dev_name, sizeof(l->dev[i].dev_name), "%s", d->st.name);
+	}
 }
 
 static void fill_row(struct proc_row *r, const struct proc_entry *e, const struct proc_entry *pe, double interval)
@@ -153,6 +211,8 @@ int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, b
 	out->unreadable = cur->unreadable;
 	out->nprocs = cur->n;
 	snprintf(out->why, sizeof(out->why), "%s", cur->why);
+	if (model_procs_loss(prev, cur, &out->loss) < 0)
+		return -ENOMEM;
 	if (!cur->valid)
 		return 0;
 	if (cur->n > out->cap) {
@@ -261,6 +321,7 @@ void model_procs_names(struct proc_metrics *m, const struct sample *s)
 		if (d)
 			snprintf(m->dev[i].dev_name, sizeof(m->dev[i].dev_name), "%s", d->st.name);
 	}
+	model_procs_loss_names(&m->loss, s);
 }
 
 static double dev_req_s(const struct proc_metrics *m, const struct proc_row *r, dev_t dev)

@@ -66,5 +66,10 @@ void output_cgroup_json(FILE *f, const struct cgroup_metrics *m)
 			fputs(", ", f);
 		row(f, m, &m->row[i]);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+	if (m->traced) {
+		fputs(", \"trace_loss\": ", f);
+		output_procs_loss(f, &m->loss);
+	}
+	fputc('}', f);
 }

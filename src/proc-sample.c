@@ -13,6 +13,7 @@ void proc_sample_free(struct proc_sample *s)
 	free(s->p);
 	free(s->tr);
 	free(s->cg);
+	free(s->loss);
 	proc_sample_init(s);
 }
 
@@ -21,7 +22,8 @@ void proc_sample_reset(struct proc_sample *s)
 	struct proc_entry *p = s->p;
 	struct proc_trace *tr = s->tr;
 	struct proc_cgtrace *cg = s->cg;
-	size_t cap = s->cap, trcap = s->trcap, cgcap = s->cgcap;
+	struct proc_loss *loss = s->loss;
+	size_t cap = s->cap, trcap = s->trcap, cgcap = s->cgcap, losscap = s->losscap;
 
 	memset(s, 0, sizeof(*s));
 	s->p = p;
@@ -30,6 +32,8 @@ void proc_sample_reset(struct proc_sample *s)
 	s->trcap = trcap;
 	s->cg = cg;
 	s->cgcap = cgcap;
+	s->loss = loss;
+	s->losscap = losscap;
 }
 
 struct proc_entry *proc_sample_add(struct proc_sample *s, pid_t pid, uint64_t start)
@@ -114,12 +118,46 @@ static int cmp_cgtrace(const void *a, const void *b)
 	return (x->dev > y->dev) - (x->dev < y->dev);
 }
 
+static int cmp_loss(const void *a, const void *b)
+{
+	const struct proc_loss *x = a, *y = b;
+
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
 void proc_sample_sort_traced(struct proc_sample *s)
 {
 	if (s->ntr > 1)
 		qsort(s->tr, s->ntr, sizeof(s->tr[0]), cmp_trace);
 	if (s->ncg > 1)
 		qsort(s->cg, s->ncg, sizeof(s->cg[0]), cmp_cgtrace);
+	if (s->nloss > 1)
+		qsort(s->loss, s->nloss, sizeof(s->loss[0]), cmp_loss);
+}
+
+struct proc_loss *proc_sample_add_loss(struct proc_sample *s, dev_t dev)
+{
+	struct proc_loss *l;
+
+	if (s->nloss == s->losscap) {
+		size_t cap = s->losscap ? s->losscap * 2 : 8;
+
+		if (!(l = realloc(s->loss, cap * sizeof(*l))))
+			return NULL;
+		s->loss = l;
+		s->losscap = cap;
+	}
+	l = &s->loss[s->nloss++];
+	memset(l, 0, sizeof(*l));
+	l->dev = dev;
+	return l;
+}
+
+const struct proc_loss *proc_sample_loss(const struct proc_sample *s, dev_t dev)
+{
+	const struct proc_loss key = { .dev = dev };
+
+	return s->nloss ? bsearch(&key, s->loss, s->nloss, sizeof(s->loss[0]), cmp_loss) : NULL;
 }
 
 struct proc_cgtrace *proc_sample_add_cgtrace(struct proc_sample *s, uint64_t cgroup_id, dev_t dev)

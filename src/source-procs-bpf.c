@@ -20,7 +20,8 @@ struct source_procs_bpf {
 	struct bpf_loaded *obj;
 	int map_fd;
 	int cg_fd;
-	struct procs_entries pairs, cgs;
+	int loss_fd;
+	struct procs_entries pairs, cgs, losses;
 };
 
 int source_procs_bpf_helper_load(void **handle, struct bpf_object **obj, char *why, size_t whylen)
@@ -82,6 +83,10 @@ int source_procs_bpf_open(const struct root *r, struct source_procs_bpf **out, c
 		err = src->cg_fd;
 		snprintf(why, whylen, "the process tracer has no map called cgroups");
 	}
+	if (!err && (src->loss_fd = bpf_loaded_map_fd(src->obj, "loss")) < 0) {
+		err = src->loss_fd;
+		snprintf(why, whylen, "the process tracer has no map called loss");
+	}
 	if (err) {
 		source_procs_bpf_close(src);
 		return err;
@@ -98,6 +103,7 @@ void source_procs_bpf_close(struct source_procs_bpf *src)
 	root_close(src->root);
 	procs_entries_free(&src->pairs);
 	procs_entries_free(&src->cgs);
+	procs_entries_free(&src->losses);
 	free(src);
 }
 
@@ -228,6 +234,40 @@ static int read_cgroups(struct source_procs_bpf *src, struct proc_sample *out)
 	return 0;
 }
 
+/* What the mode could not follow: per device, completions without a
+ * recorded start; in all, program runs the kernel skipped because one of
+ * its programs was running on that CPU already (recursion_misses). */
+static int read_loss(struct source_procs_bpf *src, struct proc_sample *out)
+{
+	const struct procs_bpf_loss *vals;
+	const __u32 *keys;
+	int err;
+
+	out->nloss = 0;
+	out->skipped = 0;
+	if ((err = source_procs_bpf_read_map(src->loss_fd, sizeof(*keys), sizeof(*vals), &src->losses)) < 0)
+		return err;
+	keys = src->losses.keys;
+	vals = src->losses.vals;
+	for (size_t i = 0; i < src->losses.n; i++) {
+		struct proc_loss *l = proc_sample_add_loss(out, kdev(keys[i]));
+
+		if (!l)
+			return -ENOMEM;
+		l->no_start = vals[i].no_start;
+	}
+	for (size_t i = 0; i < bpf_loaded_nprogs(src->obj); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_loaded_prog_fd(src->obj, i), &info, &len))
+			return -errno;
+		out->skipped += info.recursion_misses;
+	}
+	return 0;
+}
+
 int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 {
 	const struct procs_bpf_key *keys;
@@ -252,6 +292,8 @@ int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 			prune(src, out, &keys[i]);
 	}
 	if ((err = read_cgroups(src, out)) < 0)
+		return err;
+	if ((err = read_loss(src, out)) < 0)
 		return err;
 	proc_sample_sort_traced(out);
 	out->traced = true;

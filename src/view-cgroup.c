@@ -169,10 +169,12 @@ void view_cgroup_draw(struct ui *u, int y, int height, int width)
 	}
 	heading(u, c, y, width);
 	head = y + (c->nuncounted ? 3 : 1);
-	if (c->traced)
+	if (c->traced) {
 		mvprintw(head++, 0, "%.*s", width,
 			 "traced (--trace-processes): requests by the blk cgroup of their first bio, since tracing "
 			 "started; writeback is the flusher's cgroup's");
+		head += view_procs_loss(u, &c->loss, head, width);
+	}
 	attrset(view_attr(u, VC_HEADER));
 	mvhline(head, 0, ' ', width);
 	{

@@ -105,6 +105,25 @@ static void header_draw(struct ui *u, int y, int width)
 	attrset(A_NORMAL);
 }
 
+int view_procs_loss(struct ui *u, const struct proc_loss_figures *l, int y, int width)
+{
+	char b[320];
+	int n;
+
+	if (!l->no_start && !l->skipped)
+		return 0;
+	n = snprintf(b, sizeof(b), "not followed since tracing began: %llu completion%s without a traced start "
+				   "(%llu in the interval; in flight when it began, or the start lost)",
+		     (unsigned long long)l->no_start, l->no_start == 1 ? "" : "s", (unsigned long long)l->no_start_new);
+	if (l->skipped && n > 0 && (size_t)n < sizeof(b))
+		snprintf(b + n, sizeof(b) - (size_t)n, ", %llu program run%s skipped (%llu in the interval)",
+			 (unsigned long long)l->skipped, l->skipped == 1 ? "" : "s", (unsigned long long)l->skipped_new);
+	attrset(l->no_start_new || l->skipped_new ? (attr_t)view_attr(u, VC_BAD) : (attr_t)A_NORMAL);
+	mvprintw(y, 0, "%.*s", width, b);
+	attrset(A_NORMAL);
+	return 1;
+}
+
 /* What the figures are, and what this user may not see. */
 static int heading(struct ui *u, const struct proc_metrics *m, int y, int width)
 {
@@ -124,11 +143,12 @@ static int heading(struct ui *u, const struct proc_metrics *m, int y, int width)
 		attrset(A_NORMAL);
 		lines++;
 	}
-	if (m->traced)
+	if (m->traced) {
 		mvprintw(y + lines, 0, "%.*s", width,
 			 "traced: block requests per device as submitted (below each process); writeback appears under the "
 			 "flusher thread (kworker), not the writer");
-	else
+		lines += view_procs_loss(u, &m->loss, y + lines + 1, width);
+	} else
 		mvprintw(y + lines, 0, "%.*s", width,
 			 "devices per process: only with --trace-processes (off); a child's bytes join its parent's when "
 			 "it is reaped");

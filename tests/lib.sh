@@ -115,6 +115,36 @@ t_loop_create_fresh() {
 	return 1
 }
 
+# t_held_loop: a loop device T_HELD (T_HELD_NAME its name) whose backing
+# file lies on an ext4 on a loop device made here (mounted at
+# $T_TMP/held); t_hold_write freezes that ext4 (fsfreeze) and starts a 4k
+# direct write to T_HELD in the background (T_HELD_PID), which stays in
+# flight until t_release thaws it: the loop device's worker blocks writing
+# the backing file. t_cleanup thaws and detaches first.
+T_HELD= T_HELD_NAME= T_HELD_PID=
+t_held_loop() {
+	local m=$T_TMP/held
+	t_loop_create 64 || return 1
+	mkfs.ext4 -q -F "$T_LOOP" && mkdir -p "$m" && mount "$T_LOOP" "$m" || return 1
+	truncate -s 32M "$m/back"
+	T_HELD=$(losetup -f --show "$m/back") || return 1
+	T_HELD_NAME=${T_HELD#/dev/}
+	T_CLEANUP_FIRST+=(t_held_cleanup)
+}
+t_held_cleanup() {
+	fsfreeze -u "$T_TMP/held" 2>/dev/null
+	[ -n "$T_HELD" ] && losetup -d "$T_HELD" 2>/dev/null
+	T_HELD=
+}
+t_held_pending() { local w; read -r _ w < "/sys/block/$T_HELD_NAME/inflight"; [ "$w" -ge 1 ]; }
+t_hold_write() {
+	fsfreeze -f "$T_TMP/held" || return 1
+	timeout 120 dd if=/dev/zero of="$T_HELD" bs=4k count=1 oflag=direct status=none &
+	T_HELD_PID=$!
+	t_until 10 t_held_pending
+}
+t_release() { fsfreeze -u "$T_TMP/held" && wait "$T_HELD_PID"; }
+
 # Commands t_cleanup runs first, while the test's directory still exists: a
 # helper library that starts something living in it (lib-tmux.bash's server,
 # whose socket is there) adds its stop here, so t_done's cleanup stops it too.

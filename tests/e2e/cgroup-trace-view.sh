@@ -84,15 +84,18 @@ idle() { [ "$(row | awk '{ print $12 }')" = 0 ]; }
 t_check "the traced rate falls to 0 once fio is done" t_until 5 idle
 
 # batch JSON: the last report that has the row. "done" counts the requests
-# whose block_io_done found their block_io_start; one clean-clone CI run in
-# four lost one (2047 of 2048, cause not found: a nested run of the program
-# skipped by the kernel, or the LRU map of requests in flight evicting one),
-# so up to 1 in 1000 may be missing; requests themselves stay exact below.
+# whose block_io_done found their block_io_start. One clean-clone CI run in
+# four once had 2047 of 2048; the mode now counts what it cannot follow
+# (trace_loss: completions without a recorded start on the device, program
+# runs the kernel skipped), so every request missing from done must be
+# among those: fio started after tracing on a device made here.
 ndone() { report | jq --arg d "$dev" --argjson id "$cgid" \
 	'[.cgroups.groups[] | select(.device == $d and .id == $id) | .traced.done] | .[0] // 0'; }
-done_all() { [ "$(ndone)" -ge $((ios - ios / 1000)) ]; }
-t_check "the JSON row's requests are all done, to 1 in 1000" t_until 10 done_all
-echo "# done: $(ndone) of $ios"
+lost() { report | jq --arg d "$dev" '.cgroups.trace_loss | ([.devices[] | select(.device == $d) |
+	.done_without_start] | add // 0) + .runs_skipped'; }
+done_all() { local n l; n=$(ndone); l=$(lost); [ "$n" -le "$ios" ] && [ $((ios - n)) -le "$l" ]; }
+t_check "the JSON row's requests are all done, or counted as not followed" t_until 10 done_all
+echo "# done: $(ndone) of $ios, not followed: $(lost)"
 kill "$bpid" 2>/dev/null
 last() { report | jq -r --arg d "$dev" --argjson id "$cgid" \
 	"[.cgroups.groups[] | select(.device == \$d and .id == \$id)] | .[0] | $1"; }

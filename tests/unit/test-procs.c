@@ -312,6 +312,112 @@ START_TEST(test_traced)
 }
 END_TEST
 
+/* What the mode could not follow: per device, completions without a
+ * start since tracing began and over the interval (a device new since the
+ * previous sample counts from zero, a count that went back from zero, an
+ * untraced previous sample gives no interval: null in the JSON); program
+ * runs skipped the same; the JSON object renders them. */
+START_TEST(test_loss)
+{
+	struct proc_sample a, b;
+	struct proc_loss_figures l = { 0 };
+	struct proc_metrics m = { 0 };
+	struct proc_loss *x;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	load("t0", &a);
+	load("t1", &b);
+	a.traced = b.traced = true;
+	a.skipped = 3;
+	b.skipped = 5;
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&a, makedev(7, 1)));
+	x->no_start = 4;
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&b, makedev(7, 1)));
+	x->no_start = 6;
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&b, makedev(7, 0)));
+	x->no_start = 2; /* new since a */
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&a, makedev(8, 0)));
+	x->no_start = 9;
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&b, makedev(8, 0)));
+	x->no_start = 1; /* went back: a new tracer */
+	proc_sample_sort_traced(&a);
+	proc_sample_sort_traced(&b);
+	ck_assert_ptr_null(proc_sample_loss(&b, makedev(9, 0)));
+	ck_assert_uint_eq(proc_sample_loss(&b, makedev(7, 1))->no_start, 6);
+
+	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
+	ck_assert(l.since_prev);
+	ck_assert_uint_eq(l.ndev, 3);
+	ck_assert_uint_eq(l.dev[0].dev, makedev(7, 0));
+	ck_assert_uint_eq(l.dev[0].no_start, 2);
+	ck_assert_uint_eq(l.dev[0].no_start_new, 2);
+	ck_assert_str_eq(l.dev[0].dev_name, "7:0");
+	ck_assert_uint_eq(l.dev[1].no_start, 6);
+	ck_assert_uint_eq(l.dev[1].no_start_new, 2);
+	ck_assert_uint_eq(l.dev[2].no_start, 1);
+	ck_assert_uint_eq(l.dev[2].no_start_new, 1);
+	ck_assert_uint_eq(l.no_start, 9);
+	ck_assert_uint_eq(l.no_start_new, 5);
+	ck_assert_uint_eq(l.skipped, 5);
+	ck_assert_uint_eq(l.skipped_new, 2);
+	b.skipped = 1; /* went back */
+	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
+	ck_assert_uint_eq(l.skipped_new, 1);
+
+	/* the previous sample not traced (or absent): no interval */
+	a.traced = false;
+	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
+	ck_assert(!l.since_prev);
+	ck_assert_uint_eq(l.no_start, 9);
+	ck_assert_uint_eq(l.no_start_new, 0);
+	ck_assert_uint_eq(l.skipped_new, 0);
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	output_procs_loss(f, &l);
+	fclose(f);
+	ck_assert_str_eq(buf, "{\"runs_skipped\": 1, \"runs_skipped_new\": null, \"done_without_start\": 9, "
+			      "\"done_without_start_new\": null, \"devices\": ["
+			      "{\"device\": \"7:0\", \"dev\": \"7:0\", \"done_without_start\": 2, \"done_without_start_new\": null}, "
+			      "{\"device\": \"7:1\", \"dev\": \"7:1\", \"done_without_start\": 6, \"done_without_start_new\": null}, "
+			      "{\"device\": \"8:0\", \"dev\": \"8:0\", \"done_without_start\": 1, \"done_without_start_new\": null}]}");
+	free(buf);
+	buf = NULL;
+	ck_assert_int_eq(model_procs_loss(NULL, &b, &l), 0);
+	ck_assert(!l.since_prev);
+
+	/* through the process view: the JSON carries it when traced */
+	a.traced = true;
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_uint_eq(m.loss.no_start_new, 5);
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	output_procs_json(f, &m);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"trace_loss\": {\"runs_skipped\": 1, \"runs_skipped_new\": 1, "
+					  "\"done_without_start\": 9, \"done_without_start_new\": 5, "));
+	free(buf);
+	buf = NULL;
+	/* a traced sample that lost nothing: an empty object, not none */
+	b.nloss = 0;
+	b.skipped = 0;
+	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
+	ck_assert_uint_eq(l.ndev, 0);
+	ck_assert_uint_eq(l.no_start, 0);
+	/* untraced: nothing */
+	b.traced = false;
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	output_procs_json(f, &m);
+	fclose(f);
+	ck_assert_ptr_null(strstr(buf, "trace_loss"));
+	free(buf);
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_loss_free(&l);
+	model_procs_free(&m);
+}
+END_TEST
+
 /* The rate of a traced pair of a process: ok tells whether it has one. */
 static double pair_req_s(const struct proc_metrics *m, pid_t pid, dev_t dev, int op, bool *ok)
 {
@@ -485,6 +591,7 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_traced);
 	tcase_add_test(tc, test_traced_new_pair);
+	tcase_add_test(tc, test_loss);
 	tcase_add_test(tc, test_read_map);
 	suite_add_tcase(s, tc);
 	return s;
