@@ -26,6 +26,19 @@ t_near() {
 # t_subskip WHY: a part of the script cannot run here; the rest goes on.
 # tests/run-all lists it (and fails it under CI) like a whole-script skip.
 t_subskip() { echo "skip - $*"; }
+# t_absent WHY: a part needs a kernel feature this kernel lacks (not a
+# package: those CI installs) and the script has made sure it is absent, not
+# merely unloaded. tests/run-all lists it, also under CI, and does not fail
+# it: the feature's code is tested on fixture trees.
+t_absent() { echo "absent - $*"; }
+# t_have_sched NAME QUEUE: the I/O scheduler NAME can be chosen on the queue
+# directory QUEUE, after loading its module where there is one (0), or this
+# kernel has no such scheduler (1).
+t_have_sched() {
+	grep -qw "$1" "$2/scheduler" && return 0
+	modprobe -q "$1-iosched" 2>/dev/null || modprobe -q "$1" 2>/dev/null
+	grep -qw "$1" "$2/scheduler"
+}
 # t_until SECONDS CMD...: poll CMD every 0.05 s until it succeeds (0) or the
 # time is up (1): wait for a condition, never for a fixed time.
 # A condition waited for may take far longer than asked on a loaded machine

@@ -23,7 +23,8 @@ for round in 1 2 3; do
 		--set "$n:max_sectors_kb=$((128 * round))" --set "$n:rq_affinity=$((round % 3))"
 		--set "$n:nomerges=$(((round + 1) % 3))" --set "$n:wbt_lat_usec=$((round * 3000))"
 		--set "$n:add_random=$((round % 2))" --set "$n:iostats=$(((round + 1) % 2))"
-		--set "$n:scheduler=bfq" --set "$n:iosched/slice_idle=$round"
+		--set "$n:scheduler=kyber" --set "$n:iosched/write_lat_nsec=$((round * 1000000))"
+		--set "$n:scheduler=none"
 		--set "$n:scheduler=kyber" --set "$n:iosched/read_lat_nsec=$((round * 500000))"
 		--set "$n:nr_requests=$((32 * round))")
 done
@@ -40,7 +41,7 @@ journal_has() { # N: at least N originals in the journal
 	for x in "${l[@]}"; do [[ $x == orig\ * ]] && c=$((c + 1)); done
 	[ "$c" -ge "$1" ]
 }
-sysfs_is() { # FILE GLOB (brackets escaped: \[bfq\])
+sysfs_is() { # FILE GLOB (brackets escaped: \[kyber\])
 	local v
 	{ read -r v <"$q/$1"; } 2>/dev/null && [[ $v == $2 ]]
 }
@@ -72,8 +73,9 @@ at "first original journaled" journal_has 1
 at "2 originals journaled" journal_has 2
 at "5 originals journaled" journal_has 5
 at "8 originals journaled" journal_has 8
-at "round 1, switched to bfq" sysfs_is scheduler '*\[bfq\]*'
 at "round 1, switched to kyber" sysfs_is scheduler '*\[kyber\]*'
+at "round 1, kyber's write_lat_nsec 1 ms" sysfs_is iosched/write_lat_nsec 1000000
+at "round 1, kyber again, read_lat_nsec 0.5 ms" sysfs_is iosched/read_lat_nsec 500000
 at "round 2, read_ahead_kb 2048" sysfs_is read_ahead_kb 2048
 at "round 3, fifo_batch 24" sysfs_is iosched/fifo_batch 24
 
