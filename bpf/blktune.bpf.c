@@ -226,6 +226,27 @@ static __always_inline __u32 flush_seq_flag(void)
 	return 1U << 4; /* RQF_FLUSH_SEQ before 6.7 */
 }
 
+/* The request flags that say the kernel stamped rq->start_time_ns: it
+ * does when it accounts the request (RQF_IO_STAT) or a scheduler needs
+ * the time (RQF_USE_SCHED); blk-stat (RQF_STATS) wants the end time too
+ * but stamps only the issue (io_start_time_ns), and that at dispatch. 0
+ * when the running kernel does not name them (before 6.7, whose
+ * blk_mq_rq_ctx_init zeroes the field when it does not stamp it). 6.18
+ * leaves the field as the request's previous user left it: on a queue
+ * with iostats 0 and no scheduler every latency was that old request's
+ * age (seconds). */
+static __always_inline __u32 stamped_flags(void)
+{
+	__u32 m;
+
+	if (!bpf_core_enum_value_exists(enum rqf_flags, __RQF_IO_STAT) ||
+	    !bpf_core_enum_value_exists(enum rqf_flags, __RQF_USE_SCHED))
+		return 0;
+	m = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
+	m |= 1U << bpf_core_enum_value(enum rqf_flags, __RQF_USE_SCHED);
+	return m;
+}
+
 /* One request, counted once. The tracepoint fires for every step of a
  * request's completion, and a request can take several:
  *  - a partial completion (nr_bytes below what is left) fires again later;
@@ -245,7 +266,7 @@ int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int n
 	struct blk_mq_ctx *swq;
 	struct blktune_dev_cpu *v;
 	__u64 now, start, issue;
-	__u32 op, from, to;
+	__u32 op, from, to, flags;
 
 	if (!disk) /* passthrough to a queue without a disk */
 		return 0;
@@ -267,7 +288,11 @@ int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int n
 	}
 	ADD(v->completed[op], 1);
 	count_size(v, op, nr_bytes);
-	start = rq->start_time_ns;
+	/* Neither time is there unless the kernel stamped this request: an
+	 * unstamped one counts in no_start. A stale issue time is from the
+	 * request's previous use, before this start: the test below drops it. */
+	flags = stamped_flags();
+	start = !flags || (rq->rq_flags & flags) ? rq->start_time_ns : 0;
 	issue = rq->io_start_time_ns;
 	now = bpf_ktime_get_ns();
 	if (start && now > start) {

@@ -31,6 +31,8 @@ struct request_queue {
  * bpf_core_enum_value); before, RQF_FLUSH_SEQ was the define 1 << 4. */
 enum rqf_flags {
 	__RQF_FLUSH_SEQ = 1,
+	__RQF_USE_SCHED = 5,
+	__RQF_IO_STAT = 8,
 };
 
 struct block_device {

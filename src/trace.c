@@ -653,6 +653,7 @@ int trace_metrics_json(FILE *f, const struct trace_metrics *m)
 	json_num(f, "lat_p99_us", m->lat_p99_us);
 	json_num(f, "lat_max_us", m->lat_max_us);
 	json_num(f, "lat_avg_us", m->lat_avg_us);
+	fprintf(f, ", \"no_start_time\": %llu", (unsigned long long)m->d.no_start);
 	fputs(", \"per_cpu\": [", f);
 	for (unsigned c = 0; c < m->ncpu; c++) {
 		if (!m->cpu[c].issued && !m->cpu[c].completed)

@@ -121,6 +121,9 @@ void view_trace_sizes_draw(struct ui *u, int y, int height, int width)
 	if (height > 2 && isfinite(t->lat_p50_us))
 		mvprintw(y + height - 1, right, "p50 %.0f  p90 %.0f  p99 %.0f  max %.0f %s (bucket resolution)",
 			 t->lat_p50_us, t->lat_p90_us, t->lat_p99_us, t->lat_max_us, format_us(u->utf8));
+	else if (height > 2 && t->d.no_start)
+		mvprintw(y + height - 1, right, "%.*s", width - right > 0 ? width - right : 0,
+			 "no latency: the kernel kept no start time (queue/iostats 0, no scheduler)");
 }
 
 static void cell_us(double v, bool known)

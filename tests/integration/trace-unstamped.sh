@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A queue that keeps no start time gives no latency, not a wrong one. With
+# queue/iostats 0 and no scheduler the kernel does not stamp a request's
+# start (rq->start_time_ns) and 6.18 leaves the field as the request's
+# previous user left it; blktune used to read that as latencies of
+# seconds. On a loop device this test creates, fio reads N direct 4k
+# blocks at depth 1 with iostats 0, then again with iostats 1:
+#  - iostats 0: every traced completion (fio's total_ios) is in
+#    no_start_time, no report has a latency or a queue time;
+#  - iostats 1: none is, and the traced latency sum equals bpftrace's
+#    (block_io_start to block_rq_complete, matched by sector) within 2 %
+#    and 1 us a request (the kernel stamps the start just after
+#    block_io_start), and is at most the kernel's read time in
+#    /proc/diskstats (field 7, ms): the same start, but the kernel ends
+#    after the bio completions that wake the reader (on a loaded machine
+#    8 us a request later: 26.8 ms traced against 44 ms).
+. "$(dirname "$0")/../lib.sh"
+t_need_root
+command -v fio >/dev/null || t_skip "no fio"
+command -v jq >/dev/null || t_skip "no jq"
+command -v bpftrace >/dev/null || t_skip "no bpftrace (apt-get install bpftrace)"
+export BLKTUNE_JOURNAL_DIR=$T_TMP/journal XDG_STATE_HOME=$T_TMP/state
+N=${N:-2048}
+t_loop_create_fresh 64 || t_skip "no loop device"
+dev=$T_LOOP
+name=${dev#/dev/}
+q=/sys/block/$name/queue
+echo none > $q/scheduler
+restore() { [ -n "${btpid:-}" ] && kill "$btpid" 2>/dev/null; [ -e $q/iostats ] && echo 1 > $q/iostats; }
+T_CLEANUP_FIRST+=(restore)
+
+run() { # OUT: blktune -b --json around one fio job
+	"$BLKTUNE" -b --json -d 0.5 -n 12 -p "$name" > "$1" 2> "$T_TMP/err" &
+	local b=$!
+	t_until 10 test -s "$1" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
+	fio --name=unstamped --filename="$dev" --rw=randread --bs=4k --size="$((N * 4))k" --direct=1 \
+		--ioengine=psync --randrepeat=0 --output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 ||
+		t_fail "fio ran"
+	wait "$b" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
+}
+sumf() { jq -s -r --arg d "$name" "[.[].disk[] | select(.disk_device == \$d) | $2 | numbers] | add // 0" "$1"; }
+tot() { jq -r '.jobs[0].read.total_ios' "$T_TMP/fio.json"; }
+
+echo 0 > $q/iostats
+t_eq "iostats is off" "$(cat $q/iostats)" 0
+run "$T_TMP/off.json"
+n=$(tot)
+t_eq "fio read N blocks" "$n" "$N"
+t_eq "iostats 0: every traced completion has no start time" "$(sumf "$T_TMP/off.json" .no_start_time)" "$n"
+t_eq "iostats 0: and was traced" "$(sumf "$T_TMP/off.json" .trace_completed)" "$n"
+t_eq "iostats 0: no report has a latency" \
+	"$(jq -s -r --arg d "$name" '[.[].disk[] | select(.disk_device == $d) |
+		(.lat_p50_us, .lat_p99_us, .lat_avg_us, .q_p99_us) | numbers] | length' "$T_TMP/off.json")" 0
+
+echo 1 > $q/iostats
+kdev=$(( $(stat -c 0x%t "$dev") << 20 | $(stat -c 0x%T "$dev") ))
+t_bpftrace "$T_TMP/bt.out" '
+tracepoint:block:block_io_start /args->dev == '"$kdev"'/ { @s[args->sector] = nsecs; }
+tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
+	@ns = sum(nsecs - @s[args->sector]); @n = count(); delete(@s[args->sector]); }
+END { clear(@s); }' || t_fail "bpftrace attached"
+btpid=$T_BT_PID
+t0=$(awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats)
+run "$T_TMP/on.json"
+t1=$(awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats)
+t_stop "$btpid" INT
+btpid=
+n=$(tot)
+t_eq "iostats 1: no completion without a start time" "$(sumf "$T_TMP/on.json" .no_start_time)" 0
+t_eq "iostats 1: every read traced" "$(sumf "$T_TMP/on.json" .trace_completed)" "$n"
+t_eq "bpftrace timed every read" "$(awk '$1 == "@n:" { print $2 }' "$T_TMP/bt.out")" "$n"
+# each report's average times its completions
+sum=$(jq -s -r --arg d "$name" '[.[].disk[] | select(.disk_device == $d and .lat_avg_us != null) |
+	.lat_avg_us * .trace_completed] | add / 1000' "$T_TMP/on.json")
+bt=$(awk '$1 == "@ns:" { print $2 / 1e6 }' "$T_TMP/bt.out")
+echo "# latency sums: traced $sum ms, bpftrace $bt ms, diskstats read time $((t1 - t0)) ms"
+t_near "iostats 1: the traced latency sum is bpftrace's (ms)" "$sum" "$bt" \
+	"$(awk -v b="$bt" -v n="$n" 'BEGIN { print b * 0.02 + n * 0.001 }')"
+t_check "iostats 1: and at most diskstats' read time ($sum <= $((t1 - t0)) + 1 ms)" \
+	awk -v s="$sum" -v k="$((t1 - t0))" 'BEGIN { exit !(s <= k + 1) }'
+t_done
