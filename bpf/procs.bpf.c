@@ -85,13 +85,17 @@ static __always_inline void count_done(struct procs_bpf_counts *c, __u32 b, __u6
 	__sync_fetch_and_add(&c->done, 1);
 }
 
+/* The blk cgroup of the request's first bio. Read through the typed
+ * pointers (BTF loads the JIT guards against faults; a NULL on the way
+ * reads as 0), not BPF_CORE_READ: that is a bpf_probe_read_kernel call per
+ * pointer, five per request. */
 static __always_inline __u64 blk_cgroup_id(struct request *rq)
 {
 	struct bio *bio = rq->bio;
 
 	if (!bio || !bpf_core_field_exists(bio->bi_blkg))
 		return 0;
-	return BPF_CORE_READ(bio, bi_blkg, blkcg, css.cgroup, kn, id);
+	return bio->bi_blkg->blkcg->css.cgroup->kn->id;
 }
 
 static __always_inline __u32 flush_seq_flag(void)
@@ -145,6 +149,9 @@ int BPF_PROG(io_start, struct request *rq)
 	c = lookup_or_zero(&cgroups, &cgk, &counts_zero);
 	if (c)
 		count_start(c, op, rq->__data_len);
+	/* Not rq->start_time_ns: the kernel sets it after this event (or
+	 * never, on a queue without accounting or a scheduler), so here it
+	 * still holds the previous request's. */
 	in.start_ns = bpf_ktime_get_ns();
 	bpf_map_update_elem(&inflight, &rqp, &in, BPF_ANY);
 	return 0;
