@@ -11,7 +11,8 @@
 #    its bytes fio's io_bytes, the other direction 0; every request done;
 #  - the writer's requests carry its cgroup's id (the cgroup directory's
 #    inode, the kernel's cgroup id), the reader's another (its own cgroup);
-#  - latency percentiles are there where requests completed.
+#  - latency percentiles are there where requests completed, and the
+#    reader's latencies add up to diskstats' read time (iostat's r_await).
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 command -v fio >/dev/null || t_skip "no fio"
@@ -28,6 +29,10 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$shm"; [ -d "$CG" ] && rmdir "$CG"; t_cleanup' EXIT
 mkdir "$CG" || t_skip "cannot create a blkio cgroup"
 
+# read ticks (ms spent reading, /proc/diskstats field 7) before and after:
+# only the reader reads this device
+ticks() { awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats; }
+t0=$(ticks)
 "$BLKTUNE" -b --json --top-processes --trace-processes -d 0.5 -n 30 -p "$name" > "$T_TMP/out.json" 2> "$T_TMP/err" &
 pids+=($!)
 t_until 10 test -s "$T_TMP/out.json" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
@@ -48,6 +53,7 @@ pids+=($!)
 wpid=$!
 wait "$rpid" || t_fail "the reader ran"
 wait "$wpid" || t_fail "the writer ran"
+t1=$(ticks)
 wait "${pids[0]}" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
 pids=()
 
@@ -76,6 +82,20 @@ t_check "reader: another cgroup id (it ran outside $CG)" test "$(last "$rpid" cg
 p50=$(jq -s -r --argjson p "$rpid" --arg d "$name" '[.[].processes.rows[] | select(.pid == $p) | .devices[] |
 	select(.device == $d) | .lat_p50_us | numbers] | length' "$T_TMP/out.json")
 t_check "reader: latency percentiles in the intervals it read ($p50)" test "$p50" -gt 0
+# The pair's latencies summed over the run (each report's lat_avg_us times
+# the requests done in its interval) against the kernel's own: the read
+# time diskstats adds per request from the same start (the request's
+# allocation) to its end, which iostat's r_await divides. The kernel keeps
+# milliseconds; the traced start (block_io_start) comes just before the
+# kernel stamps its own, the traced end just after: within 5 %, 2 ms and
+# 2 us a request.
+sum=$(jq -s -r --argjson p "$rpid" --arg d "$name" 'reduce ([.[].processes.rows[] | select(.pid == $p) |
+	.devices[] | select(.device == $d) | [.done, .lat_avg_us]] | .[]) as $x ({prev: 0, us: 0};
+	.us += (if $x[1] == null then 0 else $x[1] * ($x[0] - .prev) end) | .prev = $x[0]) | .us / 1000' \
+	"$T_TMP/out.json")
+echo "# reader: traced latency sum $sum ms, diskstats read ticks $((t1 - t0)) ms"
+t_near "reader: its latency sum is diskstats' read time (ms)" "$sum" "$((t1 - t0))" \
+	"$(awk -v k="$((t1 - t0))" -v n="$(fiov procs-reader read.total_ios)" 'BEGIN { print k * 0.05 + 2 + n * 0.002 }')"
 
 out=$("$BLKTUNE" -b --json --trace-processes -n 1 2>&1)
 t_eq "--trace-processes in batch without --top-processes: exit 2" "$?" 2

@@ -342,6 +342,10 @@ START_TEST(test_loss)
 	x->no_start = 9;
 	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&b, makedev(8, 0)));
 	x->no_start = 1; /* went back: a new tracer */
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&a, makedev(8, 16)));
+	x->no_start = 7;
+	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&b, makedev(8, 16)));
+	x->no_start = 7; /* unchanged: none new */
 	proc_sample_sort_traced(&a);
 	proc_sample_sort_traced(&b);
 	ck_assert_ptr_null(proc_sample_loss(&b, makedev(9, 0)));
@@ -349,7 +353,9 @@ START_TEST(test_loss)
 
 	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
 	ck_assert(l.since_prev);
-	ck_assert_uint_eq(l.ndev, 3);
+	ck_assert_uint_eq(l.ndev, 4);
+	ck_assert_uint_eq(l.dev[3].no_start, 7);
+	ck_assert_uint_eq(l.dev[3].no_start_new, 0);
 	ck_assert_uint_eq(l.dev[0].dev, makedev(7, 0));
 	ck_assert_uint_eq(l.dev[0].no_start, 2);
 	ck_assert_uint_eq(l.dev[0].no_start_new, 2);
@@ -358,7 +364,7 @@ START_TEST(test_loss)
 	ck_assert_uint_eq(l.dev[1].no_start_new, 2);
 	ck_assert_uint_eq(l.dev[2].no_start, 1);
 	ck_assert_uint_eq(l.dev[2].no_start_new, 1);
-	ck_assert_uint_eq(l.no_start, 9);
+	ck_assert_uint_eq(l.no_start, 16);
 	ck_assert_uint_eq(l.no_start_new, 5);
 	ck_assert_uint_eq(l.skipped, 5);
 	ck_assert_uint_eq(l.skipped_new, 2);
@@ -370,17 +376,59 @@ START_TEST(test_loss)
 	a.traced = false;
 	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
 	ck_assert(!l.since_prev);
-	ck_assert_uint_eq(l.no_start, 9);
+	ck_assert_uint_eq(l.no_start, 16);
 	ck_assert_uint_eq(l.no_start_new, 0);
 	ck_assert_uint_eq(l.skipped_new, 0);
 	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
 	output_procs_loss(f, &l);
 	fclose(f);
-	ck_assert_str_eq(buf, "{\"runs_skipped\": 1, \"runs_skipped_new\": null, \"done_without_start\": 9, "
+	/* named from the sample's diskstats where it has the device; a name
+	 * of quotes only, escaped, still fits the JSON buffer whole */
+	{
+		struct sample ds;
+		struct disk_sample *d;
+
+		sample_init(&ds);
+		ck_assert_ptr_nonnull(d = sample_add_disk(&ds));
+		d->st.dev = makedev(7, 1);
+		snprintf(d->st.name, sizeof(d->st.name), "loop1");
+		ck_assert_ptr_nonnull(d = sample_add_disk(&ds));
+		d->st.dev = makedev(8, 16);
+		memset(d->st.name, '"', sizeof(d->st.name) - 1);
+		d->st.name[sizeof(d->st.name) - 1] = '\0';
+		model_procs_loss_names(&l, &ds);
+		sample_free(&ds);
+	}
+	ck_assert_str_eq(l.dev[0].dev_name, "7:0");
+	ck_assert_str_eq(l.dev[1].dev_name, "loop1");
+	ck_assert_str_eq(l.dev[2].dev_name, "8:0");
+	ck_assert_uint_eq(strspn(l.dev[3].dev_name, "\""), SAMPLE_NAME_MAX - 1);
+	/* buf: rendered before the names */
+	ck_assert_str_eq(buf, "{\"runs_skipped\": 1, \"runs_skipped_new\": null, \"done_without_start\": 16, "
 			      "\"done_without_start_new\": null, \"devices\": ["
 			      "{\"device\": \"7:0\", \"dev\": \"7:0\", \"done_without_start\": 2, \"done_without_start_new\": null}, "
 			      "{\"device\": \"7:1\", \"dev\": \"7:1\", \"done_without_start\": 6, \"done_without_start_new\": null}, "
-			      "{\"device\": \"8:0\", \"dev\": \"8:0\", \"done_without_start\": 1, \"done_without_start_new\": null}]}");
+			      "{\"device\": \"8:0\", \"dev\": \"8:0\", \"done_without_start\": 1, \"done_without_start_new\": null}, "
+			      "{\"device\": \"8:16\", \"dev\": \"8:16\", \"done_without_start\": 7, \"done_without_start_new\": null}]}");
+	free(buf);
+	buf = NULL;
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	output_procs_loss(f, &l);
+	fclose(f);
+	{
+		char want[2 * SAMPLE_NAME_MAX + 8];
+		size_t k = 0;
+
+		want[k++] = '"';
+		for (int i = 0; i < SAMPLE_NAME_MAX - 1; i++) {
+			want[k++] = '\\';
+			want[k++] = '"';
+		}
+		want[k++] = '"';
+		want[k] = '\0';
+		ck_assert_ptr_nonnull(strstr(buf, "{\"device\": \"loop1\", \"dev\": \"7:1\""));
+		ck_assert_ptr_nonnull(strstr(buf, want));
+	}
 	free(buf);
 	buf = NULL;
 	ck_assert_int_eq(model_procs_loss(NULL, &b, &l), 0);
@@ -394,7 +442,7 @@ START_TEST(test_loss)
 	output_procs_json(f, &m);
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(buf, "\"trace_loss\": {\"runs_skipped\": 1, \"runs_skipped_new\": 1, "
-					  "\"done_without_start\": 9, \"done_without_start_new\": 5, "));
+					  "\"done_without_start\": 16, \"done_without_start_new\": 5, "));
 	free(buf);
 	buf = NULL;
 	/* a traced sample that lost nothing: an empty object, not none */
@@ -403,8 +451,15 @@ START_TEST(test_loss)
 	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
 	ck_assert_uint_eq(l.ndev, 0);
 	ck_assert_uint_eq(l.no_start, 0);
-	/* untraced: nothing */
+	/* an untraced sample: nothing */
 	b.traced = false;
+	b.skipped = 4;
+	ck_assert_ptr_nonnull(proc_sample_add_loss(&b, makedev(7, 0)));
+	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
+	ck_assert_uint_eq(l.ndev, 0);
+	ck_assert_uint_eq(l.skipped, 0);
+	ck_assert_uint_eq(l.skipped_new, 0);
+	ck_assert_uint_eq(l.no_start, 0);
 	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
 	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
 	output_procs_json(f, &m);
@@ -414,7 +469,11 @@ START_TEST(test_loss)
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_loss_free(&l);
+	ck_assert_ptr_null(l.dev);
+	ck_assert_uint_eq(l.ndev + l.cap, 0);
 	model_procs_free(&m);
+	ck_assert_ptr_null(m.loss.dev);
+	ck_assert_uint_eq(m.loss.ndev + m.loss.cap, 0);
 }
 END_TEST
 
