@@ -228,13 +228,15 @@ static __always_inline __u32 flush_seq_flag(void)
 
 /* The request flags that say the kernel stamped rq->start_time_ns: it
  * does when it accounts the request (RQF_IO_STAT) or a scheduler needs
- * the time (RQF_USE_SCHED); blk-stat (RQF_STATS) wants the end time too
- * but stamps only the issue (io_start_time_ns), and that at dispatch. 0
- * when the running kernel does not name them (before 6.7, whose
- * blk_mq_rq_ctx_init zeroes the field when it does not stamp it). 6.18
- * leaves the field as the request's previous user left it: on a queue
- * with iostats 0 and no scheduler every latency was that old request's
- * age (seconds). */
+ * the time (RQF_USE_SCHED), and for the flush machinery's own flush
+ * request, which blk_rq_init stamps at each use (RQF_FLUSH_SEQ: where this
+ * is read, only that request still carries it); blk-stat (RQF_STATS) wants
+ * the end time too but stamps only the issue (io_start_time_ns), and that
+ * at dispatch. 0 when the running kernel does not name them (before 6.7,
+ * whose blk_mq_rq_ctx_init zeroes the field when it does not stamp it).
+ * 6.18 leaves the field as the request's previous user left it: on a
+ * queue with iostats 0 and no scheduler every latency was that old
+ * request's age (seconds). */
 static __always_inline __u32 stamped_flags(void)
 {
 	__u32 m;
@@ -244,7 +246,7 @@ static __always_inline __u32 stamped_flags(void)
 		return 0;
 	m = 1U << bpf_core_enum_value(enum rqf_flags, __RQF_IO_STAT);
 	m |= 1U << bpf_core_enum_value(enum rqf_flags, __RQF_USE_SCHED);
-	return m;
+	return m | flush_seq_flag();
 }
 
 /* One request, counted once. The tracepoint fires for every step of a

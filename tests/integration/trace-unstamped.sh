@@ -7,6 +7,10 @@
 # blocks at depth 1 with iostats 0, then again with iostats 1:
 #  - iostats 0: every traced completion (fio's total_ios) is in
 #    no_start_time, no report has a latency or a queue time;
+#  - iostats 0 with a volatile cache, a write and an fsync 256 times: the
+#    flush machinery's own flush request is stamped whatever iostats says
+#    (blk_rq_init), so every flush (fio's syncs) has a latency, while the
+#    writes and each fsync's empty PREFLUSH write are in no_start_time;
 #  - iostats 1: none is, and the traced latency sum equals bpftrace's
 #    (block_io_start to block_rq_complete, matched by sector) within 2 %
 #    and 1 us a request (the kernel stamps the start just after
@@ -26,7 +30,10 @@ dev=$T_LOOP
 name=${dev#/dev/}
 q=/sys/block/$name/queue
 echo none > $q/scheduler
-restore() { [ -n "${btpid:-}" ] && kill "$btpid" 2>/dev/null; [ -e $q/iostats ] && echo 1 > $q/iostats; }
+restore() {
+	[ -n "${btpid:-}" ] && kill "$btpid" 2>/dev/null
+	[ -e $q/iostats ] && echo 1 > $q/iostats && echo "write through" > $q/write_cache
+}
 T_CLEANUP_FIRST+=(restore)
 
 run() { # OUT: blktune -b --json around one fio job
@@ -51,6 +58,26 @@ t_eq "iostats 0: and was traced" "$(sumf "$T_TMP/off.json" .trace_completed)" "$
 t_eq "iostats 0: no report has a latency" \
 	"$(jq -s -r --arg d "$name" '[.[].disk[] | select(.disk_device == $d) |
 		(.lat_p50_us, .lat_p99_us, .lat_avg_us, .q_p99_us) | numbers] | length' "$T_TMP/off.json")" 0
+
+# fsyncs on the raw device with iostats still 0
+echo "write back" > $q/write_cache
+"$BLKTUNE" -b --json -d 0.5 -n 12 -p "$name" > "$T_TMP/flush.json" 2> "$T_TMP/err" &
+b=$!
+t_until 10 test -s "$T_TMP/flush.json" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
+fio --name=unstamped-sync --filename="$dev" --rw=randwrite --bs=4k --size=1m --direct=1 --fsync=1 \
+	--ioengine=psync --randrepeat=0 --output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 ||
+	t_fail "fio ran"
+wait "$b" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
+echo "write through" > $q/write_cache
+syncs=$(jq -r '.jobs[0].sync.total_ios' "$T_TMP/fio.json")
+writes=$(jq -r '.jobs[0].write.total_ios' "$T_TMP/fio.json")
+t_check "fio synced ($syncs of $writes writes)" test "$syncs" -gt 200
+t_eq "iostats 0: every flush has a latency" "$(sumf "$T_TMP/flush.json" '.lat_split.flush.requests')" "$syncs"
+t_eq "iostats 0: its histogram holds each once" \
+	"$(sumf "$T_TMP/flush.json" '(.lat_split.flush.lat_hist_us.device // [] | map(.count) | add)')" "$syncs"
+t_eq "iostats 0: the writes and the fsyncs' empty writes have none" \
+	"$(sumf "$T_TMP/flush.json" .no_start_time)" $((writes + syncs))
+t_eq "iostats 0: no write latency" "$(sumf "$T_TMP/flush.json" '.lat_split.write.requests')" 0
 
 echo 1 > $q/iostats
 kdev=$(( $(stat -c 0x%t "$dev") << 20 | $(stat -c 0x%T "$dev") ))
