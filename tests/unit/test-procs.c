@@ -587,6 +587,261 @@ START_TEST(test_traced_new_pair)
 }
 END_TEST
 
+/* One pair's figures from its counts now and a baseline that is not zero:
+ * every rate and the interval's latency are differences; counts that went
+ * back, a zero interval or no baseline give no rate and no latency. */
+START_TEST(test_figures)
+{
+	struct proc_counts p = { 0 }, c = { 0 };
+	struct proc_figures f;
+
+	p.requests[0] = 10, p.requests[1] = 4, p.requests[3] = 2;
+	p.bytes[0] = 10 * 4096, p.bytes[1] = 4 * 8192;
+	p.done = 16;
+	p.lat[5] = 15; /* (16, 32] us, before and after: none in the interval */
+	p.lat[11] = 1; /* (1, 2] ms */
+	p.lat_sum_ns = 15 * 20000ULL + 1500000ULL;
+	c = p;
+	c.requests[0] = 30, c.requests[3] = 3;
+	c.bytes[0] = 30 * 4096;
+	c.done = 37; /* 21 done in the interval: 20 in (64, 128] us, 1 in (1, 2] ms */
+	c.lat[7] = 20;
+	c.lat[11] = 2;
+	c.lat_sum_ns = p.lat_sum_ns + 20 * 100000ULL + 1800000ULL;
+
+	model_procs_figures(&c, &p, 2.0, &f);
+	ck_assert(f.rates);
+	ck_assert_uint_eq(f.requests[0], 30); /* cumulative counts are now's */
+	ck_assert_uint_eq(f.requests[3], 3);
+	ck_assert_uint_eq(f.bytes[0], 30 * 4096);
+	ck_assert_uint_eq(f.done, 37);
+	ck_assert_double_eq_tol(f.req_s[0], 10, 1e-9);
+	ck_assert_double_eq_tol(f.req_s[1], 0, 1e-9);
+	ck_assert_double_eq_tol(f.req_s[3], 0.5, 1e-9);
+	ck_assert_double_eq_tol(f.bytes_s[0], 10 * 4096, 1e-9);
+	ck_assert_double_eq_tol(f.bytes_s[1], 0, 1e-9);
+	/* the interval's 21: p50 among the 20, p99 the slow one, not the 15
+	 * in (16, 32] that were there before */
+	ck_assert_msg(f.lat_p50_us > 64 && f.lat_p50_us <= 128, "p50 %f", f.lat_p50_us);
+	ck_assert_msg(f.lat_p99_us > 1024 && f.lat_p99_us <= 2048, "p99 %f", f.lat_p99_us);
+	ck_assert_double_eq_tol(f.lat_avg_us, (20 * 100.0 + 1800.0) / 21, 1e-9);
+
+	/* nothing completed in the interval: rates, no latency */
+	c = p;
+	c.requests[0] = 12;
+	model_procs_figures(&c, &p, 2.0, &f);
+	ck_assert(f.rates);
+	ck_assert_double_eq_tol(f.req_s[0], 1, 1e-9);
+	ck_assert(isnan(f.lat_p50_us) && isnan(f.lat_p99_us) && isnan(f.lat_avg_us));
+
+	/* a count that went back (a new tracer): no rate, no latency, counts kept */
+	for (int k = 0; k < 3; k++) {
+		c = p;
+		if (k == 0)
+			c.requests[1] = 3;
+		else if (k == 1)
+			c.bytes[0] = 1;
+		else
+			c.done = 15;
+		model_procs_figures(&c, &p, 2.0, &f);
+		ck_assert_msg(!f.rates, "went back (%d): no rates", k);
+		ck_assert(isnan(f.lat_p50_us) && isnan(f.lat_avg_us));
+		ck_assert_double_eq_tol(f.req_s[0] + f.bytes_s[0], 0, 1e-9);
+		ck_assert_uint_eq(f.requests[0], 10);
+	}
+	/* no interval, or no baseline */
+	c = p;
+	c.requests[0] = 20;
+	model_procs_figures(&c, &p, 0, &f);
+	ck_assert(!f.rates);
+	ck_assert(isnan(f.lat_p50_us) && isnan(f.lat_p99_us) && isnan(f.lat_avg_us));
+	ck_assert_double_eq_tol(f.req_s[0], 0, 1e-9);
+	model_procs_figures(&c, NULL, 2.0, &f);
+	ck_assert(!f.rates);
+	ck_assert_uint_eq(f.requests[0], 20);
+}
+END_TEST
+
+/* Two samples at the same time: no rates, never a division by zero; the
+ * row keeps the process's start time (its identity). */
+START_TEST(test_same_time)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	const struct proc_row *r;
+
+	load("t0", &a);
+	load("t1", &b);
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 108));
+	ck_assert_uint_eq(r->start, 6000);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 103));
+	ck_assert_uint_eq(r->start, 999);
+	b.t = a.t;
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	for (size_t i = 0; i < m.nrows; i++) {
+		ck_assert(!m.row[i].rates);
+		ck_assert(isfinite(m.row[i].rbytes_s) && isfinite(m.row[i].wbytes_s));
+	}
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+/* Sorting every process: a rate column puts the rows without rates last
+ * whatever the direction and the order before; any other column mixes
+ * them in its own order. Strings compare by sign, not by strcmp's size. */
+START_TEST(test_sort_all)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	static const enum proc_column rates[] = { PROC_COL_RBYTES_S, PROC_COL_WBYTES_S, PROC_COL_BYTES_S,
+						  PROC_COL_REQS_S };
+
+	load("t0", &a);
+	load("t1", &b);
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	/* rows with rates: 100 101 102 107 108; without: 103 104 106 */
+	model_procs_sort(&m, PROC_COL_PID, true);
+	model_procs_sort(&m, PROC_COL_PID, false);
+	order(&m, (const pid_t[]){ 100, 101, 102, 103, 104, 106, 107, 108 }, 8);
+	model_procs_sort(&m, PROC_COL_PID, true);
+	order(&m, (const pid_t[]){ 108, 107, 106, 104, 103, 102, 101, 100 }, 8);
+	/* from PID descending, the rows without rates sit among the others */
+	model_procs_sort(&m, PROC_COL_RBYTES_S, false);
+	order(&m, (const pid_t[]){ 108, 101, 107, 100, 102, 103, 104, 106 }, 8);
+	for (size_t c = 0; c < sizeof(rates) / sizeof(rates[0]); c++)
+		for (int rev = 0; rev < 2; rev++) {
+			model_procs_sort(&m, PROC_COL_PID, c % 2);
+			model_procs_sort(&m, rates[c], rev);
+			for (size_t i = 0; i < m.nrows; i++)
+				ck_assert_msg(m.row[i].rates == (i < 5), "column %zu%s: row %zu (pid %d)", c,
+					      rev ? " reversed" : "", i, (int)m.row[i].pid);
+		}
+	/* a column that is not a rate: by it alone */
+	model_procs_sort(&m, PROC_COL_WBYTES, true);
+	model_procs_sort(&m, PROC_COL_RBYTES, false);
+	order(&m, (const pid_t[]){ 108, 101, 107, 106, 102, 104, 100, 103 }, 8);
+	/* from PID ascending: alice (102, 108) before root */
+	model_procs_sort(&m, PROC_COL_PID, false);
+	model_procs_sort(&m, PROC_COL_USER, false);
+	order(&m, (const pid_t[]){ 102, 108, 100, 101, 103, 104, 106, 107 }, 8);
+	model_procs_sort(&m, PROC_COL_USER, true);
+	order(&m, (const pid_t[]){ 100, 101, 103, 104, 106, 107, 102, 108 }, 8);
+	model_procs_sort(&m, PROC_COL_PID, false);
+	model_procs_sort(&m, PROC_COL_COMMAND, false);
+	order(&m, (const pid_t[]){ 102, 104, 108, 101, 100, 106, 107, 103 }, 8);
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+/* The top processes of a device: at most n, largest first, ties in row
+ * order, only those with requests there; idx may be shorter than the
+ * candidates. */
+START_TEST(test_top)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	size_t idx[3];
+
+	load("t0", &a);
+	load("t1", &b);
+	a.traced = b.traced = true;
+	/* per second on 7:0 over 2 s: 100: 4, 101: 9, 102: 1 (a write), 107: 4,
+	 * 108: 6; 106 is new (its 10 count from zero: 5); 7:1 only 104 */
+	pair(&a, 100, 0, 0, 2);
+	pair(&b, 100, 0, 0, 10);
+	pair(&a, 101, 0, 0, 0);
+	pair(&b, 101, 0, 0, 18);
+	pair(&a, 102, 0, 1, 5);
+	pair(&b, 102, 0, 1, 7);
+	pair(&b, 106, 0, 0, 10);
+	pair(&a, 107, 0, 0, 1);
+	pair(&b, 107, 0, 0, 9);
+	pair(&a, 108, 0, 0, 0);
+	pair(&b, 108, 0, 0, 12);
+	pair(&a, 104, 1, 0, 0);
+	pair(&b, 104, 1, 0, 6);
+	proc_sample_sort_traced(&a);
+	proc_sample_sort_traced(&b);
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	model_procs_sort(&m, PROC_COL_PID, false);
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 3), 3);
+	ck_assert_int_eq(m.row[idx[0]].pid, 101);
+	ck_assert_int_eq(m.row[idx[1]].pid, 108);
+	ck_assert_int_eq(m.row[idx[2]].pid, 106);
+	/* one slot: the largest; a row moved to the top by its PID stays its row */
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 1), 1);
+	ck_assert_int_eq(m.row[idx[0]].pid, 101);
+	m.row[1].pid = 99; /* 101's row */
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 3), 3);
+	ck_assert_int_eq(m.row[idx[0]].pid, 99);
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 1), idx, 3), 1);
+	ck_assert_int_eq(m.row[idx[0]].pid, 104);
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 2), idx, 3), 0);
+	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 0), 0);
+	{
+		size_t six[6];
+
+		/* more slots than candidates: 101 (as 99) 108 106 100 107 102 */
+		ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), six, 6), 6);
+		ck_assert_int_eq(m.row[six[3]].pid, 100);
+		ck_assert_int_eq(m.row[six[4]].pid, 107);
+		ck_assert_int_eq(m.row[six[5]].pid, 102);
+	}
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
+/* Device names from the sample's diskstats: every pair and loss row whose
+ * device the sample has, the others keep "major:minor". */
+START_TEST(test_names)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	struct sample ds;
+	struct disk_sample *d;
+	const struct proc_row *r;
+
+	load("t0", &a);
+	load("t1", &b);
+	a.traced = b.traced = true;
+	pair(&b, 100, 0, 0, 3);
+	pair(&b, 100, 1, 0, 3);
+	pair(&b, 101, 2, 0, 3);
+	ck_assert_ptr_nonnull(proc_sample_add_loss(&b, makedev(7, 0)));
+	ck_assert_ptr_nonnull(proc_sample_add_loss(&b, makedev(7, 2)));
+	proc_sample_sort_traced(&b);
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	sample_init(&ds);
+	ck_assert_ptr_nonnull(d = sample_add_disk(&ds));
+	d->st.dev = makedev(7, 2);
+	snprintf(d->st.name, sizeof(d->st.name), "loop2");
+	ck_assert_ptr_nonnull(d = sample_add_disk(&ds));
+	d->st.dev = makedev(7, 0);
+	snprintf(d->st.name, sizeof(d->st.name), "loop0");
+	model_procs_names(&m, &ds);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 100));
+	ck_assert_uint_eq(r->ndev, 2);
+	ck_assert_str_eq(m.dev[r->dfirst].dev_name, "loop0");
+	ck_assert_str_eq(m.dev[r->dfirst + 1].dev_name, "7:1");
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 101));
+	ck_assert_str_eq(m.dev[r->dfirst].dev_name, "loop2");
+	ck_assert_uint_eq(m.loss.ndev, 2);
+	ck_assert_str_eq(m.loss.dev[0].dev_name, "loop0");
+	ck_assert_str_eq(m.loss.dev[1].dev_name, "loop2");
+	sample_free(&ds);
+	proc_sample_free(&a);
+	proc_sample_free(&b);
+	model_procs_free(&m);
+}
+END_TEST
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -652,6 +907,11 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_traced_new_pair);
 	tcase_add_test(tc, test_loss);
 	tcase_add_test(tc, test_read_map);
+	tcase_add_test(tc, test_figures);
+	tcase_add_test(tc, test_same_time);
+	tcase_add_test(tc, test_sort_all);
+	tcase_add_test(tc, test_top);
+	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
