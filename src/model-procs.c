@@ -245,14 +245,15 @@ static int cmp_num(double a, double b)
 	return (a > b) - (a < b);
 }
 
-/* Ascending comparison of two rows by one column. */
+/* Ascending comparison of two rows by one column: -1, 0 or 1 (strcmp's
+ * magnitude is the libc's own). */
 static int cmp_col(const struct proc_row *a, const struct proc_row *b, enum proc_column col)
 {
 	switch (col) {
 	case PROC_COL_PID:
 		return cmp_num(a->pid, b->pid);
 	case PROC_COL_USER:
-		return strcmp(a->user, b->user);
+		return cmp_num(strcmp(a->user, b->user), 0);
 	case PROC_COL_RBYTES_S:
 		return cmp_num(a->rbytes_s, b->rbytes_s);
 	case PROC_COL_WBYTES_S:
@@ -266,7 +267,7 @@ static int cmp_col(const struct proc_row *a, const struct proc_row *b, enum proc
 	case PROC_COL_REQS_S:
 		return cmp_num(a->req_s, b->req_s);
 	case PROC_COL_COMMAND:
-		return strcmp(a->cmdline[0] ? a->cmdline : a->comm, b->cmdline[0] ? b->cmdline : b->comm);
+		return cmp_num(strcmp(a->cmdline[0] ? a->cmdline : a->comm, b->cmdline[0] ? b->cmdline : b->comm), 0);
 	case PROC_COLUMNS:
 		break;
 	}

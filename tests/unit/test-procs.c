@@ -94,6 +94,13 @@ START_TEST(test_rates)
 	ck_assert_ptr_nonnull(r = row(&m, 108));
 	ck_assert_str_eq(r->user, "alice");
 	ck_assert_uint_eq(r->uid, 1000);
+	/* whose processes: the sample's user */
+	b.all_users = false;
+	b.uid = 1000;
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
+	ck_assert(!m.all_users);
+	ck_assert_uint_eq(m.uid, 1000);
+	b.all_users = true;
 
 	/* only those that moved bytes in the interval */
 	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
@@ -122,6 +129,8 @@ START_TEST(test_rates)
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_free(&m);
+	ck_assert_ptr_null(m.row);
+	ck_assert_uint_eq(m.nrows + m.cap + m.ndev, 0);
 }
 END_TEST
 
@@ -259,6 +268,7 @@ START_TEST(test_traced)
 	t->c.lat[7] = 200;
 	t->c.lat_sum_ns = 200 * 100000ULL;
 	t->cgroup_id = 42;
+	snprintf(t->comm, sizeof(t->comm), "fio-reader");
 	/* 102 (no bytes in /proc/PID/io: a flusher) writes 10 requests to 7:0 and 7:1 */
 	ck_assert_ptr_nonnull(proc_sample_add_trace(&a, 102, makedev(7, 1)));
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&b, 102, makedev(7, 1)));
@@ -280,6 +290,7 @@ START_TEST(test_traced)
 	ck_assert_double_eq_tol(m.dev[r->dfirst].f.req_s[0], 100, 1e-9);
 	ck_assert_double_eq_tol(r->req_s, 100, 1e-9);
 	ck_assert_uint_eq(m.dev[r->dfirst].cgroup_id, 42);
+	ck_assert_str_eq(m.dev[r->dfirst].comm, "fio-reader");
 	ck_assert(m.dev[r->dfirst].f.lat_p50_us > 64 && m.dev[r->dfirst].f.lat_p50_us <= 128);
 	ck_assert_double_eq_tol(m.dev[r->dfirst].f.lat_avg_us, 100, 1e-9);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102)); /* active by requests alone */
@@ -649,6 +660,21 @@ START_TEST(test_figures)
 		ck_assert_double_eq_tol(f.req_s[0] + f.bytes_s[0], 0, 1e-9);
 		ck_assert_uint_eq(f.requests[0], 10);
 	}
+	/* half a second */
+	c = p;
+	c.requests[0] = 11;
+	c.done = 17;
+	c.lat[7] = 1;
+	c.lat_sum_ns = p.lat_sum_ns + 100000;
+	model_procs_figures(&c, &p, 0.5, &f);
+	ck_assert(f.rates);
+	ck_assert_double_eq_tol(f.req_s[0], 2, 1e-9);
+	ck_assert_double_eq_tol(f.lat_avg_us, 100, 1e-9);
+	ck_assert_msg(f.lat_p50_us > 64 && f.lat_p50_us <= 128, "p50 %f", f.lat_p50_us);
+	/* a bucket lower than before (never seen; a torn read) adds nothing */
+	c.lat[5] = 14;
+	model_procs_figures(&c, &p, 0.5, &f);
+	ck_assert_msg(f.lat_p50_us > 64 && f.lat_p50_us <= 128, "p50 %f", f.lat_p50_us);
 	/* no interval, or no baseline */
 	c = p;
 	c.requests[0] = 20;
@@ -683,6 +709,44 @@ START_TEST(test_same_time)
 		ck_assert(!m.row[i].rates);
 		ck_assert(isfinite(m.row[i].rbytes_s) && isfinite(m.row[i].wbytes_s));
 	}
+	/* half a second: rates all the same */
+	b.t = a.t + 0.5;
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 101));
+	ck_assert(r->rates);
+	ck_assert_double_eq_tol(r->rbytes_s, 4 * 1048576.0, 1e-6);
+	/* the least that moved is active: a byte read, a byte written, one
+	 * request, in 2 s (0.5/s each) */
+	b.t = a.t + 2;
+	b.traced = a.traced = true;
+	for (size_t i = 0; i < b.n; i++) {
+		if (b.p[i].pid == 102)
+			b.p[i].rbytes++;
+		if (b.p[i].pid == 104) {
+			b.p[i].pid = 109; /* so that it is new, and has no rate */
+			b.p[i].start = 1;
+		}
+	}
+	for (size_t i = 0; i < a.n; i++)
+		if (a.p[i].pid == 107)
+			a.p[i].rbytes = 1048575; /* 107 wrote nothing: 0.5 B/s read */
+	pair(&b, 103, 0, 0, 1);
+	proc_sample_sort(&b);
+	proc_sample_sort_traced(&b);
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102));
+	ck_assert_double_eq_tol(r->rbytes_s, 0.5, 1e-9);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 107));
+	ck_assert_double_eq_tol(r->rbytes_s, 0.5, 1e-9);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 103)); /* a reused PID, active by its new pair */
+	ck_assert_double_eq_tol(r->req_s, 0.5, 1e-9);
+	ck_assert_ptr_null(model_procs_find(&m, 109));
+	for (size_t i = 0; i < b.n; i++)
+		if (b.p[i].pid == 102)
+			b.p[i].rbytes--, b.p[i].wbytes++;
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102));
+	ck_assert_double_eq_tol(r->wbytes_s, 0.5, 1e-9);
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_free(&m);
@@ -732,6 +796,12 @@ START_TEST(test_sort_all)
 	model_procs_sort(&m, PROC_COL_PID, false);
 	model_procs_sort(&m, PROC_COL_COMMAND, false);
 	order(&m, (const pid_t[]){ 102, 104, 108, 101, 100, 106, 107, 103 }, 8);
+	/* a command line of one character is still the command line */
+	for (size_t i = 0; i < m.nrows; i++)
+		if (m.row[i].pid == 104)
+			snprintf(m.row[i].cmdline, sizeof(m.row[i].cmdline), "z");
+	model_procs_sort(&m, PROC_COL_COMMAND, false);
+	order(&m, (const pid_t[]){ 102, 108, 101, 100, 106, 107, 103, 104 }, 8);
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_free(&m);
@@ -817,8 +887,12 @@ START_TEST(test_names)
 	ck_assert_ptr_nonnull(proc_sample_add_loss(&b, makedev(7, 0)));
 	ck_assert_ptr_nonnull(proc_sample_add_loss(&b, makedev(7, 2)));
 	proc_sample_sort_traced(&b);
-	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	sample_init(&ds);
+	/* untraced: no pairs to name (and no array) */
+	ck_assert_int_eq(model_procs(&a, &a, true, &m), 0);
+	ck_assert_uint_eq(m.ndev, 0);
+	model_procs_names(&m, &ds);
+	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	ck_assert_ptr_nonnull(d = sample_add_disk(&ds));
 	d->st.dev = makedev(7, 2);
 	snprintf(d->st.name, sizeof(d->st.name), "loop2");
@@ -839,6 +913,81 @@ START_TEST(test_names)
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_free(&m);
+}
+END_TEST
+
+/* Each array of a sample past its first allocation (processes 256,
+ * pairs 64, cgroup pairs 16, loss rows 8) to exactly a capacity it grows
+ * to (a read one past the end is a heap overflow ASan sees), added in
+ * descending order: all kept, sorted, and found; the lookups by process
+ * and by cgroup give the first of a run and its length. */
+START_TEST(test_grow)
+{
+	struct proc_sample s;
+	size_t first;
+	enum { NP = 512, NT = 128, NC = 64, NL = 16 };
+
+	proc_sample_init(&s);
+	for (int i = NP; i > 0; i--)
+		ck_assert_ptr_nonnull(proc_sample_add(&s, i, (uint64_t)i * 3));
+	for (int i = NT; i > 0; i--) /* two devices a process: 7:1 first */
+		for (unsigned mi = 2; mi > 0; mi--) {
+			struct proc_trace *t = proc_sample_add_trace(&s, i, makedev(7, mi - 1));
+
+			ck_assert_ptr_nonnull(t);
+			t->c.done = (uint64_t)i;
+		}
+	for (int i = NC; i > 0; i--)
+		for (unsigned mi = 1; mi <= 2; mi++) /* in order already: the sort keeps it */
+			ck_assert_ptr_nonnull(proc_sample_add_cgtrace(&s, (uint64_t)i * 10, makedev(8, mi)));
+	for (int i = NL; i > 0; i--) {
+		struct proc_loss *l = proc_sample_add_loss(&s, makedev(9, i));
+
+		ck_assert_ptr_nonnull(l);
+		l->no_start = (uint64_t)i;
+	}
+	ck_assert_uint_eq(s.n, NP);
+	ck_assert_uint_eq(s.ntr, 2 * NT);
+	ck_assert_uint_eq(s.ncg, 2 * NC);
+	ck_assert_uint_eq(s.nloss, NL);
+	ck_assert_uint_eq(s.cap + s.trcap + s.cgcap + s.losscap, NP + 2 * NT + 2 * NC + NL);
+	proc_sample_sort(&s);
+	proc_sample_sort_traced(&s);
+	for (size_t i = 1; i < s.n; i++)
+		ck_assert_int_lt(s.p[i - 1].pid, s.p[i].pid);
+	for (int i = 1; i <= NP; i++)
+		ck_assert_ptr_nonnull(proc_sample_find(&s, i, (uint64_t)i * 3));
+	for (size_t i = 0; i < s.ntr; i++) {
+		ck_assert_int_eq(s.tr[i].tgid, (pid_t)(i / 2 + 1));
+		ck_assert_uint_eq(s.tr[i].dev, makedev(7, i % 2));
+	}
+	for (int i = 1; i <= NT; i++) {
+		const struct proc_trace *t = proc_sample_trace(&s, i, makedev(7, 1));
+
+		ck_assert_ptr_nonnull(t);
+		ck_assert_uint_eq(t->c.done, (uint64_t)i);
+		ck_assert_uint_eq(proc_sample_traces(&s, i, &first), 2);
+		ck_assert_uint_eq(first, (size_t)(i - 1) * 2);
+	}
+	ck_assert_uint_eq(proc_sample_traces(&s, NT + 1, &first), 0);
+	ck_assert_ptr_null(proc_sample_trace(&s, 1, makedev(7, 2)));
+	for (int i = 1; i <= NC; i++) {
+		ck_assert_uint_eq(proc_sample_cgtraces(&s, (uint64_t)i * 10, &first), 2);
+		ck_assert_uint_eq(first, (size_t)(i - 1) * 2);
+		ck_assert_uint_eq(s.cg[first].dev, makedev(8, 1));
+		ck_assert_uint_eq(s.cg[first + 1].dev, makedev(8, 2));
+		ck_assert_ptr_nonnull(proc_sample_cgtrace(&s, (uint64_t)i * 10, makedev(8, 2)));
+		ck_assert_uint_eq(proc_sample_cgtraces(&s, (uint64_t)i * 10 + 5, &first), 0);
+	}
+	ck_assert_uint_eq(proc_sample_cgtraces(&s, 5, &first), 0);
+	for (int i = 1; i <= NL; i++) {
+		const struct proc_loss *l = proc_sample_loss(&s, makedev(9, i));
+
+		ck_assert_ptr_nonnull(l);
+		ck_assert_uint_eq(l->no_start, (uint64_t)i);
+	}
+	ck_assert_ptr_null(proc_sample_loss(&s, makedev(9, NL + 1)));
+	proc_sample_free(&s);
 }
 END_TEST
 
@@ -912,6 +1061,7 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_sort_all);
 	tcase_add_test(tc, test_top);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_grow);
 	suite_add_tcase(s, tc);
 	return s;
 }
