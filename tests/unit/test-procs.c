@@ -796,12 +796,18 @@ START_TEST(test_sort_all)
 	model_procs_sort(&m, PROC_COL_PID, false);
 	model_procs_sort(&m, PROC_COL_COMMAND, false);
 	order(&m, (const pid_t[]){ 102, 104, 108, 101, 100, 106, 107, 103 }, 8);
-	/* a command line of one character is still the command line */
+	/* a command line of one character is still the command line, on
+	 * either side of the comparison: 104 ("back") and 102 ("bash") */
 	for (size_t i = 0; i < m.nrows; i++)
 		if (m.row[i].pid == 104)
 			snprintf(m.row[i].cmdline, sizeof(m.row[i].cmdline), "z");
+		else if (m.row[i].pid == 102)
+			snprintf(m.row[i].cmdline, sizeof(m.row[i].cmdline), "y");
 	model_procs_sort(&m, PROC_COL_COMMAND, false);
-	order(&m, (const pid_t[]){ 102, 108, 101, 100, 106, 107, 103, 104 }, 8);
+	order(&m, (const pid_t[]){ 108, 101, 100, 106, 107, 103, 102, 104 }, 8);
+	model_procs_sort(&m, PROC_COL_PID, true);
+	model_procs_sort(&m, PROC_COL_COMMAND, true);
+	order(&m, (const pid_t[]){ 104, 102, 103, 107, 106, 100, 101, 108 }, 8);
 	proc_sample_free(&a);
 	proc_sample_free(&b);
 	model_procs_free(&m);
