@@ -36,22 +36,27 @@ restore() {
 }
 T_CLEANUP_FIRST+=(restore)
 
-run() { # OUT: blktune -b --json around one fio job
-	"$BLKTUNE" -b --json -d 0.5 -n 12 -p "$name" > "$1" 2> "$T_TMP/err" &
-	local b=$!
-	t_until 10 test -s "$1" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
+run() { # OUT [FIO-ARGS...]: blktune -b --json around one direct 4k fio job
+	# at depth 1 (N random reads unless the arguments say otherwise), its
+	# JSON in $T_TMP/fio.json
+	local out=$1 b
+	shift
+	"$BLKTUNE" -b --json -d 0.5 -n 12 -p "$name" > "$out" 2> "$T_TMP/err" &
+	b=$!
+	t_until 10 test -s "$out" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
 	fio --name=unstamped --filename="$dev" --rw=randread --bs=4k --size="$((N * 4))k" --direct=1 \
-		--ioengine=psync --randrepeat=0 --output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 ||
+		--ioengine=psync --randrepeat=0 "$@" --output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 ||
 		t_fail "fio ran"
 	wait "$b" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
 }
 sumf() { jq -s -r --arg d "$name" "[.[].disk[] | select(.disk_device == \$d) | $2 | numbers] | add // 0" "$1"; }
-tot() { jq -r '.jobs[0].read.total_ios' "$T_TMP/fio.json"; }
+fiov() { jq -r ".jobs[0].$1" "$T_TMP/fio.json"; }
+ticks() { awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats; } # ms reading
 
 echo 0 > $q/iostats
 t_eq "iostats is off" "$(cat $q/iostats)" 0
 run "$T_TMP/off.json"
-n=$(tot)
+n=$(fiov read.total_ios)
 t_eq "fio read N blocks" "$n" "$N"
 t_eq "iostats 0: every traced completion has no start time" "$(sumf "$T_TMP/off.json" .no_start_time)" "$n"
 t_eq "iostats 0: and was traced" "$(sumf "$T_TMP/off.json" .trace_completed)" "$n"
@@ -61,16 +66,10 @@ t_eq "iostats 0: no report has a latency" \
 
 # fsyncs on the raw device with iostats still 0
 echo "write back" > $q/write_cache
-"$BLKTUNE" -b --json -d 0.5 -n 12 -p "$name" > "$T_TMP/flush.json" 2> "$T_TMP/err" &
-b=$!
-t_until 10 test -s "$T_TMP/flush.json" || { cat "$T_TMP/err"; t_fail "blktune reports"; }
-fio --name=unstamped-sync --filename="$dev" --rw=randwrite --bs=4k --size=1m --direct=1 --fsync=1 \
-	--ioengine=psync --randrepeat=0 --output-format=json --output="$T_TMP/fio.json" >/dev/null 2>&1 ||
-	t_fail "fio ran"
-wait "$b" || { cat "$T_TMP/err"; t_fail "blktune ran"; }
+run "$T_TMP/flush.json" --rw=randwrite --size=1m --fsync=1
 echo "write through" > $q/write_cache
-syncs=$(jq -r '.jobs[0].sync.total_ios' "$T_TMP/fio.json")
-writes=$(jq -r '.jobs[0].write.total_ios' "$T_TMP/fio.json")
+syncs=$(fiov sync.total_ios)
+writes=$(fiov write.total_ios)
 t_check "fio synced ($syncs of $writes writes)" test "$syncs" -gt 200
 t_eq "iostats 0: every flush has a latency" "$(sumf "$T_TMP/flush.json" '.lat_split.flush.requests')" "$syncs"
 t_eq "iostats 0: its histogram holds each once" \
@@ -87,12 +86,12 @@ tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ 
 	@ns = sum(nsecs - @s[args->sector]); @n = count(); delete(@s[args->sector]); }
 END { clear(@s); }' || t_fail "bpftrace attached"
 btpid=$T_BT_PID
-t0=$(awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats)
+t0=$(ticks)
 run "$T_TMP/on.json"
-t1=$(awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats)
+t1=$(ticks)
 t_stop "$btpid" INT
 btpid=
-n=$(tot)
+n=$(fiov read.total_ios)
 t_eq "iostats 1: no completion without a start time" "$(sumf "$T_TMP/on.json" .no_start_time)" 0
 t_eq "iostats 1: every read traced" "$(sumf "$T_TMP/on.json" .trace_completed)" "$n"
 t_eq "bpftrace timed every read" "$(awk '$1 == "@n:" { print $2 }' "$T_TMP/bt.out")" "$n"
