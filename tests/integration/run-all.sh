@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/run-all itself, over made-up parts: a unit binary that prints Check's
 # summary, a passing script, a script that skips with its reason, one that
-# exits 77 saying nothing, one that sub-skips a part and goes on, one that
-# fails. Without CI every skip is listed with its reason and only the failure
+# exits 77 saying nothing, one that sub-skips a part and goes on, one whose
+# part needs a kernel feature that is absent, one that fails. Without CI every skip is listed with its reason and only the failure
 # fails; under CI=true each skip is a failure too (make check cannot pass on
 # unit tests alone), and a clean set of parts passes. No root needed.
 . "$(dirname "$0")/../lib.sh"
@@ -50,6 +50,14 @@ rm "$s/b-skip.sh" "$s/c-silent.sh" "$s/d-subskip.sh"
 run CI=true
 t_eq "CI with nothing skipped: exit status" "$rc" 0
 t_check "CI with nothing skipped: the closing line" has "8 passed, 0 failed, 0 skipped"
+# A part whose kernel feature is absent (t_absent) is listed, also under CI,
+# and fails nothing.
+printf 'echo "ok - the rest"; echo "absent - scheduler bfq: untested here"; exit 0\n' >"$s/d-absent.sh"
+run CI=true
+t_eq "CI with a kernel feature absent: exit status" "$rc" 0
+t_check "CI with a kernel feature absent: the closing line" has "9 passed, 0 failed, 0 skipped"
+t_check "the absent part is listed with its script" has "not in this kernel: $s/d-absent.sh: scheduler bfq: untested here"
+rm "$s/d-absent.sh"
 
 # A failing assertion, and a script that dies without one, fail either way.
 printf 'echo "not ok - broken"; exit 1\n' >"$s/e-fail.sh"
