@@ -42,6 +42,7 @@ for ci in true 1 yes; do
 	t_check "CI=$ci: each of the 3 skips is a failure" has "9 passed, 3 failed, 0 skipped"
 	t_check "CI=$ci: the skip says why it failed" has "not ok - $s/b-skip.sh skipped under CI: needs a unicorn"
 	t_check "CI=$ci: so does the sub-skip" has "not ok - $s/d-subskip.sh skipped under CI: one CPU: the pinned part"
+	t_check "CI=$ci: the skip is in the closing list" has "failed: $s/d-subskip.sh: skipped under CI: one CPU: the pinned part"
 done
 [ "$rc" = 1 ] || show
 
@@ -66,6 +67,10 @@ run
 t_eq "a failure: exit status" "$rc" 1
 t_check "a failure: counted" has "8 passed, 2 failed, 0 skipped"
 t_check "a script dying with no 'not ok' line is a failure" has "not ok - $s/f-dies.sh exited 3"
+# The failures are repeated after the closing part: CI shows a log's tail.
+t_check "the failures are listed again at the end" sh -c \
+	"tail -n 4 '$T_TMP/out' | grep -qxF 'failed: $s/e-fail.sh: broken' &&
+	 tail -n 4 '$T_TMP/out' | grep -qxF 'failed: $s/f-dies.sh: exited 3'"
 # A unit binary without Check's summary (it crashed) is a failure.
 rm "$s/e-fail.sh" "$s/f-dies.sh"
 
@@ -90,8 +95,17 @@ t_check "a hung script: the scripts after it ran; the counts" has "10 passed, 1 
 [ "$rc" = 1 ] || show
 rm "$s/g-hangs.sh" "$s/h-after.sh"
 
+# A unit test's failure: counted, and Check's own line is in the closing list.
+printf '#!/bin/sh\necho "tests/unit/test-x.c:12:F:model:test_y:0: want 2, got 3"\necho "66%%: Checks: 3, Failures: 1, Errors: 0"\n' >"$b/test-unit"
+run
+t_eq "a failing unit check: exit status" "$rc" 1
+t_check "a failing unit check: counted" has "7 passed, 1 failed, 0 skipped"
+t_check "a failing unit check: in the closing list" has "failed: unit tests: tests/unit/test-x.c:12:F:model:test_y:0: want 2, got 3"
+printf '#!/bin/sh\necho "100%%: Checks: 3, Failures: 0, Errors: 0"\n' >"$b/test-unit"
+
 printf '#!/bin/sh\nexit 1\n' >"$b/asan/test-unit"
 run
 t_eq "a unit binary without a summary: exit status" "$rc" 1
 t_check "a unit binary without a summary: said" has "unit tests under ASan/UBSan: no Check summary"
+t_check "a unit binary without a summary: in the closing list" has "failed: unit tests under ASan/UBSan: no Check summary"
 t_done
