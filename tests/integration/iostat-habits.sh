@@ -52,7 +52,10 @@ for p in dm-0 vg_foo.4059-lv_foo.4059 /dev/mapper/vg_foo.4059-lv_foo.4059 \
 	t_eq "-p $p selects dm-0" "$(jdevs "$(bt --since-boot --json -p "$p")")" "dm-0"
 done
 t_eq "-j UUID -p 9C2E-1A7B selects sda1" "$(jdevs "$(bt --since-boot --json -j UUID -p 9C2E-1A7B)")" "sda1"
-t_eq "without -j a persistent name selects nothing" "$(jdevs "$(bt --since-boot --json -p 9C2E-1A7B)")" ""
+# Without -j a persistent name is not a device name: a one-line error, exit 2.
+err=$(bt --since-boot --json -p 9C2E-1A7B 2>&1 >/dev/null); rc=$?
+t_eq "without -j a persistent name is refused: exit status" "$rc" 2
+t_eq "without -j: the one-line error" "$err" "blktune: -p 9C2E-1A7B: no such block device"
 j=$(bt --since-boot --json -j ID -p sda)
 t_eq "-j ID: persistent_name (first by-id link in name order)" "$(jget "$j" sda persistent_name)" \
 	"ata-KINGSTON_SH103S3240G_50026B722600AF32"
