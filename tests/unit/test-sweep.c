@@ -308,6 +308,173 @@ START_TEST(test_stats_by_hand)
 }
 END_TEST
 
+/* The edges of one value's figures and of its verdict, from structs filled
+ * with garbage first: every field is the function's own. */
+START_TEST(test_stats_edges)
+{
+	static struct sweep_run runs[4];
+	struct sweep_value_stats base, v;
+	static const char *const asked[4] = { "a", "a", "b", "b" };
+	static const double fig[4] = { -1, 1, 5, NAN };
+
+	for (size_t i = 0; i < 4; i++) {
+		sweep_run_init(&runs[i]);
+		snprintf(runs[i].asked, sizeof(runs[i].asked), "%s", asked[i]);
+		runs[i].fig[SF_MB_S] = fig[i];
+	}
+	/* -1 and 1: mean 0, so no CV (not inf, not nan printed as a number) */
+	memset(&base, 0xa5, sizeof(base));
+	sweep_stats_value(runs, 4, "a", SF_MB_S, &base);
+	ck_assert_uint_eq(base.s.n, 2);
+	ck_assert_double_eq_tol(base.s.mean, 0, 1e-12);
+	ck_assert(isnan(base.cv_pct));
+	ck_assert(isnan(base.change_pct));
+	ck_assert_int_eq(base.verdict, SV_NA);
+	ck_assert(!base.w.valid);
+	ck_assert_double_eq(base.w.t, 0);
+	/* "b": the NAN run is left out, one run is left: no CI, no CV */
+	memset(&v, 0x5a, sizeof(v));
+	sweep_stats_value(runs, 4, "b", SF_MB_S, &v);
+	ck_assert_uint_eq(v.s.n, 1);
+	ck_assert_double_eq_tol(v.s.mean, 5, 1e-12);
+	ck_assert(isnan(v.ci));
+	ck_assert(isnan(v.cv_pct));
+	/* against a baseline whose mean is 0: no change in % */
+	sweep_stats_verdict(&base, &v);
+	ck_assert(isnan(v.change_pct));
+	/* one run on a side: no verdict, whatever the struct held */
+	ck_assert_int_eq(v.verdict, SV_NA);
+	v.verdict = SV_HIGHER;
+	sweep_stats_verdict(&base, &v);
+	ck_assert_int_eq(v.verdict, SV_NA);
+	/* a baseline mean of 1 (0 -> 1 in the guard) has a change: 5 is +400 % */
+	base.s.mean = 1;
+	sweep_stats_verdict(&base, &v);
+	ck_assert_double_eq_tol(v.change_pct, 400, 1e-9);
+	/* a value no run asked for: nothing, and its own baseline is n/a */
+	sweep_stats_value(runs, 4, "c", SF_MB_S, &v);
+	ck_assert_uint_eq(v.s.n, 0);
+	sweep_stats_verdict(&v, &v);
+	ck_assert_int_eq(v.verdict, SV_NA);
+	sweep_stats_verdict(&base, &v);
+	ck_assert(isnan(v.change_pct));
+	ck_assert_int_eq(v.verdict, SV_NA);
+	/* every verdict's words */
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_LOWER, +1), "worse");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_LOWER, -1), "better");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_LOWER, 0), "lower");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_SAME, +1), "same (noise)");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_BASELINE, -1), "baseline");
+	ck_assert_str_eq(sweep_stats_verdict_text(SV_NA, +1), "n/a (<2 runs)");
+}
+END_TEST
+
+/* One run's warnings: window WIN s, idle IDLE %, at interval IV s. */
+static size_t one_warning(double win, double idle, double iv, char (*out)[SWEEP_WARN_LEN], size_t max)
+{
+	static struct sweep_run r;
+	char *const vals[1] = { (char *)"x" };
+
+	sweep_run_init(&r);
+	snprintf(r.asked, sizeof(r.asked), "x");
+	r.order = 7;
+	r.repeat = 2;
+	r.window_s = win;
+	r.idle_pct = idle;
+	r.fig[SF_MB_S] = 100;
+	memset(out, 0, max * sizeof(*out));
+	return sweep_stats_warnings(&r, 1, vals, 1, iv, SF_MB_S, "mb_s", out, max);
+}
+
+/* Each warning at its threshold (strictly past it warns), the two ways a
+ * short window is said, and max respected: out has exactly max entries, so
+ * ASan sees a write past it. */
+START_TEST(test_warnings_edges)
+{
+	char (*out)[SWEEP_WARN_LEN] = malloc(3 * SWEEP_WARN_LEN);
+	char (*one)[SWEEP_WARN_LEN] = malloc(SWEEP_WARN_LEN);
+	static struct sweep_run runs[4];
+	char *const vals[2] = { (char *)"p", (char *)"q" };
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(one);
+	/* 5 s at 0.5 s intervals: exactly 5 s and 10 intervals, no warning */
+	ck_assert_uint_eq(one_warning(5, 10, 0.5, out, 3), 0);
+	/* just under 5 s, where 10 intervals are 5 s: said in seconds */
+	ck_assert_uint_eq(one_warning(4.99, 0, 0.5, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 4.99 s is shorter than 5 s");
+	/* 10 intervals of 1 s are longer than 5 s: said in intervals */
+	ck_assert_uint_eq(one_warning(10, 0, 1, out, 3), 0);
+	ck_assert_uint_eq(one_warning(9.99, 0, 1, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 9.99 s is shorter than 10 intervals (10 s)");
+	/* 10 intervals of 0.6 s (6 s) are past 5 s: intervals again */
+	ck_assert_uint_eq(one_warning(5.5, 0, 0.6, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 5.5 s is shorter than 10 intervals (6 s)");
+	/* 10 intervals of 0.54 s are 5.4 s (9 would be 4.86); three
+	 * significant digits of each figure */
+	ck_assert_uint_eq(one_warning(5.2, 0, 0.54, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 5.2 s is shorter than 10 intervals (5.4 s)");
+	ck_assert_uint_eq(one_warning(5.9876, 0, 0.61234, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 5.99 s is shorter than 10 intervals (6.12 s)");
+	/* under 5 s warns however short the interval */
+	ck_assert_uint_eq(one_warning(4.5, 0, 0.1, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 4.5 s is shorter than 5 s");
+	/* idle: 10 % is not past 10 % */
+	ck_assert_uint_eq(one_warning(60, 10.0001, 1, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): the device was idle 10% of the window");
+	ck_assert_uint_eq(one_warning(60, 12.345, 1, out, 3), 1);
+	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): the device was idle 12.3% of the window");
+	/* a run without a window is not judged on it, but on its idle time */
+	ck_assert_uint_eq(one_warning(NAN, 50, 1, out, 3), 0);
+	/* both, in that order, then max 1 keeps only the first */
+	ck_assert_uint_eq(one_warning(2, 50, 1, out, 3), 2);
+	ck_assert(strstr(out[0], "shorter than 10 intervals") != NULL);
+	ck_assert_str_eq(out[1], "run 7 (x, repeat 2): the device was idle 50% of the window");
+	ck_assert_uint_eq(one_warning(2, 50, 1, one, 1), 1);
+	ck_assert(strstr(one[0], "shorter") != NULL);
+
+	/* CV: p is 90, 110 (mean 100, sd 14.1: CV 14.1 %), q 100, 100.5
+	 * (CV 0.35 %); windows and idle clean */
+	static const double x[4] = { 90, 110, 100, 100.5 };
+	for (size_t i = 0; i < 4; i++) {
+		sweep_run_init(&runs[i]);
+		snprintf(runs[i].asked, sizeof(runs[i].asked), "%s", i < 2 ? "p" : "q");
+		runs[i].order = i + 1;
+		runs[i].window_s = 60;
+		runs[i].idle_pct = 1;
+		runs[i].fig[SF_MB_S] = x[i];
+	}
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 4, vals, 2, 1, SF_MB_S, "mb_s", out, 3), 1);
+	ck_assert_str_eq(out[0], "value=p: mb_s varies 14.1% (CV) across 2 repeats (mean 100)");
+	/* a CV either side of 10 %: 100 and 115.45 (sd 10.925, mean 107.725:
+	 * CV 10.14 %, the mean to four digits), 100 and 115.2 (sd 10.748, mean
+	 * 107.6: CV 9.989 %) */
+	runs[1].fig[SF_MB_S] = 100;
+	runs[0].fig[SF_MB_S] = 115.45;
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 4, vals, 2, 1, SF_MB_S, "mb_s", out, 3), 1);
+	ck_assert_str_eq(out[0], "value=p: mb_s varies 10.1% (CV) across 2 repeats (mean 107.7)");
+	runs[0].fig[SF_MB_S] = 115.2;
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 4, vals, 2, 1, SF_MB_S, "mb_s", out, 3), 0);
+	/* a short run fills the only place: no CV warning past it */
+	runs[0].fig[SF_MB_S] = 90;
+	runs[1].fig[SF_MB_S] = 110;
+	runs[2].window_s = 1;
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 4, vals, 2, 1, SF_MB_S, "mb_s", one, 1), 1);
+	ck_assert(strstr(one[0], "run 3 (q, repeat 0): window 1 s") == one[0]);
+	/* two short runs, room for one: the second is not written past it */
+	runs[3].window_s = 1;
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 4, vals, 2, 1, SF_MB_S, "mb_s", one, 1), 1);
+	runs[3].window_s = 60;
+	/* with room: the short run, then the CV */
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 4, vals, 2, 1, SF_MB_S, "mb_s", out, 3), 2);
+	ck_assert(strstr(out[1], "value=p: mb_s varies") == out[1]);
+	/* a value with one run has no CV to warn about */
+	ck_assert_uint_eq(sweep_stats_warnings(runs, 1, vals, 1, 1, SF_MB_S, "mb_s", out, 3), 0);
+	free(out);
+	free(one);
+}
+END_TEST
+
 START_TEST(test_report_fields_and_ci)
 {
 	static struct sweep_run runs[9];
@@ -659,6 +826,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_metric);
 	tcase_add_test(tc, test_format_plain);
 	tcase_add_test(tc, test_stats_by_hand);
+	tcase_add_test(tc, test_stats_edges);
+	tcase_add_test(tc, test_warnings_edges);
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_info_round_trip);
