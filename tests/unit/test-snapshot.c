@@ -242,6 +242,304 @@ START_TEST(test_different_devices_warn)
 }
 END_TEST
 
+/* A device of a hand-made snapshot: r/s and rMB/s at the given means (sd 1
+ * over 10 intervals), wMB/s at wmb, w/s all zero, nothing traced. */
+static void hand_dev(struct snapshot_dev *d, const char *name, unsigned minor, double r_s, double wmb)
+{
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->major = 7;
+	d->minor = minor;
+	d->n = 10;
+	d->st[COLUMN_R_S] = (struct stats_summary){ 10, r_s, 1, r_s - 2, r_s + 2 };
+	d->st[COLUMN_RMB_S] = (struct stats_summary){ 10, r_s / 256, 0.01, r_s / 256 - 0.02, r_s / 256 + 0.02 };
+	d->st[COLUMN_WMB_S] = (struct stats_summary){ 10, wmb, 0.01, wmb - 0.02, wmb + 0.02 };
+	d->st[COLUMN_W_S] = (struct stats_summary){ 10, 0, 0, 0, 0 };
+}
+
+static const struct compare_metric *metric_of(const struct compare_dev *cd, enum column_id col)
+{
+	for (size_t i = 0; i < cd->nm; i++)
+		if (cd->m[i].col == col)
+			return &cd->m[i];
+	return NULL;
+}
+
+/* Several devices: A's in A's order, then those only in B (B lists one
+ * first, so a walk that skips B's first device loses it); one-sided
+ * devices have their own side's figures and tunables and no verdicts; the
+ * headline is the busier direction; a figure zero throughout is inactive. */
+START_TEST(test_multi_device)
+{
+	static struct snapshot_dev da[2], db[2];
+	static struct snapshot_tunable ta[2] = { { "read_ahead_kb", "128" }, { "wbt_lat_usec", "2000" } }, tb[3] = {
+		{ "read_ahead_kb", "128" }, { "nr_requests", "64" }, { "wbt_lat_usec", "0" } };
+	struct snapshot a = { .host = "h", .kernel = "k", .dev = da, .ndev = 2 };
+	struct snapshot b = { .host = "h", .kernel = "k", .dev = db, .ndev = 2 };
+	struct compare_result r;
+	const struct compare_dev *cd;
+	const struct compare_metric *m;
+	char line[160];
+
+	hand_dev(&da[0], "loop7", 7, 1000, 0);
+	hand_dev(&da[1], "loop8", 8, 500, 0);
+	hand_dev(&db[0], "loop9", 9, 300, 0);
+	hand_dev(&db[1], "loop7", 7, 1200, 9);
+	db[0].tun = tb;
+	db[0].ntun = 2;
+	da[0].tun = ta;
+	da[0].ntun = 2;
+	db[1].tun = tb;
+	db[1].ntun = 3;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "");
+	ck_assert_uint_eq(r.ndev, 3);
+	ck_assert_str_eq(r.dev[0].name, "loop7");
+	ck_assert_str_eq(r.dev[1].name, "loop8");
+	ck_assert_str_eq(r.dev[2].name, "loop9");
+	/* loop7 on both sides: wMB/s went 0 -> 9 while rMB/s stayed below 5:
+	 * the headline is the busier direction, wMB/s */
+	cd = &r.dev[0];
+	ck_assert_ptr_eq(cd->a, &da[0]);
+	ck_assert_ptr_eq(cd->b, &db[1]);
+	ck_assert_ptr_nonnull(cd->headline);
+	ck_assert_int_eq(cd->headline->col, COLUMN_WMB_S);
+	m = metric_of(cd, COLUMN_R_S);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->verdict, CMP_HIGHER);
+	ck_assert_double_eq_tol(m->change_pct, 20, 1e-9);
+	/* w/s 0 on both sides: listed (there are intervals) but not active */
+	m = metric_of(cd, COLUMN_W_S);
+	ck_assert_ptr_nonnull(m);
+	ck_assert(!m->active);
+	ck_assert_int_eq(m->verdict, CMP_SAME);
+	/* nothing traced on either side: no metric at all */
+	ck_assert_ptr_null(metric_of(cd, COLUMN_T_AVG));
+	/* tunables: the differing ones first (nr_requests only in B,
+	 * wbt_lat_usec changed), each group by name; read_ahead_kb last */
+	ck_assert_uint_eq(cd->ntun, 3);
+	ck_assert_uint_eq(cd->ndiffer, 2);
+	ck_assert_str_eq(cd->tun[0].name, "nr_requests");
+	ck_assert_ptr_null(cd->tun[0].a);
+	ck_assert_str_eq(cd->tun[0].b, "64");
+	ck_assert_str_eq(cd->tun[1].name, "wbt_lat_usec");
+	ck_assert_str_eq(cd->tun[1].a, "2000");
+	ck_assert_str_eq(cd->tun[1].b, "0");
+	ck_assert_str_eq(cd->tun[2].name, "read_ahead_kb");
+	ck_assert(!cd->tun[2].differs);
+	/* loop8, only in A: its figures, no verdict, no change */
+	cd = &r.dev[1];
+	ck_assert_ptr_eq(cd->a, &da[1]);
+	ck_assert_ptr_null(cd->b);
+	ck_assert_uint_eq(cd->ntun, 0);
+	m = metric_of(cd, COLUMN_R_S);
+	ck_assert_ptr_nonnull(m);
+	ck_assert(m->active);
+	ck_assert_int_eq(m->verdict, CMP_NA);
+	ck_assert(isnan(m->change_pct));
+	ck_assert_uint_eq(m->b.n, 0);
+	compare_headline(cd, r.primary, line, sizeof(line));
+	ck_assert_str_eq(line, "primary MB/s: rMB/s 1.95 -> - (-) n/a");
+	/* loop9, only in B */
+	cd = compare_find(&r, "loop9");
+	ck_assert_ptr_eq(cd, &r.dev[2]);
+	ck_assert_ptr_null(cd->a);
+	ck_assert_ptr_eq(cd->b, &db[0]);
+	m = metric_of(cd, COLUMN_R_S);
+	ck_assert_ptr_nonnull(m);
+	ck_assert(m->active);
+	ck_assert_double_eq(m->b.mean, 300);
+	ck_assert_uint_eq(m->a.n, 0);
+	ck_assert_uint_eq(cd->ntun, 2);
+	ck_assert_uint_eq(cd->ndiffer, 2);
+	ck_assert_ptr_null(compare_find(&r, "loop10"));
+	/* another primary: IOPS has r/s as loop7's headline; no device has a
+	 * readahead hit ratio, so under RA hit% none has a headline (the old
+	 * one is dropped); a primary past the last is throughput */
+	compare_judge(&r, CMP_PRIMARY_IOPS);
+	ck_assert_int_eq(r.dev[0].headline->col, COLUMN_R_S);
+	compare_judge(&r, CMP_PRIMARY_HIT);
+	ck_assert_ptr_null(r.dev[0].headline);
+	ck_assert_ptr_null(r.dev[2].headline);
+	compare_judge(&r, CMP_PRIMARIES);
+	ck_assert_int_eq(r.primary, CMP_PRIMARY_MBPS);
+	ck_assert_int_eq(r.dev[0].headline->col, COLUMN_WMB_S);
+	compare_free(&r);
+	ck_assert_uint_eq(r.ndev, 0);
+	ck_assert_ptr_null(r.dev);
+
+	/* every device re-created in between: the first is warned about */
+	da[0].diskseq = 1;
+	db[1].diskseq = 2;
+	da[1].diskseq = 3;
+	hand_dev(&db[0], "loop8", 8, 300, 0);
+	db[0].diskseq = 4;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 has diskseq 1 in A but 2 in B: re-created in between, maybe not the same device");
+	ck_assert_uint_eq(r.ndev, 2);
+	compare_free(&r);
+	/* every device with another number in B: likewise the first */
+	db[1].minor = 17;
+	db[0].minor = 18;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 is 7:7 in A but 7:17 in B: not the same device");
+	compare_free(&r);
+	db[1].minor = 7;
+	db[0].minor = 8;
+	/* rMB/s and wMB/s equally busy: the headline is the first, rMB/s */
+	da[0].st[COLUMN_WMB_S] = da[0].st[COLUMN_RMB_S];
+	db[1].st[COLUMN_WMB_S] = db[1].st[COLUMN_RMB_S];
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_int_eq(r.dev[0].headline->col, COLUMN_RMB_S);
+	compare_free(&r);
+}
+END_TEST
+
+/* Devices on one side each, all different, in arrays of exactly their
+ * size (ASan sees a read past them), and a pair of single devices of
+ * different names; then the warning at its longest: every name and host as
+ * long as they can be, cut at the buffer's end, in a result on the heap
+ * (ASan sees a write past it). */
+START_TEST(test_one_sided_and_long_warning)
+{
+	struct snapshot_dev *da = calloc(1, sizeof(*da)), *db = calloc(2, sizeof(*db));
+	struct snapshot a = { .host = "h", .kernel = "k", .dev = da, .ndev = 1 };
+	struct snapshot b = { .host = "h", .kernel = "k", .dev = db, .ndev = 2 };
+	struct compare_result *r = malloc(sizeof(*r));
+	char name_a[SAMPLE_NAME_MAX], name_b[SAMPLE_NAME_MAX];
+
+	ck_assert_ptr_nonnull(da);
+	ck_assert_ptr_nonnull(db);
+	ck_assert_ptr_nonnull(r);
+	hand_dev(&da[0], "loop7", 7, 100, 0);
+	hand_dev(&db[0], "loop8", 8, 100, 0);
+	hand_dev(&db[1], "loop9", 9, 100, 0);
+	ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
+	ck_assert_uint_eq(r->ndev, 3);
+	ck_assert_ptr_null(r->dev[0].b);
+	ck_assert_ptr_null(r->dev[1].a);
+	ck_assert_ptr_null(r->dev[2].a);
+	ck_assert_str_eq(r->dev[2].name, "loop9");
+	compare_free(r);
+	/* one device a side, other names: one pair, named after A's */
+	b.ndev = 1;
+	ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
+	ck_assert_uint_eq(r->ndev, 1);
+	ck_assert_str_eq(r->dev[0].name, "loop7");
+	ck_assert_ptr_eq(r->dev[0].b, &db[0]);
+	compare_free(r);
+	/* the longest names, numbers and hosts */
+	memset(name_a, 'a', sizeof(name_a) - 1);
+	name_a[sizeof(name_a) - 1] = 0;
+	memset(name_b, 'b', sizeof(name_b) - 1);
+	name_b[sizeof(name_b) - 1] = 0;
+	snprintf(da[0].name, sizeof(da[0].name), "%s", name_a);
+	snprintf(db[0].name, sizeof(db[0].name), "%s", name_b);
+	da[0].major = db[0].major = da[0].minor = db[0].minor = 4294967295u;
+	memset(a.host, 'x', sizeof(a.host) - 1);
+	memset(b.host, 'y', sizeof(b.host) - 1);
+	ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
+	ck_assert_uint_eq(strlen(r->warning), COMPARE_WARNING_MAX - 1);
+	ck_assert_msg(strstr(r->warning, "): different devices; A was taken on xxxx") != NULL, "%s", r->warning);
+	ck_assert_msg(strncmp(r->warning, "A is aaaa", 9) == 0, "%s", r->warning);
+	compare_free(r);
+	/* short names and other hosts: both warnings, whole */
+	snprintf(da[0].name, sizeof(da[0].name), "loop7");
+	snprintf(db[0].name, sizeof(db[0].name), "loop8");
+	da[0].major = db[0].major = 7;
+	da[0].minor = 7;
+	db[0].minor = 8;
+	snprintf(a.host, sizeof(a.host), "ha");
+	snprintf(b.host, sizeof(b.host), "hb");
+	ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
+	ck_assert_str_eq(r->warning, "A is loop7 (7:7), B is loop8 (7:8): different devices; A was taken on ha, B on hb");
+	compare_free(r);
+	free(r);
+	free(da);
+	free(db);
+}
+END_TEST
+
+/* compare_metric at its edges: which side makes a figure active, a change
+ * from a mean of exactly 1, and which columns are ever judged. */
+START_TEST(test_metric_edges)
+{
+	const struct stats_summary zero = { 10, 0, 0, 0, 0 }, none = { 0, NAN, NAN, NAN, NAN };
+	const struct stats_summary some = { 10, 0.5, 0.5, 0, 1 }, one = { 10, 1, 0.1, 0.9, 1.1 };
+	const struct stats_summary two = { 10, 2, 0.1, 1.9, 2.1 };
+	struct compare_metric m;
+
+	compare_metric(COLUMN_R_S, &zero, &zero, &m);
+	ck_assert(!m.active);
+	compare_metric(COLUMN_R_S, &none, &zero, &m);
+	ck_assert(!m.active);
+	compare_metric(COLUMN_R_S, &some, &zero, &m);
+	ck_assert(m.active);
+	compare_metric(COLUMN_R_S, &zero, &some, &m);
+	ck_assert(m.active);
+	compare_metric(COLUMN_R_S, &none, &some, &m);
+	ck_assert(m.active);
+	ck_assert(isnan(m.change_pct));
+	/* a max below 0 is activity too (min 0 .. max 1 above; here -1 .. 0) */
+	{
+		const struct stats_summary neg = { 10, -0.5, 0.5, -1, 0 };
+		compare_metric(COLUMN_R_S, &zero, &neg, &m);
+		ck_assert(m.active);
+	}
+	/* from 1 to 2: +100 % */
+	compare_metric(COLUMN_R_S, &one, &two, &m);
+	ck_assert_double_eq_tol(m.change_pct, 100, 1e-9);
+	compare_metric(COLUMN_R_S, &zero, &two, &m);
+	ck_assert(isnan(m.change_pct));
+	/* latency is judged under every primary; a gauge without a direction
+	 * (in_flight) never; a throughput column only under its own */
+	for (int p = 0; p < CMP_PRIMARIES; p++) {
+		ck_assert(compare_judges(COLUMN_W_AWAIT, (enum compare_primary)p));
+		ck_assert(!compare_judges(COLUMN_IN_FLIGHT, (enum compare_primary)p));
+	}
+	ck_assert(compare_judges(COLUMN_WMB_S, CMP_PRIMARY_MBPS));
+	ck_assert(!compare_judges(COLUMN_WMB_S, CMP_PRIMARY_IOPS));
+	ck_assert(compare_judges(COLUMN_D_S, CMP_PRIMARY_IOPS));
+	ck_assert(!compare_judges(COLUMN_R_S, CMP_PRIMARY_HIT));
+	/* every column of each primary, and none for a primary past the last */
+	ck_assert(compare_judges(COLUMN_DKB_S, CMP_PRIMARY_MBPS));
+	ck_assert(compare_judges(COLUMN_RA_HIT, CMP_PRIMARY_HIT));
+	ck_assert(!compare_judges(COLUMN_RMB_S, CMP_PRIMARIES));
+}
+END_TEST
+
+/* The headline under each primary: discards alone (IOPS: d/s), and the
+ * readahead hit ratio (RA hit%). */
+START_TEST(test_headline_primaries)
+{
+	static struct snapshot_dev da[1], db[1];
+	struct snapshot a = { .host = "h", .kernel = "k", .dev = da, .ndev = 1 };
+	struct snapshot b = { .host = "h", .kernel = "k", .dev = db, .ndev = 1 };
+	struct compare_result r;
+	char line[160];
+
+	hand_dev(&da[0], "loop7", 7, 0, 0);
+	hand_dev(&db[0], "loop7", 7, 0, 0);
+	da[0].st[COLUMN_R_S] = db[0].st[COLUMN_R_S] = (struct stats_summary){ 10, 0, 0, 0, 0 };
+	da[0].st[COLUMN_D_S] = (struct stats_summary){ 10, 50, 1, 48, 52 };
+	db[0].st[COLUMN_D_S] = (struct stats_summary){ 10, 80, 1, 78, 82 };
+	da[0].st[COLUMN_RA_HIT] = (struct stats_summary){ 10, 90, 1, 88, 92 };
+	db[0].st[COLUMN_RA_HIT] = (struct stats_summary){ 10, 70, 1, 68, 72 };
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	compare_judge(&r, CMP_PRIMARY_IOPS);
+	ck_assert_ptr_nonnull(r.dev[0].headline);
+	ck_assert_int_eq(r.dev[0].headline->col, COLUMN_D_S);
+	compare_headline(&r.dev[0], r.primary, line, sizeof(line));
+	ck_assert_str_eq(line, "primary IOPS: d/s 50.0 -> 80.0 (+60.0%) higher, better");
+	compare_judge(&r, CMP_PRIMARY_HIT);
+	ck_assert_ptr_nonnull(r.dev[0].headline);
+	ck_assert_int_eq(r.dev[0].headline->col, COLUMN_RA_HIT);
+	compare_headline(&r.dev[0], r.primary, line, sizeof(line));
+	ck_assert_str_eq(line, "primary RA hit%: ra_hit% 90.0 -> 70.0 (-22.2%) lower, worse");
+	compare_free(&r);
+}
+END_TEST
+
 static char *to_text(const struct snapshot *s, size_t *len)
 {
 	char *buf = NULL;
@@ -717,6 +1015,10 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_window_since_change);
 	tcase_add_test(tc, test_verdicts);
 	tcase_add_test(tc, test_different_devices_warn);
+	tcase_add_test(tc, test_multi_device);
+	tcase_add_test(tc, test_metric_edges);
+	tcase_add_test(tc, test_one_sided_and_long_warning);
+	tcase_add_test(tc, test_headline_primaries);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_busy_capture_records);
 	tcase_add_test(tc, test_version1_and_diskseq);
