@@ -170,6 +170,73 @@ START_TEST(test_fio_command)
 }
 END_TEST
 
+/* Which way each figure is better, from what it measures rather than from
+ * the table: throughput (MB/s of any kind, and fio's IOPS) and the
+ * readahead hit ratio higher; latency (await, us figures, CPU per I/O,
+ * fio's CPU) lower; counts, sizes, the device's own IOPS (larger requests
+ * mean fewer: issue 9), queue size, utilisation and system-wide CPU shares
+ * neither. A figure judged the wrong way prints "better" for a slower
+ * setting; one judged that should not be prints a verdict nobody asked for. */
+static int good_by_name(const char *n)
+{
+	size_t l = strlen(n);
+	bool fio = !strncmp(n, "fio_", 4);
+#define ENDS(s) (l >= strlen(s) && !strcmp(n + l - strlen(s), s))
+	if (!strcmp(n, "mb_s") || ENDS("_mb_s") || !strcmp(n, "hit_pct") || (fio && ENDS("_iops")))
+		return +1;
+	if (ENDS("_await") || ENDS("_us") || ENDS("_per_io") || (fio && ENDS("_cpu")))
+		return -1;
+#undef ENDS
+	return 0;
+}
+
+START_TEST(test_figure_directions)
+{
+	int judged = 0;
+
+	for (int f = 0; f < SF_COUNT; f++) {
+		ck_assert_msg(sweep_figure_good(f) == good_by_name(sweep_figures[f].name), "%s: good %d, want %d",
+			      sweep_figures[f].name, sweep_figure_good(f), good_by_name(sweep_figures[f].name));
+		judged += sweep_figure_good(f) != 0;
+	}
+	/* the rules above are not vacuous: both directions occur */
+	ck_assert_int_ge(judged, 10);
+	ck_assert_int_eq(sweep_figure_good(-1), 0);
+	ck_assert_int_eq(sweep_figure_good(SF_COUNT), 0);
+}
+END_TEST
+
+/* Figures by name: the first and last of the table, metrics by their
+ * place, and a name that only looks like "metric:NAME"; the list every
+ * --plot error prints, whole. */
+START_TEST(test_figure_lookup_and_list)
+{
+	const struct sweep_metric_opt metrics[2] = { { "a", "x" }, { "b", "y" } };
+	char *text = NULL;
+	size_t len = 0, commas = 0;
+	FILE *f;
+
+	ck_assert_int_eq(sweep_figure_lookup("reads", metrics, 2), SF_READS);
+	ck_assert_int_eq(SF_READS, 0);
+	ck_assert_int_eq(sweep_figure_lookup("fio_sys_cpu", metrics, 2), SF_FIO_SYS_CPU);
+	ck_assert_int_eq(sweep_figure_lookup("metric:a", metrics, 2), SF_COUNT);
+	ck_assert_int_eq(sweep_figure_lookup("metric:b", metrics, 2), SF_COUNT + 1);
+	ck_assert_int_eq(sweep_figure_lookup("metric_a", metrics, 2), -ENOENT);
+	ck_assert_int_eq(sweep_figure_lookup("metric:c", metrics, 2), -ENOENT);
+	ck_assert_int_eq(sweep_figure_lookup("metric:b", metrics, 1), -ENOENT);
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	sweep_figure_list(f);
+	fclose(f);
+	ck_assert_msg(!strncmp(text, "reads, writes, ", 15), "%s", text);
+	ck_assert_msg(len > 13 && !strcmp(text + len - 13, ", fio_sys_cpu"), "%s", text);
+	for (const char *p = text; (p = strstr(p, ", ")); p += 2)
+		commas++;
+	ck_assert_uint_eq(commas, SF_COUNT - 1);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_metric)
 {
 	const char *out = "rate: 12.5 MB/s\nnoise 99\nrate: 42.25 MB/s (2 runs)\nend 7\n";
@@ -824,6 +891,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_fio_json);
 	tcase_add_test(tc, test_fio_command);
 	tcase_add_test(tc, test_metric);
+	tcase_add_test(tc, test_figure_directions);
+	tcase_add_test(tc, test_figure_lookup_and_list);
 	tcase_add_test(tc, test_format_plain);
 	tcase_add_test(tc, test_stats_by_hand);
 	tcase_add_test(tc, test_stats_edges);
