@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ab.h"
 #include "compare.h"
 #include "series.h"
 #include "snapshot-output.h"
@@ -917,6 +918,120 @@ START_TEST(test_kill9_never_leaves_half_file)
 }
 END_TEST
 
+/* The A/B keys' engine: a take of one device or of all, a failed take that
+ * keeps what was there, the comparison once both exist and again after a
+ * retake, the primary figure cycling, and saving (once per take, with the
+ * diff command to run, and a refusal that saves nothing). */
+START_TEST(test_ab_take_compare_save)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), msg[512], path[4200];
+	struct series *se;
+	struct ab ab;
+	struct ab_source src = { .host = "testhost", .kernel = "6.18-test" };
+
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_int_eq(series_new(60, &se), 0);
+	src.series = se;
+	ab_init(&ab);
+	/* 5 idle intervals, then 12 of loop7 at 100 r/s with loop8 beside it */
+	feed(se, 0, 5, 0, 0, 4);
+	for (int i = 0; i < 12; i++) {
+		struct disk_metrics m[2] = { disk("loop7", 7, 100 + (i % 2 ? 2 : -2), 4),
+					     disk("loop8", 8, 50, 4) };
+		ck_assert_int_eq(series_add(se, m, 2, 6 + i), 0);
+	}
+	src.t_now = 17;
+	ck_assert_int_eq(ab_take(&ab, AB_A, &src, "loop7", msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "A: loop7, 11 busy intervals (11.0 s), 5 idle left out (+1 partial)");
+	ck_assert(ab.have[AB_A] && !ab.have[AB_B] && !ab.have_cmp);
+	/* B of a device the series does not have: not taken, A kept */
+	ck_assert_int_lt(ab_take(&ab, AB_B, &src, "loop9", msg, sizeof(msg)), 0);
+	ck_assert_msg(strncmp(msg, "B not taken: ", 13) == 0, "%s", msg);
+	ck_assert(!ab.have[AB_B] && ab.have[AB_A] && !ab.have_cmp);
+	ck_assert_uint_eq(ab.snap[AB_A].dev[0].n, 11);
+	/* a tunable changed at 17; 10 intervals at 150 r/s: B higher, better
+	 * (A's 11 intervals: six at 102 and five at 98, mean 100.18: +49.7 %) */
+	series_mark_change(se, makedev(7, 7), "loop7", 17);
+	for (int i = 0; i < 10; i++) {
+		struct disk_metrics m = disk("loop7", 7, 150 + (i % 2 ? 2 : -2), 4);
+		ck_assert_int_eq(series_add(se, &m, 1, 18 + i), 0);
+	}
+	src.t_now = 27;
+	ck_assert_int_eq(ab_take(&ab, AB_B, &src, "loop7", msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "B: loop7, 10 busy intervals (10.0 s), 0 idle left out (+0 partial); compared with A: "
+			      "primary MB/s: rMB/s 0.39 -> 0.59 (+49.7%) higher, better");
+	ck_assert(ab.have_cmp);
+	ck_assert_uint_eq(ab.cmp.ndev, 1);
+	/* the primary figure cycles, and the comparison is judged again */
+	ab_next_primary(&ab, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "better/worse judged on IOPS and latency");
+	ck_assert_int_eq(ab.cmp.primary, CMP_PRIMARY_IOPS);
+	ck_assert_int_eq(ab.cmp.dev[0].headline->col, COLUMN_R_S);
+	ab_next_primary(&ab, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "better/worse judged on RA hit% and latency");
+	ab_next_primary(&ab, msg, sizeof(msg));
+	ck_assert_str_eq(msg, "better/worse judged on MB/s and latency");
+	ck_assert_int_eq(ab.cmp.primary, CMP_PRIMARY_MBPS);
+	/* a retake is judged on the primary chosen, into a message cut at the
+	 * end of a buffer of exactly its size (on the heap: ASan sees past it) */
+	ab_next_primary(&ab, msg, sizeof(msg));
+	{
+		char *small = malloc(100);
+
+		ck_assert_ptr_nonnull(small);
+		ck_assert_int_eq(ab_take(&ab, AB_B, &src, "loop7", small, 100), 0);
+		ck_assert_uint_eq(strlen(small), 99);
+		free(small);
+	}
+	ck_assert_int_eq(ab.cmp.primary, CMP_PRIMARY_IOPS);
+	ck_assert_int_eq(ab.cmp.dev[0].headline->col, COLUMN_R_S);
+	ab_next_primary(&ab, msg, sizeof(msg));
+	ab_next_primary(&ab, msg, sizeof(msg));
+	/* A retaken (every device): compared again, loop8 on A's side only */
+	ck_assert_int_eq(ab_take(&ab, AB_A, &src, NULL, msg, sizeof(msg)), 0);
+	ck_assert_msg(strncmp(msg, "A: 2 devices; compared with B", 29) == 0, "%s", msg);
+	ck_assert(ab.have_cmp);
+	ck_assert_uint_eq(ab.cmp.ndev, 2);
+	ck_assert_ptr_null(ab.cmp.dev[1].b); /* loop8: in A only */
+	/* save: both, once; the message is the diff to run */
+	ck_assert_int_eq(ab_save(&ab, dir, msg, sizeof(msg)), 0);
+	snprintf(path, sizeof(path), "saved: blktune diff %s %s", ab.path[AB_A], ab.path[AB_B]);
+	ck_assert_str_eq(msg, path);
+	ck_assert(ab.saved[AB_A] && ab.saved[AB_B]);
+	ck_assert_int_eq(access(ab.path[AB_A], R_OK), 0);
+	ck_assert_int_eq(access(ab.path[AB_B], R_OK), 0);
+	ck_assert_uint_eq(count_files(dir, ".snap", true), 2);
+	/* each file carries its slot's label */
+	ck_assert_msg(strstr(strrchr(ab.path[AB_A], '/'), "-A") != NULL, "%s", ab.path[AB_A]);
+	ck_assert_msg(strstr(strrchr(ab.path[AB_B], '/'), "-B") != NULL, "%s", ab.path[AB_B]);
+	ck_assert_int_eq(ab_save(&ab, dir, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(count_files(dir, ".snap", true), 2);
+	/* a retake of B is saved anew, A is not */
+	ck_assert_int_eq(ab_take(&ab, AB_B, &src, "loop7", msg, sizeof(msg)), 0);
+	ck_assert(ab.saved[AB_A] && !ab.saved[AB_B]);
+	/* a directory that is a file: B not saved, and said */
+	snprintf(path, sizeof(path), "%s/file", dir);
+	fclose(fopen(path, "w"));
+	ck_assert_int_lt(ab_save(&ab, path, msg, sizeof(msg)), 0);
+	ck_assert_msg(strncmp(msg, "B not saved: ", 13) == 0, "%s", msg);
+	ck_assert(!ab.saved[AB_B]);
+	ck_assert_int_eq(ab_save(&ab, dir, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(count_files(dir, ".snap", true), 3);
+	ab_free(&ab);
+	ck_assert(!ab.have[AB_A] && !ab.have_cmp);
+	/* nothing, then A alone */
+	ck_assert_int_eq(ab_save(&ab, dir, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "nothing to save: take A and B first");
+	ck_assert_int_eq(ab_take(&ab, AB_B, &src, "loop7", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(ab_save(&ab, dir, msg, sizeof(msg)), 0);
+	snprintf(path, sizeof(path), "saved %s", ab.path[AB_B]);
+	ck_assert_str_eq(msg, path);
+	ab_free(&ab);
+	series_free(se);
+	unit_rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_save_and_default_dir)
 {
 	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), d[4096], p1[4096], p2[4096], msg[256];
@@ -1019,6 +1134,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_metric_edges);
 	tcase_add_test(tc, test_one_sided_and_long_warning);
 	tcase_add_test(tc, test_headline_primaries);
+	tcase_add_test(tc, test_ab_take_compare_save);
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_busy_capture_records);
 	tcase_add_test(tc, test_version1_and_diskseq);

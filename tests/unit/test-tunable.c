@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "ab.h"
 #include "journal.h"
 #include "root.h"
+#include "series.h"
 #include "tunable.h"
 #include "unit.h"
 
@@ -672,6 +674,107 @@ START_TEST(test_ab_apply_reports_changes)
 }
 END_TEST
 
+/* A snapshot in slot `slot` of ab from its tunable lines. */
+static void ab_slot_of(struct ab *ab, enum ab_slot slot, const char *tunables)
+{
+	char snap[1024], msg[256];
+
+	snprintf(snap, sizeof(snap),
+		 "blktune-snapshot 2\nhost h\nkernel k\ntime 1\nwindow 30\ndevice loop3 7:3 0\nspan 0 1 1 0 0\n"
+		 "%send-device\nend 1\n",
+		 tunables);
+	snapshot_free(&ab->snap[slot]);
+	snapshot_init(&ab->snap[slot]);
+	ck_assert_int_eq(snapshot_parse(snap, strlen(snap), "x.snap", &ab->snap[slot], msg, sizeof(msg)), 0);
+	ab->have[slot] = true;
+}
+
+/* The window of loop3 in se starts at */
+static double window_start(const struct series *se)
+{
+	struct series_window w;
+	double t;
+
+	series_window_init(&w);
+	ck_assert_int_eq(series_window_get(se, makedev(7, 3), "loop3", &w), 0);
+	t = w.t_start;
+	series_window_free(&w);
+	return t;
+}
+
+/* ab_apply's words and counts: one change, several, refusals, nothing to
+ * do, no snapshot; the scheduler before its own parameters whatever the
+ * snapshot's order; and the series marked at t_now only when a value was
+ * written. */
+START_TEST(test_ab_apply_messages)
+{
+	struct tunable_session *ts = session();
+	struct tunable_result res;
+	struct reports rep = { 0 };
+	struct series *se;
+	struct ab ab;
+	char msg[512];
+
+	ck_assert_int_eq(series_new(60, &se), 0);
+	for (int i = 0; i < 20; i++) {
+		struct disk_metrics m;
+		memset(&m, 0, sizeof(m));
+		unit_row_info(&m);
+		m.dev = makedev(7, 3);
+		snprintf(m.name, sizeof(m.name), "loop3");
+		m.state = DISK_OK;
+		m.interval = 1;
+		m.r_s = 10;
+		ck_assert_int_eq(series_add(se, &m, 1, i + 1), 0);
+	}
+	ab_init(&ab);
+	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, se, 5, NULL, NULL, NULL, msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(msg, "no snapshot B to re-apply");
+	/* the queue's scheduler is none (its parameters gone); A has
+	 * mq-deadline, with a parameter listed before it */
+	ck_assert_int_eq(tunable_set(ts, "loop3", "scheduler", "none", &res), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/iosched/read_expire"), "(absent)");
+	ab_slot_of(&ab, AB_A, "tunable iosched/read_expire 250\ntunable scheduler mq-deadline\n");
+	ck_assert_double_eq(window_start(se), 0);
+	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, se, 10.5, NULL, NULL, NULL, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "A re-applied: 2 changed, 0 refused");
+	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "[mq-deadline] none");
+	ck_assert_str_eq(file("sys/block/loop3/queue/iosched/read_expire"), "250");
+	/* the change at 10.5 starts the next window after it */
+	ck_assert_double_eq(window_start(se), 11);
+	/* again: nothing to write, nothing marked */
+	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, se, 15.5, NULL, NULL, NULL, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "A's tunables are already set");
+	ck_assert_double_eq(window_start(se), 11);
+	/* one change: its own message */
+	ab_slot_of(&ab, AB_B, "tunable read_ahead_kb 256\n");
+	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, NULL, NULL, NULL, msg, sizeof(msg)), 0);
+	ck_assert_msg(strncmp(msg, "B re-applied: loop3 read_ahead_kb 128 -> 256", 44) == 0, "%s", msg);
+	/* a value the kernel refuses, and one it takes: counted, the refusal said */
+	ab_slot_of(&ab, AB_B, "tunable max_sectors_kb 999\ntunable read_ahead_kb 512\n");
+	rep.n = 0;
+	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, NULL, collect, &rep, msg, sizeof(msg)), 1);
+	/* the refused write changed nothing: only read_ahead_kb is reported */
+	ck_assert_int_eq(rep.n, 1);
+	ck_assert_str_eq(rep.last[0].name, "read_ahead_kb");
+	ck_assert_msg(strncmp(msg, "B re-applied: 1 changed, 1 refused: ", 36) == 0, "%s", msg);
+	ck_assert_msg(strstr(msg, "max_sectors_kb") != NULL, "%s", msg);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
+	/* only refusals */
+	ab_slot_of(&ab, AB_B, "tunable max_sectors_kb 999\n");
+	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, NULL, NULL, NULL, msg, sizeof(msg)), 1);
+	ck_assert_msg(strncmp(msg, "B re-applied: 0 changed, 1 refused: ", 36) == 0, "%s", msg);
+	/* another device named: nothing of loop3 is touched */
+	ab_slot_of(&ab, AB_B, "tunable read_ahead_kb 64\n");
+	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, "loop4", NULL, NULL, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "B's tunables are already set");
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
+	ab_free(&ab);
+	series_free(se);
+	tunable_session_close(ts);
+}
+END_TEST
+
 UNIT_SUITE(tunable_suite)
 static Suite *tunable_suite(void)
 {
@@ -693,6 +796,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_restore_refused_kept_aside);
 	tcase_add_test(tc, test_read_only);
 	tcase_add_test(tc, test_ab_apply_reports_changes);
+	tcase_add_test(tc, test_ab_apply_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }
