@@ -375,8 +375,18 @@ START_TEST(test_stats_by_hand)
 }
 END_TEST
 
-/* The edges of one value's figures and of its verdict, from structs filled
- * with garbage first: every field is the function's own. */
+/* sweep_stats_value of `value` over the 4 runs into a struct filled with
+ * garbage first (every field is the function's own): n runs, mean. */
+static void value_over_garbage(const struct sweep_run *runs, const char *value, size_t n, double mean,
+			       struct sweep_value_stats *out)
+{
+	memset(out, 0xa5, sizeof(*out));
+	sweep_stats_value(runs, 4, value, SF_MB_S, out);
+	ck_assert_uint_eq(out->s.n, n);
+	ck_assert_double_eq_tol(out->s.mean, mean, 1e-12);
+}
+
+/* The edges of one value's figures and of its verdict. */
 START_TEST(test_stats_edges)
 {
 	static struct sweep_run runs[4];
@@ -390,20 +400,14 @@ START_TEST(test_stats_edges)
 		runs[i].fig[SF_MB_S] = fig[i];
 	}
 	/* -1 and 1: mean 0, so no CV (not inf, not nan printed as a number) */
-	memset(&base, 0xa5, sizeof(base));
-	sweep_stats_value(runs, 4, "a", SF_MB_S, &base);
-	ck_assert_uint_eq(base.s.n, 2);
-	ck_assert_double_eq_tol(base.s.mean, 0, 1e-12);
+	value_over_garbage(runs, "a", 2, 0, &base);
 	ck_assert(isnan(base.cv_pct));
 	ck_assert(isnan(base.change_pct));
 	ck_assert_int_eq(base.verdict, SV_NA);
 	ck_assert(!base.w.valid);
 	ck_assert_double_eq(base.w.t, 0);
 	/* "b": the NAN run is left out, one run is left: no CI, no CV */
-	memset(&v, 0x5a, sizeof(v));
-	sweep_stats_value(runs, 4, "b", SF_MB_S, &v);
-	ck_assert_uint_eq(v.s.n, 1);
-	ck_assert_double_eq_tol(v.s.mean, 5, 1e-12);
+	value_over_garbage(runs, "b", 1, 5, &v);
 	ck_assert(isnan(v.ci));
 	ck_assert(isnan(v.cv_pct));
 	/* against a baseline whose mean is 0: no change in % */
@@ -465,34 +469,39 @@ START_TEST(test_warnings_edges)
 
 	ck_assert_ptr_nonnull(out);
 	ck_assert_ptr_nonnull(one);
-	/* 5 s at 0.5 s intervals: exactly 5 s and 10 intervals, no warning */
-	ck_assert_uint_eq(one_warning(5, 10, 0.5, out, 3), 0);
-	/* just under 5 s, where 10 intervals are 5 s: said in seconds */
-	ck_assert_uint_eq(one_warning(4.99, 0, 0.5, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 4.99 s is shorter than 5 s");
-	/* 10 intervals of 1 s are longer than 5 s: said in intervals */
-	ck_assert_uint_eq(one_warning(10, 0, 1, out, 3), 0);
-	ck_assert_uint_eq(one_warning(9.99, 0, 1, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 9.99 s is shorter than 10 intervals (10 s)");
-	/* 10 intervals of 0.6 s (6 s) are past 5 s: intervals again */
-	ck_assert_uint_eq(one_warning(5.5, 0, 0.6, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 5.5 s is shorter than 10 intervals (6 s)");
-	/* 10 intervals of 0.54 s are 5.4 s (9 would be 4.86); three
-	 * significant digits of each figure */
-	ck_assert_uint_eq(one_warning(5.2, 0, 0.54, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 5.2 s is shorter than 10 intervals (5.4 s)");
-	ck_assert_uint_eq(one_warning(5.9876, 0, 0.61234, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 5.99 s is shorter than 10 intervals (6.12 s)");
-	/* under 5 s warns however short the interval */
-	ck_assert_uint_eq(one_warning(4.5, 0, 0.1, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): window 4.5 s is shorter than 5 s");
-	/* idle: 10 % is not past 10 % */
-	ck_assert_uint_eq(one_warning(60, 10.0001, 1, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): the device was idle 10% of the window");
-	ck_assert_uint_eq(one_warning(60, 12.345, 1, out, 3), 1);
-	ck_assert_str_eq(out[0], "run 7 (x, repeat 2): the device was idle 12.3% of the window");
-	/* a run without a window is not judged on it, but on its idle time */
-	ck_assert_uint_eq(one_warning(NAN, 50, 1, out, 3), 0);
+	/* each threshold from both sides; NULL: no warning */
+	static const struct {
+		double win, idle, iv;
+		const char *want;
+	} cases[] = {
+		/* exactly 5 s and 10 intervals of 0.5 s; idle exactly 10 % */
+		{ 5, 10, 0.5, NULL },
+		/* just under 5 s, where 10 intervals are 5 s: said in seconds */
+		{ 4.99, 0, 0.5, "window 4.99 s is shorter than 5 s" },
+		/* 10 intervals of 1 s are longer than 5 s: said in intervals */
+		{ 10, 0, 1, NULL },
+		{ 9.99, 0, 1, "window 9.99 s is shorter than 10 intervals (10 s)" },
+		{ 5.5, 0, 0.6, "window 5.5 s is shorter than 10 intervals (6 s)" },
+		/* 10 intervals of 0.54 s are 5.4 s (9 would be 4.86) */
+		{ 5.2, 0, 0.54, "window 5.2 s is shorter than 10 intervals (5.4 s)" },
+		/* three significant digits of each figure */
+		{ 5.9876, 0, 0.61234, "window 5.99 s is shorter than 10 intervals (6.12 s)" },
+		/* under 5 s warns however short the interval */
+		{ 4.5, 0, 0.1, "window 4.5 s is shorter than 5 s" },
+		{ 60, 10.0001, 1, "the device was idle 10% of the window" },
+		{ 60, 12.345, 1, "the device was idle 12.3% of the window" },
+		/* a run without a window (it did not run) is not judged at all */
+		{ NAN, 50, 1, NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[SWEEP_WARN_LEN];
+
+		ck_assert_uint_eq(one_warning(cases[i].win, cases[i].idle, cases[i].iv, out, 3), cases[i].want ? 1 : 0);
+		if (!cases[i].want)
+			continue;
+		snprintf(want, sizeof(want), "run 7 (x, repeat 2): %s", cases[i].want);
+		ck_assert_str_eq(out[0], want);
+	}
 	/* both, in that order, then max 1 keeps only the first */
 	ck_assert_uint_eq(one_warning(2, 50, 1, out, 3), 2);
 	ck_assert(strstr(out[0], "shorter than 10 intervals") != NULL);
