@@ -1,6 +1,8 @@
-/* series, snapshot, compare: windows since a change, verdicts on constructed
- * series, file round trip, parser errors with line numbers, and a save
- * killed with SIGKILL never leaving a partial file under a final name. */
+/* series, snapshot, compare, ab: windows since a change, verdicts on
+ * constructed series and hand-made snapshots of several devices, the A/B
+ * keys' take/compare/save, file round trip, parser errors with line
+ * numbers, and a save killed with SIGKILL never leaving a partial file
+ * under a final name. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
