@@ -237,6 +237,42 @@ START_TEST(test_figure_lookup_and_list)
 }
 END_TEST
 
+/* A run starts with no figure at all (not 0: a missing figure must never
+ * read as a measured zero) and no exit status; figures and metrics are read
+ * by index up to their last, and titled. */
+START_TEST(test_run_init_and_figures)
+{
+	static struct sweep_run r;
+	const struct sweep_metric_opt metrics[2] = { { "a", "x" }, { "b", "y" } };
+	char name[64], title[128];
+
+	memset(&r, 0x5a, sizeof(r));
+	sweep_run_init(&r);
+	ck_assert_int_eq(r.status, -1);
+	ck_assert_str_eq(r.asked, "");
+	ck_assert_uint_eq(r.ncpu, 0);
+	ck_assert(isnan(r.window_s) && isnan(r.busy_s) && isnan(r.head_s) && isnan(r.tail_s) && isnan(r.idle_pct));
+	for (int i = 0; i < SF_COUNT; i++)
+		ck_assert_msg(isnan(r.fig[i]), "fig %d", i);
+	for (int i = 0; i < SWEEP_METRICS_MAX; i++)
+		ck_assert_msg(isnan(r.metric[i]), "metric %d", i);
+	r.fig[SF_READS] = 7;
+	r.metric[0] = 8;
+	r.metric[SWEEP_METRICS_MAX - 1] = 9;
+	ck_assert_double_eq(sweep_figure_value(&r, SF_READS), 7);
+	ck_assert(isnan(sweep_figure_value(&r, -1)));
+	ck_assert_double_eq(sweep_figure_value(&r, SF_COUNT), 8);
+	ck_assert_double_eq(sweep_figure_value(&r, SF_COUNT + SWEEP_METRICS_MAX - 1), 9);
+	ck_assert(isnan(sweep_figure_value(&r, SF_COUNT + SWEEP_METRICS_MAX)));
+	sweep_figure_title(SF_READS, metrics, name, sizeof(name), title, sizeof(title));
+	ck_assert_str_eq(name, "reads");
+	ck_assert_str_eq(title, "reads completed on the device");
+	sweep_figure_title(SF_COUNT + 1, metrics, name, sizeof(name), title, sizeof(title));
+	ck_assert_str_eq(name, "metric:b");
+	ck_assert_str_eq(title, "b (--metric, higher/lower only)");
+}
+END_TEST
+
 START_TEST(test_metric)
 {
 	const char *out = "rate: 12.5 MB/s\nnoise 99\nrate: 42.25 MB/s (2 runs)\nend 7\n";
@@ -902,6 +938,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_metric);
 	tcase_add_test(tc, test_figure_directions);
 	tcase_add_test(tc, test_figure_lookup_and_list);
+	tcase_add_test(tc, test_run_init_and_figures);
 	tcase_add_test(tc, test_format_plain);
 	tcase_add_test(tc, test_stats_by_hand);
 	tcase_add_test(tc, test_stats_edges);
