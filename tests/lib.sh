@@ -93,6 +93,19 @@ $prog" >"$out" 2>"$out.err" &
 	echo "# bpftrace did not attach: $(head -c 300 "$out.err")"
 	return 1
 }
+# t_bt_tail KDEV: bpftrace probes (for t_bpftrace's program) timing each
+# read of device KDEV from block_rq_complete, where traced times end, to
+# block_io_done, where the kernel accounts it (r_await), matched by sector;
+# the program's END must clear(@e). t_bt_tail_us OUT: their mean in us from
+# bpftrace's output file, "" when none was timed.
+t_bt_tail() {
+	echo 'tracepoint:block:block_rq_complete /args->dev == '"$1"' && strncmp(args->rwbs, "R", 1) == 0/ { @e[args->sector] = nsecs; }
+tracepoint:block:block_io_done /args->dev == '"$1"' && @e[args->sector]/ {
+	@tail_ns = sum(nsecs - @e[args->sector]); @tail_n = count(); delete(@e[args->sector]); }'
+}
+t_bt_tail_us() {
+	awk '/^@tail_ns:/ { s = $2 } /^@tail_n:/ { n = $2 } END { if (n > 0) printf "%.3f", s / n / 1000 }' "$1"
+}
 t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
 
 # t_loop_create SIZE_MB: a loop device over a fresh file, in $T_LOOP (not

@@ -31,9 +31,7 @@ tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = ns
 tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
 	$us = (nsecs - @s[args->sector]) / 1000;
 	@f = lhist($us, 0, 2000, 2); @c = lhist($us, 0, 200000, 200); @n = count(); delete(@s[args->sector]); }
-tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && strncmp(args->rwbs, "R", 1) == 0/ { @e[args->sector] = nsecs; }
-tracepoint:block:block_io_done /args->dev == '"$kdev"' && @e[args->sector]/ {
-	@tail_ns = sum(nsecs - @e[args->sector]); @tail_n = count(); delete(@e[args->sector]); }
+'"$(t_bt_tail "$kdev")"'
 END { clear(@s); clear(@e); }' || t_fail "bpftrace attached"
 btpid=$T_BT_PID
 
@@ -64,7 +62,7 @@ t_check "the queue filled: queue p99 ${TP[q_p99_read_us]} us > 0" awk -v v="${TP
 # r_await ends where the kernel accounts the request (block_io_done, after
 # its bios have completed), the traced times at block_rq_complete: the step
 # between them is bpftrace's, measured in the same run.
-tail=$(awk '/^@tail_ns:/ { s = $2 } /^@tail_n:/ { n = $2 } END { if (n > 0) printf "%.3f", s / n / 1000 }' "$T_TMP/bt.out")
+tail=$(t_bt_tail_us "$T_TMP/bt.out")
 echo "# completion tail (bpftrace block_rq_complete -> block_io_done): ${tail:-none} us per read"
 t_check "bpftrace timed the completion tail (${tail:-none} us)" test -n "$tail"
 t_check "queue + device avg (${TP[q_avg_read_us]} + ${TP[d_avg_read_us]}) + tail (${tail:-none}) = r_await ($r_await us) within 3%" \
