@@ -50,6 +50,21 @@ static void load(const char *name, struct proc_sample *s)
 	proc_sample_sort(s);
 }
 
+/* The fixture's two samples: t0 into a, t1 (2 s later) into b. */
+static void load_pair(struct proc_sample *a, struct proc_sample *b)
+{
+	load("t0", a);
+	load("t1", b);
+}
+
+/* What load_pair and model_procs made. */
+static void free_all(struct proc_sample *a, struct proc_sample *b, struct proc_metrics *m)
+{
+	proc_sample_free(a);
+	proc_sample_free(b);
+	model_procs_free(m);
+}
+
 static const struct proc_row *row(const struct proc_metrics *m, pid_t pid)
 {
 	return model_procs_find(m, pid);
@@ -61,8 +76,7 @@ START_TEST(test_rates)
 	struct proc_metrics m = { 0 };
 	const struct proc_row *r;
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	ck_assert(m.valid);
 	ck_assert_double_eq_tol(m.interval, 2.0, 1e-9);
@@ -126,9 +140,7 @@ START_TEST(test_rates)
 	ck_assert_int_eq(model_procs(NULL, &b, true, &m), 0);
 	ck_assert(!m.valid);
 	ck_assert_str_eq(m.why, "no /proc");
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 	ck_assert_ptr_null(m.row);
 	ck_assert_uint_eq(m.nrows + m.cap + m.ndev, 0);
 }
@@ -146,8 +158,7 @@ START_TEST(test_sort)
 	struct proc_sample a, b;
 	struct proc_metrics m = { 0 };
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
 	/* read + write: 108 (4 MiB/s) > 100 (2) > 101 (1) > 107 (0.5) */
 	model_procs_sort(&m, PROC_COL_BYTES_S, false);
@@ -182,9 +193,7 @@ START_TEST(test_sort)
 	ck_assert(m.row[0].rates && m.row[4].rates);
 	ck_assert(!m.row[5].rates && !m.row[6].rates && !m.row[7].rates);
 	ck_assert_int_eq(m.row[0].pid, 102); /* 0 B/s, the least that has a rate */
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -196,8 +205,7 @@ START_TEST(test_json)
 	size_t len = 0;
 	FILE *f;
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
 	model_procs_sort(&m, PROC_COL_BYTES_S, false);
 	m.nrows = 1;
@@ -216,9 +224,7 @@ START_TEST(test_json)
 	fclose(f);
 	ck_assert_str_eq(buf, "{\"error\": \"not \\\"live\\\"\"}");
 	free(buf);
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -255,8 +261,7 @@ START_TEST(test_traced)
 	struct proc_trace *t;
 	size_t idx[4];
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	a.traced = b.traced = true;
 	/* 101 reads from 7:0 (200 requests in 2 s, all done in (64, 128] us) */
 	ck_assert_ptr_nonnull(t = proc_sample_add_trace(&a, 101, makedev(7, 0)));
@@ -317,9 +322,7 @@ START_TEST(test_traced)
 	model_procs_sort(&m, PROC_COL_REQS_S, false);
 	ck_assert_int_eq(m.row[0].pid, 101);
 	ck_assert_int_eq(m.row[1].pid, 102);
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -338,8 +341,7 @@ START_TEST(test_loss)
 	size_t len = 0;
 	FILE *f;
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	a.traced = b.traced = true;
 	a.skipped = 3;
 	b.skipped = 5;
@@ -525,8 +527,7 @@ START_TEST(test_traced_new_pair)
 	struct proc_trace *t;
 	bool ok;
 
-	load("t0", &a);
-	load("t1", &b); /* 2 s later */
+	load_pair(&a, &b);
 	a.traced = b.traced = true;
 	/* 100 has a pair on 7:0 before; its first requests to 7:1 came since */
 	pair(&a, 100, 0, 1, 40);
@@ -592,9 +593,7 @@ START_TEST(test_traced_new_pair)
 	ck_assert_uint_eq(m.ndev, 5);
 	for (size_t i = 0; i < m.ndev; i++)
 		ck_assert(!m.dev[i].f.rates);
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -696,8 +695,7 @@ START_TEST(test_same_time)
 	struct proc_metrics m = { 0 };
 	const struct proc_row *r;
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 108));
 	ck_assert_uint_eq(r->start, 6000);
@@ -747,9 +745,7 @@ START_TEST(test_same_time)
 	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 102));
 	ck_assert_double_eq_tol(r->wbytes_s, 0.5, 1e-9);
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -763,8 +759,7 @@ START_TEST(test_sort_all)
 	static const enum proc_column rates[] = { PROC_COL_RBYTES_S, PROC_COL_WBYTES_S, PROC_COL_BYTES_S,
 						  PROC_COL_REQS_S };
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	ck_assert_int_eq(model_procs(&a, &b, true, &m), 0);
 	/* rows with rates: 100 101 102 107 108; without: 103 104 106 */
 	model_procs_sort(&m, PROC_COL_PID, true);
@@ -808,9 +803,7 @@ START_TEST(test_sort_all)
 	model_procs_sort(&m, PROC_COL_PID, true);
 	model_procs_sort(&m, PROC_COL_COMMAND, true);
 	order(&m, (const pid_t[]){ 104, 102, 103, 107, 106, 100, 101, 108 }, 8);
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -823,8 +816,7 @@ START_TEST(test_top)
 	struct proc_metrics m = { 0 };
 	size_t idx[3];
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	a.traced = b.traced = true;
 	/* per second on 7:0 over 2 s: 100: 4, 101: 9, 102: 1 (a write), 107: 4,
 	 * 108: 6; 106 is new (its 10 count from zero: 5); 7:1 only 104 */
@@ -868,9 +860,7 @@ START_TEST(test_top)
 		ck_assert_int_eq(m.row[six[4]].pid, 107);
 		ck_assert_int_eq(m.row[six[5]].pid, 102);
 	}
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
@@ -884,8 +874,7 @@ START_TEST(test_names)
 	struct disk_sample *d;
 	const struct proc_row *r;
 
-	load("t0", &a);
-	load("t1", &b);
+	load_pair(&a, &b);
 	a.traced = b.traced = true;
 	pair(&b, 100, 0, 0, 3);
 	pair(&b, 100, 1, 0, 3);
@@ -916,9 +905,7 @@ START_TEST(test_names)
 	ck_assert_str_eq(m.loss.dev[0].dev_name, "loop0");
 	ck_assert_str_eq(m.loss.dev[1].dev_name, "loop2");
 	sample_free(&ds);
-	proc_sample_free(&a);
-	proc_sample_free(&b);
-	model_procs_free(&m);
+	free_all(&a, &b, &m);
 }
 END_TEST
 
