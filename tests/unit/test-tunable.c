@@ -620,6 +620,21 @@ START_TEST(test_read_only)
 }
 END_TEST
 
+/* A snapshot in slot `slot` of ab from its tunable lines. */
+static void ab_slot_of(struct ab *ab, enum ab_slot slot, const char *tunables)
+{
+	char snap[1024], msg[256];
+
+	snprintf(snap, sizeof(snap),
+		 "blktune-snapshot 2\nhost h\nkernel k\ntime 1\nwindow 30\ndevice loop3 7:3 0\nspan 0 1 1 0 0\n"
+		 "%send-device\nend 1\n",
+		 tunables);
+	snapshot_free(&ab->snap[slot]);
+	snapshot_init(&ab->snap[slot]);
+	ck_assert_int_eq(snapshot_parse(snap, strlen(snap), "x.snap", &ab->snap[slot], msg, sizeof(msg)), 0);
+	ab->have[slot] = true;
+}
+
 /* A's and B's keys (ab_apply) report each value they change, as -w records
  * it: device, tunable, before and after as read back; an equal value is no
  * change and is not reported. */
@@ -641,17 +656,13 @@ START_TEST(test_ab_apply_reports_changes)
 {
 	struct tunable_session *ts = session();
 	struct reports rep = { 0 };
-	char snap[512], msg[512], ms[32];
+	char tun[128], msg[512];
 	struct ab ab;
 
-	snprintf(ms, sizeof(ms), "%s", file("sys/block/loop3/queue/max_sectors_kb"));
-	snprintf(snap, sizeof(snap),
-		 "blktune-snapshot 2\nhost h\nkernel k\ntime 1\nwindow 30\ndevice loop3 7:3 0\nspan 0 1 1 0 0\n"
-		 "tunable read_ahead_kb 510\ntunable max_sectors_kb %s\nend-device\nend 1\n",
-		 ms);
+	snprintf(tun, sizeof(tun), "tunable read_ahead_kb 510\ntunable max_sectors_kb %s\n",
+		 file("sys/block/loop3/queue/max_sectors_kb"));
 	ab_init(&ab);
-	ck_assert_int_eq(snapshot_parse(snap, strlen(snap), "a.snap", &ab.snap[AB_A], msg, sizeof(msg)), 0);
-	ab.have[AB_A] = true;
+	ab_slot_of(&ab, AB_A, tun);
 	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
 	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, NULL, 0, NULL, collect, &rep, msg, sizeof(msg)), 0);
 	/* max_sectors_kb was already equal: one report, the kernel's rounding in it */
@@ -673,21 +684,6 @@ START_TEST(test_ab_apply_reports_changes)
 	tunable_session_close(ts);
 }
 END_TEST
-
-/* A snapshot in slot `slot` of ab from its tunable lines. */
-static void ab_slot_of(struct ab *ab, enum ab_slot slot, const char *tunables)
-{
-	char snap[1024], msg[256];
-
-	snprintf(snap, sizeof(snap),
-		 "blktune-snapshot 2\nhost h\nkernel k\ntime 1\nwindow 30\ndevice loop3 7:3 0\nspan 0 1 1 0 0\n"
-		 "%send-device\nend 1\n",
-		 tunables);
-	snapshot_free(&ab->snap[slot]);
-	snapshot_init(&ab->snap[slot]);
-	ck_assert_int_eq(snapshot_parse(snap, strlen(snap), "x.snap", &ab->snap[slot], msg, sizeof(msg)), 0);
-	ab->have[slot] = true;
-}
 
 /* The window of loop3 in se starts at */
 static double window_start(const struct series *se)
