@@ -4,9 +4,7 @@
 # a loop device this test creates. Device time is checked against bpftrace's
 # own issue->complete times (tracepoints block_rq_issue/block_rq_complete, a
 # 4 us linear histogram): p50/p90/p99 within the log2 bucket resolution;
-# queue + device time, plus the completion tail bpftrace times
-# (block_rq_complete -> block_io_done), against diskstats' r_await. Needs
-# root, fio, bpftrace.
+# queue + device time against diskstats' r_await. Needs root, fio, bpftrace.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/trace-common.bash"
 t_need_root
@@ -31,8 +29,7 @@ tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = ns
 tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
 	$us = (nsecs - @s[args->sector]) / 1000;
 	@f = lhist($us, 0, 2000, 2); @c = lhist($us, 0, 200000, 200); @n = count(); delete(@s[args->sector]); }
-'"$(t_bt_tail "$kdev")"'
-END { clear(@s); clear(@e); }' || t_fail "bpftrace attached"
+END { clear(@s); }' || t_fail "bpftrace attached"
 btpid=$T_BT_PID
 
 ds() { awk -v n="$name" '$3 == n { print $4, $7 }' /proc/diskstats; }
@@ -59,17 +56,11 @@ echo "# diskstats - traced: $(( reads - ${TP[completed_read]:-0} ))"
 t_near "traced reads = diskstats reads within 3% (exact: ${TP[completed_read]:-})" "${TP[completed_read]:-0}" "$reads" $((reads * 3 / 100 + 1))
 t_eq "every traced read has a queue and a device time" "${TP[d_n_read]:-}" "${TP[completed_read]:-}"
 t_check "the queue filled: queue p99 ${TP[q_p99_read_us]} us > 0" awk -v v="${TP[q_p99_read_us]}" 'BEGIN { exit !(v > 0) }'
-# r_await ends where the kernel accounts the request (block_io_done, after
-# its bios have completed), the traced times at block_rq_complete: the step
-# between them is bpftrace's, measured in the same run.
-tail=$(t_bt_tail_us "$T_TMP/bt.out")
-echo "# completion tail (bpftrace block_rq_complete -> block_io_done): ${tail:-none} us per read"
-t_check "bpftrace timed the completion tail (${tail:-none} us)" test -n "$tail"
-t_check "queue + device avg (${TP[q_avg_read_us]} + ${TP[d_avg_read_us]}) + tail (${tail:-none}) = r_await ($r_await us) within 3%" \
-	awk -v q="${TP[q_avg_read_us]}" -v d="${TP[d_avg_read_us]}" -v t="$tail" -v a="$r_await" \
-	'BEGIN { s = q + d + t; e = s - a; if (e < 0) e = -e; exit !(e <= 0.03 * a + 1) }'
-t_check "alloc->completion avg (${TP[lat_avg_read_us]}) + tail (${tail:-none}) = r_await ($r_await us) within 3%" \
-	awk -v l="${TP[lat_avg_read_us]}" -v t="$tail" -v a="$r_await" 'BEGIN { e = l + t - a; if (e < 0) e = -e; exit !(e <= 0.03 * a + 1) }'
+t_check "queue + device avg (${TP[q_avg_read_us]} + ${TP[d_avg_read_us]}) = r_await ($r_await us) within 3%" \
+	awk -v q="${TP[q_avg_read_us]}" -v d="${TP[d_avg_read_us]}" -v a="$r_await" \
+	'BEGIN { s = q + d; e = s - a; if (e < 0) e = -e; exit !(e <= 0.03 * a + 1) }'
+t_check "alloc->completion avg (${TP[lat_avg_read_us]}) = r_await ($r_await us) within 3%" \
+	awk -v l="${TP[lat_avg_read_us]}" -v a="$r_await" 'BEGIN { e = l - a; if (e < 0) e = -e; exit !(e <= 0.03 * a + 1) }'
 
 # bpftrace's percentiles from its 4 us linear histogram: the log2 bucket
 # holding each must hold blktune's figure, or its neighbour (the two tools
