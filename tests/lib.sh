@@ -83,13 +83,19 @@ t_stop() {
 # prints the marker waited for ("Attaching N probes..." comes before the
 # attach, so events right after it could be lost). The pid is in T_BT_PID;
 # end it with t_stop "$T_BT_PID" INT. Returns 1, saying why, if bpftrace
-# did not attach within t_wait_secs 20.
+# did not attach within t_wait_secs 20. T_BT_PROGS: the ids of the BPF
+# programs loaded meanwhile, bpftrace's (this bpftool names no owner), for
+# t_bt_misses.
 t_bpftrace() {
-	local out=$1 prog=$2
+	local out=$1 prog=$2 before
+	before=$(t_bpf_prog_ids)
 	bpftrace -e "BEGIN { printf(\"blktune-test: attached\\n\"); }
 $prog" >"$out" 2>"$out.err" &
 	T_BT_PID=$!
-	t_until 20 grep -q '^blktune-test: attached' "$out" && return 0
+	if t_until 20 grep -q '^blktune-test: attached' "$out"; then
+		T_BT_PROGS=$(comm -13 <(tr ' ' '\n' <<<"$before" | sort) <(t_bpf_prog_ids | tr ' ' '\n' | sort) | xargs)
+		return 0
+	fi
 	echo "# bpftrace did not attach: $(head -c 300 "$out.err")"
 	return 1
 }
@@ -105,6 +111,24 @@ tracepoint:block:block_io_done /args->dev == '"$1"' && @e[args->sector]/ {
 }
 t_bt_tail_us() {
 	awk '/^@tail_ns:/ { s = $2 } /^@tail_n:/ { n = $2 } END { if (n > 0) printf "%.3f", s / n / 1000 }' "$1"
+}
+# t_bpf_prog_ids: the ids of the loaded BPF programs, space-separated.
+t_bpf_prog_ids() {
+	command -v bpftool >/dev/null || return 0
+	bpftool -j prog show 2>/dev/null | python3 -c 'import json, sys
+print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'
+}
+# t_bt_misses: how many times the kernel skipped one of bpftrace's programs
+# (T_BT_PROGS) since it attached: bpftool's recursion_misses, summed. A
+# classic tracepoint program does not run while another such program, or a
+# bpf() map call from user space (bpf_disable_instrumentation), holds its
+# CPU's bpf_prog_active: bpftrace loses those events and the kernel counts
+# them, on every device the probe serves. Read it before bpftrace ends.
+t_bt_misses() {
+	command -v bpftool >/dev/null || { echo 0; return 0; }
+	bpftool -j prog show 2>/dev/null | python3 -c 'import json, sys
+ids = set(int(i) for i in sys.argv[1:])
+print(sum(p.get("recursion_misses", 0) for p in json.load(sys.stdin) if p["id"] in ids))' $T_BT_PROGS
 }
 t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
 

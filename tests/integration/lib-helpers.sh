@@ -35,9 +35,19 @@ cp /bin/true "$T_TMP/bt-ready-probe"
 t_bpftrace "$T_TMP/bt" 'tracepoint:syscalls:sys_enter_exit_group /comm == "bt-ready-probe"/ { @n = count(); }'
 t_eq "t_bpftrace: returns 0 once attached" "$?" 0
 "$T_TMP/bt-ready-probe"
+t_check "t_bpftrace: T_BT_PROGS holds the programs it loaded ($T_BT_PROGS)" \
+	sh -c 'for i; do bpftool prog show id $i | grep -q " tracepoint .*name sys_enter_exit_" && exit 0; done; exit 1' - $T_BT_PROGS
+t_check "t_bt_misses: a count while bpftrace runs ($(t_bt_misses))" test "$(t_bt_misses)" -ge 0
 t_stop "$T_BT_PID" INT
 t_eq "t_bpftrace: the event right after it was counted; INT ends it and prints its maps" \
 	"$(sed -n 's/^@n: //p' "$T_TMP/bt")" 1
+# t_bt_misses sums recursion_misses over T_BT_PROGS only, and absent
+# counts as 0 (bpftool leaves out a zero)
+bpftool() { echo '[{"id": 5, "recursion_misses": 3}, {"id": 6}, {"id": 7, "recursion_misses": 100}, {"id": 8, "recursion_misses": 9}]'; }
+T_BT_PROGS="5 6 8"
+t_eq "t_bt_misses: the sum over bpftrace's programs only" "$(t_bt_misses)" 12
+t_eq "t_bpf_prog_ids: every id" "$(t_bpf_prog_ids)" "5 6 7 8"
+unset -f bpftool
 out=$(t_bpftrace "$T_TMP/bad" 'tracepoint:nosuch:event { @n = count(); }')
 t_eq "t_bpftrace: a program that does not load returns 1" "$?" 1
 t_check "t_bpftrace: and says bpftrace's error ($out)" grep -q "bpftrace did not attach: ." <<<"$out"

@@ -36,7 +36,8 @@ command -v udevadm >/dev/null && udevadm settle -t 10 2>/dev/null
 btpid= bpid=
 trap '[ -n "$btpid" ] && kill "$btpid" 2>/dev/null; [ -n "$bpid" ] && kill "$bpid" 2>/dev/null; t_cleanup' EXIT
 
-t_bpftrace "$T_TMP/bt.out" '
+# (its table of issue times holds every block: see trace-split.sh)
+BPFTRACE_MAP_KEYS_MAX=262144 t_bpftrace "$T_TMP/bt.out" '
 tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = nsecs; }
 tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
 	$us = (nsecs - @s[args->sector]) / 1000;
@@ -69,6 +70,7 @@ idle_after() {
 t_until 20 idle_after || t_fail "blktune reported an idle interval after the job"
 t_stop "$bpid" TERM
 bpid=
+misses=$(t_bt_misses)
 t_stop "$btpid" INT
 btpid=
 
@@ -108,7 +110,10 @@ t_check "alloc->completion avg ($lat) + tail (${tail:-none}) = r_await ($r_await
 # (the two tools stamp issue and completion a few hundred ns apart)
 python3 "$(dirname "$0")/bt-hist.py" "$T_TMP/bt.out" f c 0.5 0.9 0.99 > "$T_TMP/bt"
 bt_n=$(awk '$1 == "count" { print $2 }' "$T_TMP/bt")
-t_near "bpftrace timed as many requests as blktune counted (0.5%)" "$bt_n" "$n" $((n / 200 + 1))
+# short by no more than 0.5 % plus the events the kernel skipped for it (see
+# trace-split.sh), never over
+t_check "bpftrace timed as many requests as blktune counted (0.5% + $misses skipped): $bt_n ~ $n" \
+	awk -v b="$bt_n" -v n="$n" -v m="$misses" 'BEGIN { t = n / 200 + 1; exit !(b > 0 && b <= n + t && n - b <= t + m) }'
 for p in 50 90 99; do
 	x=$(awk -v k="p$p" '$1 == k { print $2 }' "$T_TMP/bt")
 	u=$(awk -v h="$(sum hist)" -v le="$(sum le)" -v p="$p" 'BEGIN {

@@ -24,7 +24,10 @@ tp_settle
 tp_open "$dev"
 trap 'tp_close; [ -n "${btpid:-}" ] && kill "$btpid" 2>/dev/null; t_cleanup' EXIT
 
-t_bpftrace "$T_TMP/bt.out" '
+# bpftrace's table of issue times holds every block of the device
+# (262144): its default 4096 entries could fill up with the issues whose
+# completion it missed, and then lose every new one
+BPFTRACE_MAP_KEYS_MAX=262144 t_bpftrace "$T_TMP/bt.out" '
 tracepoint:block:block_rq_issue /args->dev == '"$kdev"'/ { @s[args->sector] = nsecs; }
 tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ {
 	$us = (nsecs - @s[args->sector]) / 1000;
@@ -41,6 +44,7 @@ fio --name=qfill --filename="$dev" --rw=randread --bs=4k --direct=1 --ioengine=l
 tp_cmd stop || t_fail "probe answered"
 read -r r1 t1 <<<"$(ds)"
 sleep 0.3
+misses=$(t_bt_misses)
 t_stop "$btpid" INT
 btpid=
 reads=$((r1 - r0))
@@ -66,11 +70,12 @@ t_check "alloc->completion avg (${TP[lat_avg_read_us]}) = r_await ($r_await us) 
 # holding each must hold blktune's figure, or its neighbour (the two tools
 # stamp issue and completion a few hundred ns apart).
 python3 "$(dirname "$0")/bt-hist.py" "$T_TMP/bt.out" f c 0.5 0.9 0.99 > "$T_TMP/bt"
-awk -v traced="${TP[completed_read]:-0}" -v p50="${TP[d_p50_read_us]}" -v p90="${TP[d_p90_read_us]}" \
+awk -v traced="${TP[completed_read]:-0}" -v misses="${misses:-0}" -v p50="${TP[d_p50_read_us]}" -v p90="${TP[d_p90_read_us]}" \
 	-v p99="${TP[d_p99_read_us]}" '
-	$1 == "count" { tot = $2; print "# bpftrace: " tot " issue->complete pairs"
-		d = tot - traced; if (d < 0) d = -d
-		print "count", (tot > 0 && d <= 0.015 * traced + 1) ? "ok" : "bad", tot, "blktune", traced; next }
+	$1 == "count" { tot = $2; print "# bpftrace: " tot " issue->complete pairs, " misses " events skipped"
+		tol = 0.015 * traced + 1
+		print "count", (tot > 0 && tot <= traced + tol && traced - tot <= tol + misses) ? "ok" : "bad", tot,
+			"blktune", traced, "skipped", misses; next }
 	{ ours = ($1 == "p50") ? p50 : ($1 == "p90") ? p90 : p99
 	  if ($2 == "none") { print $1 " bad: beyond bpftrace'"'"'s histogram"; next }
 	  x = $2; k = 0; while (2 ^ k < x) k++
@@ -80,9 +85,13 @@ awk -v traced="${TP[completed_read]:-0}" -v p50="${TP[d_p50_read_us]}" -v p90="$
 cat "$T_TMP/cmp" | grep '^#'
 # bpftrace's pairs (issue and completion matched by sector) came 0.6-0.8 %
 # short of blktune's requests in clean-clone CI runs on this 2-CPU machine
-# (226455 of 228184), a loss on bpftrace's side that leaves the percentiles'
-# populations the same for the bucket comparison below.
-t_check "bpftrace timed as many requests as blktune counted (1.5%): $(grep ^count "$T_TMP/cmp")" grep -q '^count ok' "$T_TMP/cmp"
+# (226455 of 228184), and 11-26 % short in three CI runs (356157 of 414719):
+# events the kernel skipped for bpftrace (a classic tracepoint program does
+# not run nested in another on its CPU) and counted as recursion misses, as
+# blktune's tp_btf programs are not. So bpftrace may come short by 1.5 %
+# plus what it was skipped, never over; the percentiles' populations stay
+# alike for the bucket comparison below.
+t_check "bpftrace timed as many requests as blktune counted (1.5% + skipped): $(grep ^count "$T_TMP/cmp")" grep -q '^count ok' "$T_TMP/cmp"
 for p in p50 p90 p99; do
 	t_check "device time $p within bucket resolution of bpftrace: $(grep "^$p " "$T_TMP/cmp")" grep -q "^$p ok" "$T_TMP/cmp"
 done

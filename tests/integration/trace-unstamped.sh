@@ -52,6 +52,7 @@ run() { # OUT [FIO-ARGS...]: blktune -b --json around one direct 4k fio job
 sumf() { jq -s -r --arg d "$name" "[.[].disk[] | select(.disk_device == \$d) | $2 | numbers] | add // 0" "$1"; }
 fiov() { jq -r ".jobs[0].$1" "$T_TMP/fio.json"; }
 ticks() { awk -v d="$name" '$3 == d { print $7 }' /proc/diskstats; } # ms reading
+reads() { awk -v d="$name" '$3 == d { print $4 }' /proc/diskstats; }
 
 echo 0 > $q/iostats
 t_eq "iostats is off" "$(cat $q/iostats)" 0
@@ -86,12 +87,16 @@ tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ 
 	@ns = sum(nsecs - @s[args->sector]); @n = count(); delete(@s[args->sector]); }
 END { clear(@s); }' || t_fail "bpftrace attached"
 btpid=$T_BT_PID
-t0=$(ticks)
+t0=$(ticks) r0=$(reads)
 run "$T_TMP/on.json"
-t1=$(ticks)
+t1=$(ticks) r1=$(reads)
+misses=$(t_bt_misses)
 t_stop "$btpid" INT
 btpid=
 n=$(fiov read.total_ios)
+# (should a count come short: who else saw how many)
+echo "# iostats 1: fio $n reads, diskstats $((r1 - r0)), bpftrace $(awk '$1 == "@n:" { print $2 }' "$T_TMP/bt.out")" \
+	"($misses events skipped), blktune $(sumf "$T_TMP/on.json" .trace_completed)"
 t_eq "iostats 1: no completion without a start time" "$(sumf "$T_TMP/on.json" .no_start_time)" 0
 t_eq "iostats 1: every read traced" "$(sumf "$T_TMP/on.json" .trace_completed)" "$n"
 t_eq "bpftrace timed every read" "$(awk '$1 == "@n:" { print $2 }' "$T_TMP/bt.out")" "$n"
