@@ -118,17 +118,23 @@ t_bpf_prog_ids() {
 	bpftool -j prog show 2>/dev/null | python3 -c 'import json, sys
 print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'
 }
-# t_bt_misses: how many times the kernel skipped one of bpftrace's programs
-# (T_BT_PROGS) since it attached: bpftool's recursion_misses, summed. A
-# classic tracepoint program does not run while another such program, or a
-# bpf() map call from user space (bpf_disable_instrumentation), holds its
-# CPU's bpf_prog_active: bpftrace loses those events and the kernel counts
-# them, on every device the probe serves. Read it before bpftrace ends.
-t_bt_misses() {
+# t_bpf_misses ID...: how many times the kernel skipped the BPF programs
+# ID... (bpftool's recursion_misses, summed; 0 where bpftool leaves it out).
+# A classic tracepoint program does not run while another such program, or
+# a bpf() map call from user space (bpf_disable_instrumentation), holds its
+# CPU's bpf_prog_active; a tp_btf program not while it runs already on that
+# CPU. Each skip loses one event, of whichever device it was for.
+t_bpf_misses() {
 	command -v bpftool >/dev/null || { echo 0; return 0; }
 	bpftool -j prog show 2>/dev/null | python3 -c 'import json, sys
 ids = set(int(i) for i in sys.argv[1:])
-print(sum(p.get("recursion_misses", 0) for p in json.load(sys.stdin) if p["id"] in ids))' $T_BT_PROGS
+print(sum(p.get("recursion_misses", 0) for p in json.load(sys.stdin) if p["id"] in ids))' "$@"
+}
+# t_bt_misses: t_bpf_misses of bpftrace's programs (T_BT_PROGS): the events
+# it lost since it attached. Read it before bpftrace ends.
+t_bt_misses() {
+	# shellcheck disable=SC2086
+	t_bpf_misses $T_BT_PROGS
 }
 t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
 
