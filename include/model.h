@@ -72,6 +72,19 @@ void model_cpu(const struct cpu_stat *prev, const struct cpu_stat *cur, struct c
  * m[i] its scalar columns. Devices the tracer has not seen are NAN. */
 void model_trace(const struct sample *prev, const struct sample *cur, struct disk_metrics *m,
 		 struct trace_metrics *tm);
+/* A cumulative count's growth since before: all of now when it went back
+ * (a reloaded tracer, a counter reset). */
+uint64_t model_grown(uint64_t now, uint64_t before);
+/* What the tracer could not count (JSON "trace_loss"): cumulative since it
+ * loaded, and grown over the interval (the _new figures, known when prev
+ * was traced too; all of now when a figure went back, a reloaded tracer). */
+struct trace_loss {
+	bool since_prev;
+	uint64_t skipped, skipped_new;   /* program runs the kernel skipped */
+	uint64_t map_full, map_full_new; /* events lost to a full device map */
+};
+/* Fills out and returns true when cur is traced; false, out zeroed, else. */
+bool model_trace_loss(const struct sample *prev, const struct sample *cur, struct trace_loss *out);
 /* Readahead figures of every device of cur (mode on): the interval in
  * ram[i] and m[i].ra_hit_pct, the totals since the mode was turned on in
  * total[i] (where hit + mapped + waste + unread = pages holds). */

@@ -27,6 +27,7 @@ struct output_report {
 	const struct sampler_host *host;
 	const struct cgroup_metrics *cgroups; /* --cgroups (JSON), else NULL */
 	const struct proc_metrics *procs;     /* --top-processes (JSON), else NULL */
+	const struct trace_loss *trace_loss;  /* traced: what the tracer lost (JSON), else NULL */
 	/* A replay: the tunable changes recorded inside this interval (JSON:
 	 * "tunable_changes", only when there are some) */
 	const struct record_change *changes;

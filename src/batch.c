@@ -7,12 +7,15 @@
 
 #include "format.h"
 #include "loop.h"
+#include "model.h"
 #include "output.h"
 #include "source-replay.h"
 
 /* One report of what the app holds now, text or JSON. */
 static int report(struct app *a)
 {
+	struct trace_loss loss;
+	bool traced = !a->since_boot && model_trace_loss(a->have_prev ? &a->prev : NULL, &a->cur, &loss);
 	struct output_report r = {
 		.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .traces = a->tm, .rows = a->rows, .nrows = a->nrows,
 		.ra = sampler_readahead_on(a->sampler) && !a->since_boot ? a->ram : NULL,
@@ -21,6 +24,7 @@ static int report(struct app *a)
 		.host = sampler_host(a->sampler),
 		.cgroups = a->opt.cgroups ? &a->cgm : NULL,
 		.procs = a->opt.top_processes ? &a->pm : NULL,
+		.trace_loss = traced ? &loss : NULL,
 	};
 
 	struct source_replay *src = sampler_replay(a->sampler);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "model.h"
 #include "trace.h"
 
 const struct proc_column_info proc_columns[PROC_COLUMNS] = {
@@ -38,12 +39,6 @@ void model_procs_loss_free(struct proc_loss_figures *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* A cumulative count's growth since before: all of now when it went back. */
-static uint64_t grown(uint64_t now, uint64_t before)
-{
-	return now >= before ? now - before : now;
-}
-
 int model_procs_loss(const struct proc_sample *prev, const struct proc_sample *cur, struct proc_loss_figures *out)
 {
 	const struct proc_sample *pp = prev && prev->valid && prev->traced ? prev : NULL;
@@ -52,7 +47,7 @@ int model_procs_loss(const struct proc_sample *prev, const struct proc_sample *c
 	out->since_prev = pp != NULL;
 	out->no_start = out->no_start_new = 0;
 	out->skipped = cur->traced ? cur->skipped : 0;
-	out->skipped_new = pp && cur->traced ? grown(cur->skipped, pp->skipped) : 0;
+	out->skipped_new = pp && cur->traced ? model_grown(cur->skipped, pp->skipped) : 0;
 	if (!cur->traced)
 		return 0;
 	if (cur->nloss > out->cap) {
@@ -72,7 +67,7 @@ int model_procs_loss(const struct proc_sample *prev, const struct proc_sample *c
 		snprintf(d->dev_name, sizeof(d->dev_name), "%u:%u", major(l->dev), minor(l->dev));
 		d->no_start = l->no_start;
 		/* a device absent before had none then */
-		d->no_start_new = pp ? grown(l->no_start, pl ? pl->no_start : 0) : 0;
+		d->no_start_new = pp ? model_grown(l->no_start, pl ? pl->no_start : 0) : 0;
 		out->no_start += d->no_start;
 		out->no_start_new += d->no_start_new;
 	}

@@ -199,6 +199,26 @@ void model_trace(const struct sample *prev, const struct sample *cur, struct dis
 	}
 }
 
+uint64_t model_grown(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : now;
+}
+
+bool model_trace_loss(const struct sample *prev, const struct sample *cur, struct trace_loss *out)
+{
+	*out = (struct trace_loss){ 0 };
+	if (!cur->traced)
+		return false;
+	out->skipped = cur->trace.missed;
+	out->map_full = cur->trace.map_full;
+	out->since_prev = prev && prev->traced;
+	if (out->since_prev) {
+		out->skipped_new = model_grown(cur->trace.missed, prev->trace.missed);
+		out->map_full_new = model_grown(cur->trace.map_full, prev->trace.map_full);
+	}
+	return true;
+}
+
 void model_readahead(const struct sample *prev, const struct sample *cur, struct disk_metrics *m,
 		     struct ra_metrics *ram, struct ra_metrics *total)
 {

@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -126,6 +127,15 @@ int output_json(FILE *f, const struct output_report *r)
 			    r->ra ? &r->ra[r->rows[i]] : NULL);
 	}
 	fputs("]", f);
+	if (r->trace_loss) {
+		const struct trace_loss *l = r->trace_loss;
+
+		fprintf(f, ", \"trace_loss\": {\"runs_skipped\": %" PRIu64, l->skipped);
+		output_json_count_new(f, "runs_skipped_new", l->since_prev, l->skipped_new);
+		fprintf(f, ", \"map_full\": %" PRIu64, l->map_full);
+		output_json_count_new(f, "map_full_new", l->since_prev, l->map_full_new);
+		fputc('}', f);
+	}
 	if (r->cgroups) {
 		fputs(", \"cgroups\": ", f);
 		output_cgroup_json(f, r->cgroups);

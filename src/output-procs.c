@@ -77,8 +77,7 @@ static void row(FILE *f, const struct proc_metrics *m, const struct proc_row *r)
 	fputc('}', f);
 }
 
-/* *_new are null without a traced previous sample: not zero, unknown. */
-static void count_new(FILE *f, const char *key, bool known, uint64_t v)
+void output_json_count_new(FILE *f, const char *key, bool known, uint64_t v)
 {
 	if (known)
 		fprintf(f, ", \"%s\": %" PRIu64, key, v);
@@ -91,9 +90,9 @@ void output_procs_loss(FILE *f, const struct proc_loss_figures *l)
 	char s[2 * SAMPLE_NAME_MAX + 8];
 
 	fprintf(f, "{\"runs_skipped\": %" PRIu64, l->skipped);
-	count_new(f, "runs_skipped_new", l->since_prev, l->skipped_new);
+	output_json_count_new(f, "runs_skipped_new", l->since_prev, l->skipped_new);
 	fprintf(f, ", \"done_without_start\": %" PRIu64, l->no_start);
-	count_new(f, "done_without_start_new", l->since_prev, l->no_start_new);
+	output_json_count_new(f, "done_without_start_new", l->since_prev, l->no_start_new);
 	fputs(", \"devices\": [", f);
 	for (size_t i = 0; i < l->ndev; i++) {
 		const struct proc_loss_row *d = &l->dev[i];
@@ -101,7 +100,7 @@ void output_procs_loss(FILE *f, const struct proc_loss_figures *l)
 		format_json_string(d->dev_name, s, sizeof(s));
 		fprintf(f, "%s{\"device\": %s, \"dev\": \"%u:%u\", \"done_without_start\": %" PRIu64, i ? ", " : "",
 			s, major(d->dev), minor(d->dev), d->no_start);
-		count_new(f, "done_without_start_new", l->since_prev, d->no_start_new);
+		output_json_count_new(f, "done_without_start_new", l->since_prev, d->no_start_new);
 		fputc('}', f);
 	}
 	fputs("]}", f);

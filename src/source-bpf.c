@@ -26,7 +26,7 @@ struct source_bpf {
 	bool keys_valid;   /* keys is every entry as of new_devs */
 	bool walked;       /* keys were re-read since source_bpf_keys_changed */
 	uint64_t new_devs; /* the programs' count of added entries at the last walk */
-	uint64_t reads, missed;
+	uint64_t missed; /* the last recursion_misses read, summed */
 	struct trace_topology topo;
 	/* The queue-id slot array: which slots hold a disk (sorted by key,
 	 * found by a walk of every slot when new_devs moves) and, per slot,
@@ -532,9 +532,10 @@ int source_bpf_read(struct source_bpf *src, struct trace_sample *out)
 		if (err)
 			return err;
 	}
-	/* Recursion misses move seldom: two syscalls per program, so a few
-	 * times a minute is enough; the figure is carried in between. */
-	if (src->reads++ % 32 == 0 && source_bpf_prog_stats(src, st) == 0) {
+	/* Each read: the JSON's per-interval runs_skipped_new must count this
+	 * interval's (one syscall a program, about a microsecond each). A
+	 * failed read carries the last figure. */
+	if (source_bpf_prog_stats(src, st) == 0) {
 		src->missed = 0;
 		for (int i = 0; i < SOURCE_BPF_PROGS; i++)
 			src->missed += st[i].recursion_misses;

@@ -45,6 +45,7 @@ tracepoint:block:block_rq_complete /args->dev == '"$kdev"' && @s[args->sector]/ 
 '"$(t_bt_tail "$kdev")"'
 END { clear(@s); clear(@e); }' || t_fail "bpftrace attached"
 btpid=$T_BT_PID
+ids0=$(t_bpf_prog_ids)
 "$BLKTUNE" -b --json -d 1 -n 600 -p "$name" > "$T_TMP/out.json" 2> "$T_TMP/err" &
 bpid=$!
 # whole reports only (the one being written may be cut)
@@ -52,6 +53,8 @@ reports() { grep -a '}$' "$T_TMP/out.json"; }
 # (an idle device's report has no traced figures: wait for the tracer itself)
 traced_on() { [ "$(reports | head -n 1 | jq -r --arg d "$name" '.disk[] | select(.disk_device == $d) | .traced')" = true ]; }
 t_until 20 traced_on || { cat "$T_TMP/err"; t_fail "blktune reports, traced"; }
+# blktune's programs: those loaded since it started
+blk_progs=$(comm -13 <(tr ' ' '\n' <<<"$ids0" | sort) <(t_bpf_prog_ids | tr ' ' '\n' | sort) | xargs)
 
 ds() { awk -v n="$name" '$3 == n { print $4, $7 }' /proc/diskstats; }
 read -r r0 t0 <<<"$(ds)"
@@ -68,6 +71,19 @@ idle_after() {
 		'[.[].disk[] | select(.disk_device == $d) | ."r/s"] | any(. == 0)')" = true ]
 }
 t_until 20 idle_after || t_fail "blktune reported an idle interval after the job"
+# trace_loss.runs_skipped is the kernel's recursion_misses of blktune's
+# programs: a report sampled after one bpftool read and printed before the
+# next lies between the two
+k1=$(t_bpf_misses $blk_progs) n1=$(reports | wc -l)
+t_until 10 sh -c "[ \$(grep -ac '}\$' '$T_TMP/out.json') -ge $((n1 + 2)) ]" || t_fail "two more reports"
+k2=$(t_bpf_misses $blk_progs)
+skipped=$(reports | sed -n "$((n1 + 2))p" | jq .trace_loss.runs_skipped)
+t_check "runs_skipped ($skipped) is the kernel's count of blktune's skipped runs ($k1..$k2, programs $blk_progs)" \
+	test -n "$blk_progs" -a "$k1" -le "${skipped:-x}" -a "${skipped:-x}" -le "$k2"
+t_eq "every report says what the tracer lost, each interval's growth once" \
+	"$(reports | jq -s -r '(map(.trace_loss | objects) | length == (. | length)) as $all |
+		(.[1:] | map(.trace_loss.runs_skipped_new) | add) as $grew |
+		"\($all) \($grew == (.[-1].trace_loss.runs_skipped - .[0].trace_loss.runs_skipped))"' 2>&1)" "true true"
 t_stop "$bpid" TERM
 bpid=
 misses=$(t_bt_misses)

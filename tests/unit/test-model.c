@@ -540,6 +540,64 @@ START_TEST(traced_figures_join_the_rows)
 }
 END_TEST
 
+/* What the tracer lost: the kernel's cumulative counts as they are, and
+ * their growth over the interval only where the previous sample was traced
+ * (all of now after a reload set them back); nothing where cur is not
+ * traced, and out holds no figure of before. */
+START_TEST(trace_loss_since_load_and_interval)
+{
+	struct sample p, c;
+	struct trace_loss l;
+
+	sample_init(&p);
+	sample_init(&c);
+	p.traced = c.traced = true;
+	p.trace.missed = 7;
+	p.trace.map_full = 2;
+	c.trace.missed = 19;
+	c.trace.map_full = 2;
+	ck_assert(model_trace_loss(&p, &c, &l));
+	ck_assert(l.since_prev);
+	ck_assert_uint_eq(l.skipped, 19);
+	ck_assert_uint_eq(l.skipped_new, 12);
+	ck_assert_uint_eq(l.map_full, 2);
+	ck_assert_uint_eq(l.map_full_new, 0);
+	c.trace.map_full = 5;
+	ck_assert(model_trace_loss(&p, &c, &l));
+	ck_assert_uint_eq(l.map_full_new, 3);
+	ck_assert_uint_eq(l.skipped_new, 12);
+	/* a reloaded tracer: the counts went back */
+	c.trace.missed = 4;
+	c.trace.map_full = 1;
+	ck_assert(model_trace_loss(&p, &c, &l));
+	ck_assert_uint_eq(l.skipped_new, 4);
+	ck_assert_uint_eq(l.map_full_new, 1);
+	/* no traced previous sample: the totals, growth unknown */
+	p.traced = false;
+	ck_assert(model_trace_loss(&p, &c, &l));
+	ck_assert(!l.since_prev);
+	ck_assert_uint_eq(l.skipped, 4);
+	ck_assert_uint_eq(l.map_full, 1);
+	ck_assert_uint_eq(l.skipped_new, 0);
+	ck_assert_uint_eq(l.map_full_new, 0);
+	l.since_prev = true;
+	ck_assert(model_trace_loss(NULL, &c, &l));
+	ck_assert(!l.since_prev);
+	/* cur not traced: nothing, and nothing left of before */
+	p.traced = true;
+	c.traced = false;
+	memset(&l, 0x5a, sizeof(l));
+	ck_assert(!model_trace_loss(&p, &c, &l));
+	ck_assert(!l.since_prev);
+	ck_assert_uint_eq(l.skipped + l.skipped_new + l.map_full + l.map_full_new, 0);
+	ck_assert_uint_eq(model_grown(10, 3), 7);
+	ck_assert_uint_eq(model_grown(3, 3), 0);
+	ck_assert_uint_eq(model_grown(2, 3), 2);
+	sample_free(&p);
+	sample_free(&c);
+}
+END_TEST
+
 /* Readahead figures joined to the rows: hit% of the interval (80 of 100
  * decided pages) for each device with counters in both samples; none on the
  * first sample of the mode, for a device without an interval or without
@@ -626,6 +684,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, interval_with_discard_merges);
 	tcase_add_test(tc, first_sample_fields);
 	tcase_add_test(tc, traced_figures_join_the_rows);
+	tcase_add_test(tc, trace_loss_since_load_and_interval);
 	tcase_add_test(tc, readahead_figures_join_the_rows);
 	tcase_add_test(tc, cpu_percentages);
 	suite_add_tcase(s, tc);

@@ -116,7 +116,35 @@ START_TEST(json_uses_iostat_keys)
 	ck_assert(strstr(buf, "\"interval_s\": 1.000000") != NULL);
 	ck_assert_int_eq(buf[len - 1], '\n');
 	ck_assert_ptr_null(memchr(buf, '\n', len - 1)); /* one line */
+	ck_assert_ptr_null(strstr(buf, "trace_loss")); /* not traced: no member */
 	free(buf);
+}
+END_TEST
+
+/* A traced report says what the tracer lost: the totals and this
+ * interval's growth, null where there is no traced interval before. */
+START_TEST(json_trace_loss)
+{
+	struct sample s;
+	struct cpu_metrics cpu = { .valid = false };
+	struct sampler_host host = { "h", "6.18" };
+	struct trace_loss l = { .since_prev = true, .skipped = 19, .skipped_new = 12, .map_full = 3, .map_full_new = 1 };
+	struct output_report r = { .cur = &s, .cpu = &cpu, .interval = 1.0, .host = &host, .trace_loss = &l };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sample_init(&s);
+	ck_assert_int_eq(output_json(f, &r), 0);
+	l.since_prev = false;
+	ck_assert_int_eq(output_json(f, &r), 0);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\"disk\": [], \"trace_loss\": {\"runs_skipped\": 19, \"runs_skipped_new\": 12, "
+				  "\"map_full\": 3, \"map_full_new\": 1}}\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\"trace_loss\": {\"runs_skipped\": 19, \"runs_skipped_new\": null, "
+				  "\"map_full\": 3, \"map_full_new\": null}}\n") != NULL, "%s", buf);
+	free(buf);
+	sample_free(&s);
 }
 END_TEST
 
@@ -210,6 +238,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, padding_is_printfs);
 	tcase_add_test(tc, sparkline_scales_to_max);
 	tcase_add_test(tc, json_uses_iostat_keys);
+	tcase_add_test(tc, json_trace_loss);
 	tcase_add_test(tc, text_columns_align);
 	tcase_add_test(tc, column_lookup);
 	suite_add_tcase(s, tc);
