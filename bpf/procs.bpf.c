@@ -55,6 +55,14 @@ struct {
 	__type(value, struct procs_bpf_loss);
 } loss SEC(".maps");
 
+/* What could not be stored in the hashes above (procs_bpf_unkept). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct procs_bpf_unkept);
+} unkept SEC(".maps");
+
 /* Initial value of a new entry: too big for the BPF stack. */
 struct procs_bpf_val procs_zero = {};
 struct procs_bpf_counts counts_zero = {};
@@ -105,6 +113,20 @@ static __always_inline __u32 flush_seq_flag(void)
 	return 1U << 4; /* RQF_FLUSH_SEQ before 6.7 */
 }
 
+/* A start (or a loss) that a hash refused to store. */
+static __always_inline void count_unkept(int start)
+{
+	__u32 zero = 0;
+	struct procs_bpf_unkept *u = bpf_map_lookup_elem(&unkept, &zero);
+
+	if (!u)
+		return;
+	if (start)
+		__sync_fetch_and_add(&u->starts, 1);
+	else
+		__sync_fetch_and_add(&u->no_starts, 1);
+}
+
 /* A completion without a recorded start: the request was in flight when
  * tracing began, or its start was not kept. */
 static __always_inline void count_no_start(struct request *rq)
@@ -119,6 +141,8 @@ static __always_inline void count_no_start(struct request *rq)
 	l = lookup_or_zero(&loss, &dev, &loss_zero);
 	if (l)
 		__sync_fetch_and_add(&l->no_start, 1);
+	else
+		count_unkept(0);
 }
 
 SEC("tp_btf/block_io_start")
@@ -139,8 +163,10 @@ int BPF_PROG(io_start, struct request *rq)
 	in.cgroup_id = blk_cgroup_id(rq);
 	op = blktune_op(rq->cmd_flags) & 3;
 	v = lookup_or_zero(&procs, &in.key, &procs_zero);
-	if (!v)
+	if (!v) {
+		count_unkept(1);
 		return 0;
+	}
 	count_start(&v->c, op, rq->__data_len);
 	v->cgroup_id = in.cgroup_id;
 	bpf_get_current_comm(v->comm, sizeof(v->comm));
@@ -153,7 +179,8 @@ int BPF_PROG(io_start, struct request *rq)
 	 * never, on a queue without accounting or a scheduler), so here it
 	 * still holds the previous request's. */
 	in.start_ns = bpf_ktime_get_ns();
-	bpf_map_update_elem(&inflight, &rqp, &in, BPF_ANY);
+	if (bpf_map_update_elem(&inflight, &rqp, &in, BPF_ANY) || !c)
+		count_unkept(1);
 	return 0;
 }
 

@@ -104,6 +104,7 @@ struct proc_loss_figures {
 	bool since_prev;                /* the previous sample was traced: *_new are of the interval */
 	uint64_t no_start, no_start_new; /* all devices */
 	uint64_t skipped, skipped_new;  /* program runs the kernel skipped (recursion misses) */
+	uint64_t not_kept, not_kept_new; /* starts and losses a map refused (procs_bpf_unkept) */
 	struct proc_loss_row *dev;      /* by dev */
 	size_t ndev, cap;
 };

@@ -79,6 +79,7 @@ struct proc_sample {
 	struct proc_loss *loss;  /* by dev */
 	size_t nloss, losscap;
 	uint64_t skipped;        /* program runs the kernel skipped (recursion misses), since the start */
+	uint64_t not_kept;       /* starts and losses a map refused to store (procs_bpf_unkept), since the start */
 };
 
 void proc_sample_init(struct proc_sample *s);

@@ -70,4 +70,19 @@ struct procs_bpf_loss {
 	__u64 no_start;
 };
 
+/* One entry (key 0), cumulative: what the mode could not store at all, in
+ * an array that needs neither a free node nor a bucket lock. A hash update
+ * can be refused (an LRU without a free node, a bucket lock the kernel
+ * gave up on: rqspinlock, 6.15 on); each refusal would otherwise lose a
+ * request without a word. */
+struct procs_bpf_unkept {
+	/* block_io_start runs whose request could not be recorded in full:
+	 * its process pair, its cgroup pair or its start (then its done has
+	 * no start, counted in no_start where that can be stored) */
+	__u64 starts;
+	/* completions without a start whose per-device no_start count could
+	 * not be stored */
+	__u64 no_starts;
+};
+
 #endif

@@ -48,6 +48,8 @@ int model_procs_loss(const struct proc_sample *prev, const struct proc_sample *c
 	out->no_start = out->no_start_new = 0;
 	out->skipped = cur->traced ? cur->skipped : 0;
 	out->skipped_new = pp && cur->traced ? model_grown(cur->skipped, pp->skipped) : 0;
+	out->not_kept = cur->traced ? cur->not_kept : 0;
+	out->not_kept_new = pp && cur->traced ? model_grown(cur->not_kept, pp->not_kept) : 0;
 	if (!cur->traced)
 		return 0;
 	if (cur->nloss > out->cap) {

@@ -93,6 +93,8 @@ void output_procs_loss(FILE *f, const struct proc_loss_figures *l)
 	output_json_count_new(f, "runs_skipped_new", l->since_prev, l->skipped_new);
 	fprintf(f, ", \"done_without_start\": %" PRIu64, l->no_start);
 	output_json_count_new(f, "done_without_start_new", l->since_prev, l->no_start_new);
+	fprintf(f, ", \"not_kept\": %" PRIu64, l->not_kept);
+	output_json_count_new(f, "not_kept_new", l->since_prev, l->not_kept_new);
 	fputs(", \"devices\": [", f);
 	for (size_t i = 0; i < l->ndev; i++) {
 		const struct proc_loss_row *d = &l->dev[i];

@@ -15,12 +15,14 @@
 #include "procs-bpf.h"
 #include "procs.skel.h"
 
+/* The object's maps, by name. */
+enum map_id { MAP_PROCS, MAP_CGROUPS, MAP_LOSS, MAP_UNKEPT, NMAPS };
+static const char *const map_names[NMAPS] = { "procs", "cgroups", "loss", "unkept" };
+
 struct source_procs_bpf {
 	struct root *root;
 	struct bpf_loaded *obj;
-	int map_fd;
-	int cg_fd;
-	int loss_fd;
+	int fd[NMAPS]; /* by enum map_id */
 	struct procs_entries pairs, cgs, losses;
 };
 
@@ -75,17 +77,11 @@ int source_procs_bpf_open(const struct root *r, struct source_procs_bpf **out, c
 	err = bpf_env_check(src->root, why, whylen);
 	if (!err)
 		err = bpf_loader_open("procs", NULL, &src->obj, why, whylen);
-	if (!err && (src->map_fd = bpf_loaded_map_fd(src->obj, "procs")) < 0) {
-		err = src->map_fd;
-		snprintf(why, whylen, "the process tracer has no map called procs");
-	}
-	if (!err && (src->cg_fd = bpf_loaded_map_fd(src->obj, "cgroups")) < 0) {
-		err = src->cg_fd;
-		snprintf(why, whylen, "the process tracer has no map called cgroups");
-	}
-	if (!err && (src->loss_fd = bpf_loaded_map_fd(src->obj, "loss")) < 0) {
-		err = src->loss_fd;
-		snprintf(why, whylen, "the process tracer has no map called loss");
+	for (int i = 0; !err && i < NMAPS; i++) {
+		if ((src->fd[i] = bpf_loaded_map_fd(src->obj, map_names[i])) < 0) {
+			err = src->fd[i];
+			snprintf(why, whylen, "the process tracer has no map called %s", map_names[i]);
+		}
 	}
 	if (err) {
 		source_procs_bpf_close(src);
@@ -208,7 +204,7 @@ static void prune(struct source_procs_bpf *src, const struct proc_sample *out, c
 	if (lo < out->n && out->p[lo].pid == (pid_t)key->tgid)
 		return;
 	if (kill((pid_t)key->tgid, 0) < 0 && errno == ESRCH)
-		bpf_map_delete_elem(src->map_fd, key);
+		bpf_map_delete_elem(src->fd[MAP_PROCS], key);
 }
 
 /* The (cgroup, device) pairs: kept as long as the map keeps them (a cgroup
@@ -220,7 +216,7 @@ static int read_cgroups(struct source_procs_bpf *src, struct proc_sample *out)
 	int err;
 
 	out->ncg = 0;
-	if ((err = source_procs_bpf_read_map(src->cg_fd, sizeof(*keys), sizeof(*vals), &src->cgs)) < 0)
+	if ((err = source_procs_bpf_read_map(src->fd[MAP_CGROUPS], sizeof(*keys), sizeof(*vals), &src->cgs)) < 0)
 		return err;
 	keys = src->cgs.keys;
 	vals = src->cgs.vals;
@@ -240,12 +236,16 @@ static int read_cgroups(struct source_procs_bpf *src, struct proc_sample *out)
 static int read_loss(struct source_procs_bpf *src, struct proc_sample *out)
 {
 	const struct procs_bpf_loss *vals;
-	const __u32 *keys;
+	struct procs_bpf_unkept u;
+	const __u32 *keys, zero = 0;
 	int err;
 
 	out->nloss = 0;
 	out->skipped = 0;
-	if ((err = source_procs_bpf_read_map(src->loss_fd, sizeof(*keys), sizeof(*vals), &src->losses)) < 0)
+	if (bpf_map_lookup_elem(src->fd[MAP_UNKEPT], &zero, &u))
+		return -errno;
+	out->not_kept = u.starts + u.no_starts;
+	if ((err = source_procs_bpf_read_map(src->fd[MAP_LOSS], sizeof(*keys), sizeof(*vals), &src->losses)) < 0)
 		return err;
 	keys = src->losses.keys;
 	vals = src->losses.vals;
@@ -275,7 +275,7 @@ int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 	int err;
 
 	out->ntr = 0;
-	if ((err = source_procs_bpf_read_map(src->map_fd, sizeof(*keys), sizeof(*vals), &src->pairs)) < 0)
+	if ((err = source_procs_bpf_read_map(src->fd[MAP_PROCS], sizeof(*keys), sizeof(*vals), &src->pairs)) < 0)
 		return err;
 	keys = src->pairs.keys;
 	vals = src->pairs.vals;

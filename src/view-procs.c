@@ -110,7 +110,7 @@ int view_procs_loss(struct ui *u, const struct proc_loss_figures *l, int y, int 
 	char b[320];
 	int n;
 
-	if (!l->no_start && !l->skipped)
+	if (!l->no_start && !l->skipped && !l->not_kept)
 		return 0;
 	n = snprintf(b, sizeof(b), "not followed since tracing began: %llu completion%s without a traced start "
 				   "(%llu in the interval; in flight when it began, or the start lost)",
@@ -118,7 +118,11 @@ int view_procs_loss(struct ui *u, const struct proc_loss_figures *l, int y, int 
 	if (l->skipped && n > 0 && (size_t)n < sizeof(b))
 		snprintf(b + n, sizeof(b) - (size_t)n, ", %llu program run%s skipped (%llu in the interval)",
 			 (unsigned long long)l->skipped, l->skipped == 1 ? "" : "s", (unsigned long long)l->skipped_new);
-	attrset(l->no_start_new || l->skipped_new ? (attr_t)view_attr(u, VC_BAD) : (attr_t)A_NORMAL);
+	n = (int)strlen(b);
+	if (l->not_kept && (size_t)n < sizeof(b))
+		snprintf(b + n, sizeof(b) - (size_t)n, ", %llu not stored: a map refused it (%llu in the interval)",
+			 (unsigned long long)l->not_kept, (unsigned long long)l->not_kept_new);
+	attrset(l->no_start_new || l->skipped_new || l->not_kept_new ? (attr_t)view_attr(u, VC_BAD) : (attr_t)A_NORMAL);
 	mvprintw(y, 0, "%.*s", width, b);
 	attrset(A_NORMAL);
 	return 1;

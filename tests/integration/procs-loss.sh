@@ -94,4 +94,8 @@ t_eq "the cgroup JSON has the same trace_loss in every report" \
 counts() { jq -s -e 'all(.[]; .processes.trace_loss.runs_skipped | type == "number")' "$T_TMP/out.json" >/dev/null; }
 t_check "runs skipped is a count" counts
 echo "# runs skipped: $(jq -s -r 'last.processes.trace_loss.runs_skipped' "$T_TMP/out.json")"
+# a map refusing a start or a loss (procs_bpf_unkept) has no cause here:
+# none, said as a count in every report
+t_eq "nothing a map refused to store (not_kept 0 in every report)" \
+	"$(jq -s -r '[.[] | .processes.trace_loss.not_kept] | unique | map(tostring) | join(",")' "$T_TMP/out.json")" 0
 t_done

@@ -345,6 +345,8 @@ START_TEST(test_loss)
 	a.traced = b.traced = true;
 	a.skipped = 3;
 	b.skipped = 5;
+	a.not_kept = 10;
+	b.not_kept = 14;
 	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&a, makedev(7, 1)));
 	x->no_start = 4;
 	ck_assert_ptr_nonnull(x = proc_sample_add_loss(&b, makedev(7, 1)));
@@ -381,9 +383,14 @@ START_TEST(test_loss)
 	ck_assert_uint_eq(l.no_start_new, 5);
 	ck_assert_uint_eq(l.skipped, 5);
 	ck_assert_uint_eq(l.skipped_new, 2);
+	ck_assert_uint_eq(l.not_kept, 14);
+	ck_assert_uint_eq(l.not_kept_new, 4);
 	b.skipped = 1; /* went back */
+	b.not_kept = 2;
 	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
 	ck_assert_uint_eq(l.skipped_new, 1);
+	ck_assert_uint_eq(l.not_kept_new, 2);
+	ck_assert_uint_eq(l.not_kept, 2);
 
 	/* the previous sample not traced (or absent): no interval */
 	a.traced = false;
@@ -392,6 +399,7 @@ START_TEST(test_loss)
 	ck_assert_uint_eq(l.no_start, 16);
 	ck_assert_uint_eq(l.no_start_new, 0);
 	ck_assert_uint_eq(l.skipped_new, 0);
+	ck_assert_uint_eq(l.not_kept_new, 0);
 	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
 	output_procs_loss(f, &l);
 	fclose(f);
@@ -418,7 +426,7 @@ START_TEST(test_loss)
 	ck_assert_uint_eq(strspn(l.dev[3].dev_name, "\""), SAMPLE_NAME_MAX - 1);
 	/* buf: rendered before the names */
 	ck_assert_str_eq(buf, "{\"runs_skipped\": 1, \"runs_skipped_new\": null, \"done_without_start\": 16, "
-			      "\"done_without_start_new\": null, \"devices\": ["
+			      "\"done_without_start_new\": null, \"not_kept\": 2, \"not_kept_new\": null, \"devices\": ["
 			      "{\"device\": \"7:0\", \"dev\": \"7:0\", \"done_without_start\": 2, \"done_without_start_new\": null}, "
 			      "{\"device\": \"7:1\", \"dev\": \"7:1\", \"done_without_start\": 6, \"done_without_start_new\": null}, "
 			      "{\"device\": \"8:0\", \"dev\": \"8:0\", \"done_without_start\": 1, \"done_without_start_new\": null}, "
