@@ -207,7 +207,18 @@ static void put_traced(FILE *f, const struct sample *s, long long ts)
 	static const char *const ops[2] = { "read", "write" };
 	const struct trace_sample *t = &s->trace;
 
-	if (!s->traced || !t->ndevs)
+	if (!s->traced)
+		return;
+	/* What the traced figures lack, of whichever device (JSON trace_loss). */
+	head(f, "blktune_trace_runs_skipped_total",
+	     "Tracer program runs the kernel skipped (recursion_misses): events the traced figures lack.", "counter");
+	fprintf(f, "blktune_trace_runs_skipped_total %" PRIu64, t->missed);
+	eol(f, ts);
+	head(f, "blktune_trace_map_full_total", "Traced events lost because the tracer's device map was full.",
+	     "counter");
+	fprintf(f, "blktune_trace_map_full_total %" PRIu64, t->map_full);
+	eol(f, ts);
+	if (!t->ndevs)
 		return;
 	head(f, "blktune_request_size_bytes", "Traced request sizes (bucket resolution: powers of two).", "histogram");
 	for (size_t i = 0; i < s->ndisks; i++) {

@@ -56,6 +56,12 @@ t_eq "promtool check metrics exit status" "$?" 0
 t_eq "promtool finds nothing to lint" "$(cat "$T_TMP/promtool.txt")" ""
 t_check "the test's device is exported" grep -q "^blktune_read_bytes_total{device=\"$dev\"} " "$T_TMP/metrics.txt"
 t_check "no scientific notation" test -z "$(grep -E '[0-9]e[-+][0-9]' "$T_TMP/metrics.txt")"
+fams=$(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$T_TMP/metrics.txt" | sort -u)
+t_check "the tracer's losses are exported ($(grep -c '^blktune_trace_' "$T_TMP/metrics.txt") lines)" \
+	sh -c "grep -q '^blktune_trace_runs_skipped_total [0-9]' '$T_TMP/metrics.txt' &&
+		grep -q '^blktune_trace_map_full_total [0-9]' '$T_TMP/metrics.txt'"
+undocumented=$(for f in $fams; do grep -q "$f" "$T_TOP/man/blktune.8" || echo "$f"; done)
+t_eq "the man page names every family exported ($(echo $fams | wc -w))" "$undocumented" ""
 t_eq "other paths are 404" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$bport/")" 404
 t_eq "POST is refused (405)" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$bport/metrics")" 405
 t_check "textfile written" wait_for 30 test -s "$T_TMP/textfile/blktune.prom"

@@ -87,6 +87,32 @@ START_TEST(counters_in_base_units)
 }
 END_TEST
 
+/* What the tracer lost: two counters without a device, only while traced
+ * (traced but no device seen yet included), each sample line timestamped. */
+START_TEST(trace_loss_counters)
+{
+	struct sample s;
+	char *out;
+
+	sample_init(&s);
+	add(&s, "sda", 14);
+	s.trace.missed = 12;
+	s.trace.map_full = 3;
+	out = render(&s);
+	ck_assert_ptr_null(strstr(out, "blktune_trace_"));
+	free(out);
+	s.traced = true;
+	out = render_ts(&s, 1764567890123LL);
+	ck_assert_ptr_nonnull(strstr(out, "# TYPE blktune_trace_runs_skipped_total counter\n"
+					  "blktune_trace_runs_skipped_total 12 1764567890123\n"));
+	ck_assert_ptr_nonnull(strstr(out, "# TYPE blktune_trace_map_full_total counter\n"
+					  "blktune_trace_map_full_total 3 1764567890123\n"));
+	ck_assert_ptr_null(strstr(out, "blktune_request_size_bytes")); /* no traced device yet */
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
 START_TEST(timestamps_on_every_sample_line)
 {
 	struct sample s;
@@ -240,6 +266,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, counters_in_base_units);
 	tcase_add_test(tc, ms_counter_past_32_bits);
 	tcase_add_test(tc, timestamps_on_every_sample_line);
+	tcase_add_test(tc, trace_loss_counters);
 	tcase_add_test(tc, label_values_escaped);
 	tcase_add_test(tc, listen_addresses);
 	tcase_add_test(tc, listen_failure_reason);
