@@ -7,7 +7,9 @@ suite first:
   1. the Check suites of the unit tests that include the module's header,
      run in the ASan/UBSan test binary (an off-by-one write must crash);
   2. every other unit suite that can run the module's code (its test file
-     names a function of the module, or of a module calling into it);
+     names a function of the module, or of a module calling into it; a
+     module's functions are those its header declares and the external
+     ones its .c defines, for a module a shared header declares);
   3. the integration/e2e scripts mapped to the module (root only, INTEGRATION=0
      turns this stage off), each in a mount namespace where only the loop
      devices it attaches are writable (tests/mutate-sandbox.sh).
@@ -285,23 +287,37 @@ def header_functions(module):
     return {n for n in names if "_" in n.strip("_") and not n.endswith("_t")}
 
 
+def module_functions(module):
+    """The module's functions: its header's declarations and the external
+    functions its .c defines, for a module whose functions a shared header
+    declares (output-json.c's output_json is in output.h)."""
+    names = set(header_functions(module))
+    path = os.path.join(TOP, "src", module + ".c")
+    if os.path.exists(path):
+        text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+        # a definition at column 0, not static: "type name(args)" then "{"
+        for m in re.finditer(r"^(?!static\b)[a-z][^\n;(=]*?\b([a-z_][a-z0-9_]*)\(([^;{]*)\)\s*\n\{", text, re.M):
+            names.add(m.group(1))
+    return {n for n in names if "_" in n.strip("_") and not n.endswith("_t")}
+
+
 def reach_suites(module):
     """Suites that can run the module's code: those of test files naming a
     function of the module, or of a module that calls into it (to any
     depth). A mutant no such suite runs cannot be killed by the others."""
     srcdir = os.path.join(TOP, "src")
     texts = {f[:-2]: open(os.path.join(srcdir, f)).read() for f in os.listdir(srcdir) if f.endswith(".c")}
-    funcs = set(header_functions(module))
+    funcs = set(module_functions(module))
     seen, todo = {module}, [module]
     while todo:
         m = todo.pop()
-        names = header_functions(m)
+        names = module_functions(m)
         for other, t in texts.items():
             if other not in seen and any(re.search(r"\b%s\b" % re.escape(n), t) for n in names):
                 seen.add(other)
                 todo.append(other)
     for m in seen:
-        funcs |= header_functions(m)
+        funcs |= module_functions(m)
     suites = []
     udir = os.path.join(TOP, "tests", "unit")
     for f in sorted(os.listdir(udir)):

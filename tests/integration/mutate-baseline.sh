@@ -24,6 +24,18 @@ int fake_add(int a, int b)
 	return a + b;
 }
 EOF
+# a module whose function a shared header declares (as output.h declares
+# output-json.c's output_json): its suites are found all the same
+cat >"$top/include/shared.h" <<'EOF'
+int other_sub(int a, int b);
+EOF
+cat >"$top/src/other.c" <<'EOF'
+#include "shared.h"
+int other_sub(int a, int b)
+{
+	return a - b;
+}
+EOF
 cat >"$top/src/main.c" <<'EOF'
 #include <stdio.h>
 #include "fake.h"
@@ -37,18 +49,21 @@ EOF
 cat >"$top/tests/unit/test-fake.c" <<'EOF'
 #include <string.h>
 #include "fake.h"
+#include "shared.h"
 static const char *suite_create(const char *name) { return name; }
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], suite_create("fake")) == 0)
 		return fake_add(0, 0) != 0;
+	if (argc > 1 && strcmp(argv[1], suite_create("other")) == 0)
+		return other_sub(3, 1) != 2;
 	return 2;
 }
 EOF
 cat >"$top/GNUmakefile" <<'EOF'
 CFLAGS ?= -O0
-build/asan/test-unit: src/fake.c tests/unit/test-fake.c include/fake.h
-	mkdir -p build/asan && $(CC) $(CFLAGS) -Iinclude -o $@ src/fake.c tests/unit/test-fake.c
+build/asan/test-unit: src/fake.c src/other.c tests/unit/test-fake.c include/fake.h include/shared.h
+	mkdir -p build/asan && $(CC) $(CFLAGS) -Iinclude -o $@ src/fake.c src/other.c tests/unit/test-fake.c
 build/blktune: src/fake.c src/main.c include/fake.h
 	mkdir -p build && $(CC) $(CFLAGS) -Iinclude -o $@ src/fake.c src/main.c
 EOF
@@ -114,4 +129,8 @@ t_check "... counted once" has "== fake: killed 1 / 1 non-equivalent (100.0%)" r
 mut "integration/broken.sh" --no-baseline
 t_check "--no-baseline: nothing run unmutated" sh -c "! grep -q 'unmutated tree' '$T_TMP/out'"
 t_check "--no-baseline: the broken script kills" has "(script integration/broken.sh: fail: not ok - fails whatever the tree)" out
+mut "" --modules other --integration 0
+t_check "a module declared in a shared header: its suite kills the mutant" \
+	has "== other: killed 1 / 1 non-equivalent (100.0%)" rep/report.txt
+[ "$rc" = 0 ] || show
 t_done
