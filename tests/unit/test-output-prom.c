@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "exporter.h"
 #include "output-prom.h"
 #include "sample.h"
+#include "trace.h"
 #include "unit.h"
 
 static char *render_ts(const struct sample *s, long long ts)
@@ -108,6 +110,57 @@ START_TEST(trace_loss_counters)
 	ck_assert_ptr_nonnull(strstr(out, "# TYPE blktune_trace_map_full_total counter\n"
 					  "blktune_trace_map_full_total 3 1764567890123\n"));
 	ck_assert_ptr_null(strstr(out, "blktune_request_size_bytes")); /* no traced device yet */
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+/* Traced histograms for every traced disk, the first one included, under
+ * its diskstats name; a disk the tracer has not seen has none, the last one
+ * of a full array included. */
+START_TEST(traced_histograms_per_disk)
+{
+	static const struct {
+		const char *name;
+		unsigned ma, mi;
+		uint64_t reads;
+	} disks[] = { { "sda", 8, 0, 5 }, { "loop3", 7, 3, 7 }, { "sdb", 8, 16, 0 } };
+	/* ascending kernel dev_t: loop3 (7:3) before sda (8:0); sdb untraced */
+	const struct blktune_key keys[] = { { 7U << 20 | 3, BLKTUNE_PATH_RQ }, { 8U << 20, BLKTUNE_PATH_RQ } };
+	const uint64_t reads[] = { 7, 5 };
+	struct blktune_dev_cpu v;
+	struct sample s;
+	char *out, want[128];
+
+	sample_init(&s);
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+		struct disk_sample *d = add(&s, disks[i].name, 20);
+		d->st.dev = makedev(disks[i].ma, disks[i].mi);
+	}
+	/* untraced disks up to the array's end: ASan sees a read past it */
+	while (s.ndisks < s.cap) {
+		char name[16];
+		snprintf(name, sizeof(name), "vd%zu", s.ndisks);
+		add(&s, name, 20)->st.dev = makedev(253, (unsigned)s.ndisks);
+	}
+	s.traced = true;
+	trace_sample_reset(&s.trace, 1);
+	for (size_t i = 0; i < 2; i++) {
+		memset(&v, 0, sizeof(v));
+		v.size_count[0][3] = reads[i];
+		v.size_bytes[0][3] = reads[i] * 4096;
+		v.completed[BLKTUNE_OP_READ] = reads[i];
+		ck_assert_int_eq(trace_sample_add(&s.trace, &keys[i], &v), 0);
+	}
+	out = render(&s);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(want, sizeof(want), "blktune_request_size_bytes_count{device=\"%s\",op=\"read\"} %llu\n",
+			 disks[i].name, (unsigned long long)disks[i].reads);
+		ck_assert_msg(strstr(out, want) != NULL, "no %s in %s", want, out);
+		snprintf(want, sizeof(want), "blktune_request_latency_seconds_count{device=\"%s\"} ", disks[i].name);
+		ck_assert_msg(strstr(out, want) != NULL, "no %s", want);
+	}
+	ck_assert_ptr_null(strstr(out, "blktune_request_size_bytes_count{device=\"sdb\""));
 	free(out);
 	sample_free(&s);
 }
@@ -267,6 +320,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, ms_counter_past_32_bits);
 	tcase_add_test(tc, timestamps_on_every_sample_line);
 	tcase_add_test(tc, trace_loss_counters);
+	tcase_add_test(tc, traced_histograms_per_disk);
 	tcase_add_test(tc, label_values_escaped);
 	tcase_add_test(tc, listen_addresses);
 	tcase_add_test(tc, listen_failure_reason);

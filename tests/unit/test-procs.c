@@ -454,6 +454,12 @@ START_TEST(test_loss)
 	buf = NULL;
 	ck_assert_int_eq(model_procs_loss(NULL, &b, &l), 0);
 	ck_assert(!l.since_prev);
+	/* an untraced sample: nothing lost, whatever it holds */
+	b.traced = false;
+	ck_assert_int_eq(model_procs_loss(&a, &b, &l), 0);
+	ck_assert_uint_eq(l.skipped + l.not_kept + l.no_start + l.ndev, 0);
+	ck_assert_uint_eq(l.skipped_new + l.not_kept_new + l.no_start_new, 0);
+	b.traced = true;
 
 	/* through the process view: the JSON carries it when traced */
 	a.traced = true;
