@@ -45,7 +45,7 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = ("model stats tunable-table journal tunable snapshot source-diskstats "
-        "trace readahead columns sweep").split()
+        "trace readahead columns sweep sweep-stats compare ab").split()
 
 # Scripts (relative to tests/) that exercise a module end to end, run when
 # the unit suites let a mutant live.
