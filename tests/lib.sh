@@ -93,7 +93,7 @@ t_bpftrace() {
 $prog" >"$out" 2>"$out.err" &
 	T_BT_PID=$!
 	if t_until 20 grep -q '^blktune-test: attached' "$out"; then
-		T_BT_PROGS=$(comm -13 <(tr ' ' '\n' <<<"$before" | sort) <(t_bpf_prog_ids | tr ' ' '\n' | sort) | xargs)
+		T_BT_PROGS=$(t_bpf_progs_since "$before")
 		return 0
 	fi
 	echo "# bpftrace did not attach: $(head -c 300 "$out.err")"
@@ -117,6 +117,11 @@ t_bpf_prog_ids() {
 	command -v bpftool >/dev/null || return 0
 	bpftool -j prog show 2>/dev/null | python3 -c 'import json, sys
 print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'
+}
+# t_bpf_progs_since IDS: the ids of the programs loaded now that the
+# space-separated IDS (an earlier t_bpf_prog_ids) did not hold.
+t_bpf_progs_since() {
+	comm -13 <(tr ' ' '\n' <<<"$1" | sort) <(t_bpf_prog_ids | tr ' ' '\n' | sort) | xargs
 }
 # t_bpf_misses ID...: how many times the kernel skipped the BPF programs
 # ID... (bpftool's recursion_misses, summed; 0 where bpftool leaves it out).

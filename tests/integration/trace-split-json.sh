@@ -54,7 +54,7 @@ reports() { grep -a '}$' "$T_TMP/out.json"; }
 traced_on() { [ "$(reports | head -n 1 | jq -r --arg d "$name" '.disk[] | select(.disk_device == $d) | .traced')" = true ]; }
 t_until 20 traced_on || { cat "$T_TMP/err"; t_fail "blktune reports, traced"; }
 # blktune's programs: those loaded since it started
-blk_progs=$(comm -13 <(tr ' ' '\n' <<<"$ids0" | sort) <(t_bpf_prog_ids | tr ' ' '\n' | sort) | xargs)
+blk_progs=$(t_bpf_progs_since "$ids0")
 
 ds() { awk -v n="$name" '$3 == n { print $4, $7 }' /proc/diskstats; }
 read -r r0 t0 <<<"$(ds)"
