@@ -53,6 +53,8 @@ t_bpftrace "$T_TMP/bt.out" "tracepoint:block:block_io_start /args->dev == $kdev 
 pids+=("$T_BT_PID")
 btpid=$T_BT_PID
 
+# the device's completions before fio (diskstats: reads, writes, discards, flushes)
+ds0=$(awk -v d="$dev" '$3 == d { print $4 + $8 + $15 + $19 }' /proc/diskstats)
 # fio at 1500 requests/s: its 2048 span several intervals, so rates from the
 # pair's counts in the previous sample are shown too, not only its first
 # interval's from zero (tests/integration/procs-short.sh checks a job done
@@ -88,28 +90,34 @@ t_check "the traced rate falls to 0 once fio is done" t_until 5 idle
 # whose block_io_done found their block_io_start. The mode counts what it
 # cannot follow (trace_loss: completions without a recorded start on the
 # device, program runs the kernel skipped, starts and losses a map refused
-# to store). The reference is the kernel's own count of block_io_done
-# events on the device (bpftrace prints it every 0.5 s; it may come short
-# by what the kernel skipped for bpftrace), not fio's: in 2 of about 9
-# clean-clone CI runs one of fio's 2048 requests was started and never
-# reached block_io_done (2047 events, bpftrace skipping none), so no tracer
-# there can see its end. Every request the kernel reported done must be
-# done in the row or counted as not followed, and the row has no more.
+# to store). The reference is the kernel's own accounting of the device's
+# completions (/proc/diskstats, which blk_account_io_done counts right
+# after it calls the block_io_done tracepoint), not fio's count and not a
+# tracer's: now and then a completion the kernel accounts reaches no BPF
+# program at all, with no skipped run counted anywhere (2047 or 2045 of
+# 2048 at bpftrace in 4 of 12 runs here, diskstats 2048; see PROCESS VIEW
+# in the man page). No tracer can count those, so blktune may lack only
+# what bpftrace lacked too, beyond the runs the kernel skipped for it; and
+# the row may never have more than the kernel completed.
 ndone() { report | jq --arg d "$dev" --argjson id "$cgid" \
 	'[.cgroups.groups[] | select(.device == $d and .id == $id) | .traced.done] | .[0] // 0'; }
 lost() { report | jq --arg d "$dev" '.cgroups.trace_loss | ([.devices[] | select(.device == $d) |
 	.done_without_start] | add // 0) + .runs_skipped + .not_kept'; }
 kdone() { awk '$1 == "@done:" { n = $2 } END { print n + 0 }' "$T_TMP/bt.out"; }
+# the device's completions since before fio (reads, writes, discards, flushes)
+ddone() { echo $(($(awk -v d="$dev" '$3 == d { print $4 + $8 + $15 + $19 }' /proc/diskstats) - ds0)); }
+# what bpftrace did not get without a skipped run: what no BPF program got
+unseen() { local u=$(($(ddone) - $(kdone) - $(t_bt_misses))); echo $((u < 0 ? 0 : u)); }
 done_all() {
-	local n l k m
-	n=$(ndone) l=$(lost) k=$(kdone) m=$(t_bt_misses)
-	[ "$n" -le $((k + m)) ] && [ $((k - n)) -le "$l" ]
+	local n l d u
+	n=$(ndone) l=$(lost) d=$(ddone) u=$(unseen)
+	[ "$n" -le "$d" ] && [ $((d - n)) -le $((l + u)) ]
 }
 t_until 10 done_all
-echo "# done: $(ndone) of fio's $ios, not followed: $(lost); the kernel's block_io_done events: $(kdone)" \
-	"(bpftrace skipped $(t_bt_misses))"
-[ "$(kdone)" -lt "$ios" ] && echo "# the kernel reported $(kdone) of fio's $ios requests done"
-t_check "every request the kernel reported done is done in the JSON row, or counted as not followed" done_all
+echo "# done: $(ndone) of the kernel's $(ddone) completions (fio: $ios), not followed: $(lost);" \
+	"bpftrace's block_io_done events: $(kdone) (it skipped $(t_bt_misses)), none at all: $(unseen)"
+t_eq "the kernel completed fio's requests and no more (diskstats)" "$(ddone)" "$ios"
+t_check "every completion the kernel accounted is done in the JSON row, counted as not followed, or reached no tracer" done_all
 kill "$bpid" 2>/dev/null
 last() { report | jq -r --arg d "$dev" --argjson id "$cgid" \
 	"[.cgroups.groups[] | select(.device == \$d and .id == \$id)] | .[0] | $1"; }
