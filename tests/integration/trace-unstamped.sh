@@ -98,8 +98,20 @@ n=$(fiov read.total_ios)
 echo "# iostats 1: fio $n reads, diskstats $((r1 - r0)), bpftrace $(awk '$1 == "@n:" { print $2 }' "$T_TMP/bt.out")" \
 	"($misses events skipped), blktune $(sumf "$T_TMP/on.json" .trace_completed)"
 t_eq "iostats 1: no completion without a start time" "$(sumf "$T_TMP/on.json" .no_start_time)" 0
-t_eq "iostats 1: every read traced" "$(sumf "$T_TMP/on.json" .trace_completed)" "$n"
-t_eq "bpftrace timed every read" "$(awk '$1 == "@n:" { print $2 }' "$T_TMP/bt.out")" "$n"
+# The kernel counted every read (diskstats). Now and then a completion the
+# kernel accounts reaches no BPF program at all, with no skipped run
+# counted (man page, PROCESS VIEW; in one CI run blktune and bpftrace
+# both had 2047 of 2048): blktune may lack only what bpftrace lacked too,
+# beyond the runs the kernel skipped for either.
+t_eq "iostats 1: diskstats counted every read" "$((r1 - r0))" "$n"
+btn=$(awk '$1 == "@n:" { n = $2 } END { print n + 0 }' "$T_TMP/bt.out")
+unseen=$((n - btn - misses < 0 ? 0 : n - btn - misses))
+traced=$(sumf "$T_TMP/on.json" .trace_completed)
+skipped=$(jq -s -r '[.[].trace_loss.runs_skipped_new | numbers] | add // 0' "$T_TMP/on.json")
+t_check "iostats 1: every read traced, but for what no tracer got ($traced of $n, $unseen unseen, $skipped skipped)" \
+	test "$traced" -le "$n" -a "$traced" -ge $((n - unseen - skipped))
+t_check "bpftrace timed every read it was run for ($btn + $misses skipped of $n)" test $((btn + misses)) -le "$n"
+t_check "and lacked at most 0.5 % otherwise ($unseen)" test $((unseen * 200)) -le "$n"
 # each report's average times its completions
 sum=$(jq -s -r --arg d "$name" '[.[].disk[] | select(.disk_device == $d and .lat_avg_us != null) |
 	.lat_avg_us * .trace_completed] | add / 1000' "$T_TMP/on.json")
