@@ -87,7 +87,7 @@ struct compare_dev {
 	const struct compare_metric *headline;
 };
 
-#define COMPARE_WARNING_MAX 256
+#define COMPARE_WARNING_MAX 512
 
 struct compare_result {
 	const struct snapshot *a, *b;

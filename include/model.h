@@ -92,5 +92,8 @@ void model_readahead(const struct sample *prev, const struct sample *cur, struct
 		     struct ra_metrics *ram, struct ra_metrics *total);
 /* True if nothing moved on the device during the interval. */
 bool model_disk_idle(const struct disk_metrics *m);
+/* The requests the kernel completed in the interval by diskstats: reads,
+ * writes, discards and flushes (what traced completions are held to). */
+uint64_t model_disk_completed(const struct disk_metrics *m);
 
 #endif

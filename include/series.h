@@ -18,7 +18,7 @@
  * Devices are keyed by dev_t and name (a reused name is another device); a
  * device seen with another diskseq (re-created under the same name and
  * number) restarts its ring, so no window holds intervals of both.
- * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 260 +
+ * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 268 +
  * 8 x CPUs bytes where traced; the ring keeps window / interval + 2 points,
  * never more than SERIES_POINTS_MAX. At 1 s intervals and the default 30 s
  * window that is 32 x 140 B = 4.4 KiB per device, 4.5 MiB for 1024 devices
@@ -57,6 +57,10 @@ struct series_trace {
 	uint64_t lat[TRACE_LAT_BUCKETS];        /* request latency, log2 µs */
 	unsigned ncpu;
 	uint64_t *cpu_issued, *cpu_completed;   /* ncpu each */
+	/* Completions in the same intervals: traced, and the kernel's count
+	 * (diskstats, model_disk_completed). The difference is what the traced
+	 * figures lack (or, on a queue without iostats, have beyond it). */
+	uint64_t completed, kernel;
 };
 
 struct series;

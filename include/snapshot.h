@@ -55,6 +55,7 @@ enum snapshot_vec_id {
 	SNAP_VEC_LAT_PCT,       /* trace: p50 p90 p99 of the window's histogram */
 	SNAP_VEC_CPU_ISSUED,    /* trace: requests issued per CPU */
 	SNAP_VEC_CPU_COMPLETED, /* trace: requests completed per CPU */
+	SNAP_VEC_COMPLETIONS,   /* trace: the window's completions, the kernel's and traced */
 	SNAP_VEC_COUNT
 };
 
@@ -129,6 +130,14 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
  * back (the list a snapshot holds), so the intervals after t carry them.
  * ts NULL: the change is marked without values. Returns 0 or -errno. */
 int snapshot_record_change(struct series *se, struct tunable_session *ts, dev_t dev, const char *name, double t);
+/* What a device's traced figures lack: the kernel's completions in the
+ * window (diskstats) that were not traced, as a share of them. Returns
+ * false (nothing to say) without the completions vec, without a kernel
+ * count (a queue without iostats) or when they agree within 1 %, the gap
+ * that the refresh's two reads and a rare lost event make in any window
+ * (man page, TRACING); else true with *pct (negative when more were traced
+ * than the kernel counted), *kernel and *traced set. */
+bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kernel, double *traced);
 /* Append a vec to a device (copying v); vecs must come in ascending id. */
 int snapshot_dev_add_vec(struct snapshot_dev *d, enum snapshot_vec_id id, const double *v, size_t n);
 const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum snapshot_vec_id id);

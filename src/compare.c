@@ -189,6 +189,29 @@ void compare_headline(const struct compare_dev *cd, enum compare_primary p, char
 		 ch, v);
 }
 
+/* Devices of s (side "A" or "B") whose traced figures lack more than 1 %
+ * of the kernel's completions in the window (or hold more): their
+ * histograms and percentiles undercount (snapshot_trace_gap). Appended to
+ * w at n; returns the new length. */
+static size_t warn_gaps(char *w, size_t size, size_t n, const struct snapshot *s, const char *side)
+{
+	double pct, kernel, traced;
+
+	for (size_t i = 0; i < s->ndev && n < size; i++) {
+		if (!snapshot_trace_gap(&s->dev[i], &pct, &kernel, &traced))
+			continue;
+		if (pct > 0)
+			n += (size_t)snprintf(w + n, size - n,
+					      "%s%s in %s: the traced figures lack %.1f%% of the kernel's %.0f completions "
+					      "(%.0f traced)", n ? "; " : "", s->dev[i].name, side, pct, kernel, traced);
+		else
+			n += (size_t)snprintf(w + n, size - n,
+					      "%s%s in %s: %.0f completions traced, %.1f%% more than the kernel's %.0f",
+					      n ? "; " : "", s->dev[i].name, side, traced, -pct, kernel);
+	}
+	return n;
+}
+
 /* Two single-device snapshots: compared whatever their names, with a
  * warning when they are not the same device; likewise a name whose
  * major:minor or diskseq changed (re-created in between), or another host. */
@@ -219,8 +242,10 @@ static void warn(struct compare_result *r)
 		}
 	}
 	if (strcmp(a->host, b->host) && n < sizeof(r->warning))
-		snprintf(r->warning + n, sizeof(r->warning) - n, "%sA was taken on %s, B on %s", n ? "; " : "", a->host,
-			 b->host);
+		n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n, "%sA was taken on %s, B on %s",
+				      n ? "; " : "", a->host, b->host);
+	n = warn_gaps(r->warning, sizeof(r->warning), n, a, "A");
+	warn_gaps(r->warning, sizeof(r->warning), n, b, "B");
 }
 
 int compare_snapshots(const struct snapshot *a, const struct snapshot *b, struct compare_result *out)

@@ -130,6 +130,15 @@ void model_disks(const struct sample *prev, const struct sample *cur, struct dis
 		model_disk(prev ? match(prev, &cur->disks[i], i) : NULL, &cur->disks[i], interval, &out[i]);
 }
 
+uint64_t model_disk_completed(const struct disk_metrics *m)
+{
+	double other = (m->d_s + m->f_s) * m->interval;
+
+	/* discards and flushes come as rates: their count times the interval
+	 * again, up to rounding */
+	return m->d_rd_ios + m->d_wr_ios + (other > 0 ? (uint64_t)llround(other) : 0);
+}
+
 bool model_disk_idle(const struct disk_metrics *m)
 {
 	return m->state != DISK_OK ||
@@ -194,7 +203,7 @@ void model_trace(const struct sample *prev, const struct sample *cur, struct dis
 		d->t_completed = (double)tm[i].completed;
 		/* Reconcile with diskstats: IRQ-context completions on an idle
 		 * CPU are occasionally missed by the tracepoint path. */
-		ds = (double)(d->d_rd_ios + d->d_wr_ios) + d->d_s * d->interval + d->f_s * d->interval;
+		ds = (double)model_disk_completed(d);
 		d->t_gap_pct = ds > 0 ? fabs(d->t_completed - ds) / ds * 100.0 : 0.0;
 	}
 }

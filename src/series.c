@@ -12,6 +12,7 @@
 struct point_trace {
 	uint32_t size[2][TRACE_SIZE_BUCKETS];
 	uint32_t lat[TRACE_LAT_BUCKETS];
+	uint32_t completed, kernel; /* traced completions, the kernel's (diskstats) */
 	unsigned ncpu;
 	uint32_t cpu[]; /* issued, completed per CPU */
 };
@@ -188,24 +189,36 @@ static uint32_t u32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-static int set_trace(struct point *p, const struct trace_metrics *tm)
+/* tm NULL: untraced, or traced with no event in the interval; the latter
+ * still holds the kernel's completions when it had any (every one of them
+ * was lost to the tracer), so a window's traced figures say what they lack. */
+static int set_trace(struct point *p, const struct disk_metrics *m, const struct trace_metrics *tm)
 {
-	if (!tm) {
+	unsigned ncpu = tm ? tm->ncpu : 0;
+
+	if (!tm && !(m->traced && model_disk_completed(m) > 0)) {
 		free(p->tr);
 		p->tr = NULL;
 		return 0;
 	}
-	if (!p->tr || p->tr->ncpu != tm->ncpu) {
-		struct point_trace *tr = realloc(p->tr, sizeof(*tr) + 2 * tm->ncpu * sizeof(tr->cpu[0]));
+	if (!p->tr || p->tr->ncpu != ncpu) {
+		struct point_trace *tr = realloc(p->tr, sizeof(*tr) + 2 * ncpu * sizeof(tr->cpu[0]));
 		if (!tr)
 			return -ENOMEM;
 		p->tr = tr;
+	}
+	if (!tm) {
+		memset(p->tr, 0, sizeof(*p->tr));
+		p->tr->kernel = u32(model_disk_completed(m));
+		return 0;
 	}
 	for (int o = 0; o < 2; o++)
 		for (int b = 0; b < TRACE_SIZE_BUCKETS; b++)
 			p->tr->size[o][b] = u32(tm->d.size_count[o][b]);
 	for (int b = 0; b < TRACE_LAT_BUCKETS; b++)
 		p->tr->lat[b] = u32(tm->d.lat[b]);
+	p->tr->completed = u32(tm->completed);
+	p->tr->kernel = u32(model_disk_completed(m));
 	p->tr->ncpu = tm->ncpu;
 	for (unsigned c = 0; c < tm->ncpu; c++) {
 		p->tr->cpu[2 * c] = u32(tm->cpu[c].issued);
@@ -305,7 +318,7 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 		}
 		if (p->seq != SEQ_STRADDLES)
 			recorded_gauges(p, change_of(d, p->seq));
-		if (set_trace(p, tm && m[i].t_metrics ? &tm[i] : NULL) < 0)
+		if (set_trace(p, &m[i], tm && m[i].t_metrics ? &tm[i] : NULL) < 0)
 			return -ENOMEM;
 	}
 	forget(s, t);
@@ -438,6 +451,8 @@ static int add_trace(struct series_trace *st, const struct point_trace *tr)
 			st->size[o][b] += tr->size[o][b];
 	for (int b = 0; b < TRACE_LAT_BUCKETS; b++)
 		st->lat[b] += tr->lat[b];
+	st->completed += tr->completed;
+	st->kernel += tr->kernel;
 	for (unsigned c = 0; c < tr->ncpu; c++) {
 		st->cpu_issued[c] += tr->cpu[2 * c];
 		st->cpu_completed[c] += tr->cpu[2 * c + 1];

@@ -16,6 +16,7 @@
 #include "safe-file.h"
 
 static const char *const pct_names[] = { "p50", "p90", "p99" };
+static const char *const completion_names[] = { "kernel", "traced" };
 static const double pct_at[] = { 0.50, 0.90, 0.99 };
 
 const struct snapshot_vec_def snapshot_vecs[SNAP_VEC_COUNT] = {
@@ -31,6 +32,8 @@ const struct snapshot_vec_def snapshot_vecs[SNAP_VEC_COUNT] = {
 				  "requests issued per CPU (traced)" },
 	[SNAP_VEC_CPU_COMPLETED] = { "trace", "cpu_completed", SNAP_VEC_PERCPU, 0, "requests", NULL, NULL,
 				     "requests completed per CPU (traced)" },
+	[SNAP_VEC_COMPLETIONS] = { "trace", "completions", SNAP_VEC_VALUES, 2, "requests", NULL, completion_names,
+				   "completions: the kernel's (diskstats) and traced" },
 };
 
 void snapshot_init(struct snapshot *s)
@@ -141,7 +144,7 @@ static int add_counts(struct snapshot_dev *d, enum snapshot_vec_id id, const uin
 
 static int capture_trace(struct snapshot_dev *d, const struct series_trace *t)
 {
-	double pct[3];
+	double pct[3], done[2];
 	int err;
 
 	for (int i = 0; i < 3; i++)
@@ -149,10 +152,31 @@ static int capture_trace(struct snapshot_dev *d, const struct series_trace *t)
 	if ((err = add_counts(d, SNAP_VEC_SIZE_READ, t->size[0], TRACE_SIZE_BUCKETS)) < 0 ||
 	    (err = add_counts(d, SNAP_VEC_SIZE_WRITE, t->size[1], TRACE_SIZE_BUCKETS)) < 0 ||
 	    (err = add_counts(d, SNAP_VEC_LAT, t->lat, TRACE_LAT_BUCKETS)) < 0 ||
-	    (err = snapshot_dev_add_vec(d, SNAP_VEC_LAT_PCT, pct, 3)) < 0 ||
-	    (err = add_counts(d, SNAP_VEC_CPU_ISSUED, t->cpu_issued, t->ncpu)) < 0)
+	    (err = snapshot_dev_add_vec(d, SNAP_VEC_LAT_PCT, pct, 3)) < 0)
 		return err;
-	return add_counts(d, SNAP_VEC_CPU_COMPLETED, t->cpu_completed, t->ncpu);
+	/* none when no interval of the window had a traced event */
+	if (t->ncpu && ((err = add_counts(d, SNAP_VEC_CPU_ISSUED, t->cpu_issued, t->ncpu)) < 0 ||
+			(err = add_counts(d, SNAP_VEC_CPU_COMPLETED, t->cpu_completed, t->ncpu)) < 0))
+		return err;
+	done[0] = (double)t->kernel;
+	done[1] = (double)t->completed;
+	return snapshot_dev_add_vec(d, SNAP_VEC_COMPLETIONS, done, 2);
+}
+
+bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kernel, double *traced)
+{
+	const struct snapshot_vec *v = snapshot_dev_vec(d, SNAP_VEC_COMPLETIONS);
+	double gap;
+
+	if (!v || v->n != 2 || !(v->v[0] > 0))
+		return false;
+	gap = (v->v[0] - v->v[1]) / v->v[0] * 100.0;
+	if (!(fabs(gap) > 1.0))
+		return false;
+	*pct = gap;
+	*kernel = v->v[0];
+	*traced = v->v[1];
+	return true;
 }
 
 /* Writable or not, every tunable the panel lists: a read-only one (a

@@ -40,6 +40,8 @@ const struct sweep_figure_def sweep_figures[SF_COUNT] = {
 	[SF_UTIL] = { "util", "%util (mean of intervals)", SFD_BOTH, 0, 1 },
 	[SF_HIT_PCT] = { "hit_pct", "readahead hit % (mean of intervals)", SFD_READS, +1, 1 },
 	[SF_LAT_P99_US] = { "lat_p99_us", "traced p99 latency us, reads and writes", SFD_BOTH, -1, 0 },
+	[SF_TRACE_GAP_PCT] = { "trace_gap_pct", "kernel completions not traced, % (negative: traced more)", SFD_BOTH,
+			       0, 2 },
 	[SF_FIO_READ_IOPS] = { "fio_read_iops", "fio read IOPS", SFD_READS, +1, 1 },
 	[SF_FIO_READ_MB_S] = { "fio_read_mb_s", "fio MB/s, reads only", SFD_READS, +1, 2 },
 	[SF_FIO_READ_P50] = { "fio_read_clat_p50_us", "fio read clat p50 us", SFD_READS, -1, 1 },

@@ -81,6 +81,19 @@ size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const 
 					 "run %zu (%s, repeat %ld): window %s s is shorter than 5 s", r->order, r->asked,
 					 r->repeat, a);
 		}
+		/* its traced figures (lat_p99_us) lack, or hold beyond, more than
+		 * 1 % of the kernel's completions (snapshot_trace_gap) */
+		if (k < max && fabs(r->fig[SF_TRACE_GAP_PCT]) > 1) {
+			format_plain(fabs(r->fig[SF_TRACE_GAP_PCT]), 3, a, sizeof(a));
+			if (r->fig[SF_TRACE_GAP_PCT] > 0)
+				snprintf(out[k++], SWEEP_WARN_LEN,
+					 "run %zu (%s, repeat %ld): the traced figures lack %s%% of the kernel's completions",
+					 r->order, r->asked, r->repeat, a);
+			else
+				snprintf(out[k++], SWEEP_WARN_LEN,
+					 "run %zu (%s, repeat %ld): %s%% more completions traced than the kernel counted",
+					 r->order, r->asked, r->repeat, a);
+		}
 		if (k < max && r->idle_pct > 10) {
 			format_plain(r->idle_pct, 3, a, sizeof(a));
 			snprintf(out[k++], SWEEP_WARN_LEN,

@@ -56,6 +56,18 @@ for v in ("64", "1024"):
         print("own-vs-fio %s %s %.6f" % (v, r["repeat"], abs(own - fb) / fb))
         w, d_ = float(r["window_s"]), 0.25
         print("intervals %s %s %d %.3f" % (v, r["repeat"], int(r["intervals"]), w / d_))
+        # the snapshot's completions: the kernel's and traced in its window
+        # (the run's busy part). fio's bytes take at least fio_bytes /
+        # max_sectors_kb requests (none is larger) and at most one per 4 KiB
+        # page; and the CSV's trace_gap_pct from them
+        k = t = None
+        for line in open(r["snapshot"]):
+            f = line.split()
+            if f[:3] == ["vec", "trace", "completions"]:
+                k, t = float(f[3]), float(f[4])
+        fb = sum(j["read"]["io_bytes"] for j in jobs)
+        print("completions %s %s %s %s %.0f:%.0f %s" % (v, r["repeat"], k, t, fb / (int(r["value"]) * 1024),
+                                                       fb / 4096, r["trace_gap_pct"]))
     mo, mt = sum(ours) / len(ours), sum(theirs) / len(theirs)
     print("mbps %s %.2f %.2f %.6f" % (v, mo, mt, abs(mo - mt) / mt))
 PY
@@ -69,6 +81,13 @@ while read -r what v a b c; do
 	intervals) # a run of W s at 0.25 s: floor(W/0.25) ticks, plus the last partial one unless a sliver
 		t_check "max_sectors_kb=$v repeat $a: $b intervals for a $c-interval window" \
 			awk -v n="$b" -v w="$c" 'BEGIN { f = int(w); exit !(n >= f && n <= f + 1 && n >= 8) }' ;;
+	completions) read -r _ _ _ k t fr g <<<"$what $v $a $b $c"
+		t_check "max_sectors_kb=$v repeat $a: the kernel's $k completions in the window, a quarter of fio's fewest to its most ($fr)" \
+			awk -v k="$k" -v f="$fr" 'BEGIN { split(f, r, ":"); exit !(k >= r[1] / 4 && k <= r[2]) }'
+		t_check "max_sectors_kb=$v repeat $a: $t traced, within 1% of them" \
+			awk -v k="$k" -v t="$t" 'BEGIN { d = k - t; exit !(d * d <= k * k / 10000) }'
+		t_check "max_sectors_kb=$v repeat $a: trace_gap_pct $g in the CSV is theirs" \
+			awk -v k="$k" -v t="$t" -v g="$g" 'BEGIN { e = (k - t) / k * 100 - g; exit !(e * e < 1e-4) }' ;;
 	*) t_fail "python: $what $v $a $b $c" ;;
 	esac
 done < "$T_TMP/fio.cmp"

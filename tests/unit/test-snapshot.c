@@ -441,11 +441,22 @@ START_TEST(test_one_sided_and_long_warning)
 	da[0].major = db[0].major = da[0].minor = db[0].minor = 4294967295u;
 	memset(a.host, 'x', sizeof(a.host) - 1);
 	memset(b.host, 'y', sizeof(b.host) - 1);
+	/* and traced figures that lack (A) and exceed (B) the kernel's count */
+	ck_assert_int_eq(snapshot_dev_add_vec(&da[0], SNAP_VEC_COMPLETIONS, (double[]){ 1e15, 9e14 }, 2), 0);
+	ck_assert_int_eq(snapshot_dev_add_vec(&db[0], SNAP_VEC_COMPLETIONS, (double[]){ 1e15, 1.1e15 }, 2), 0);
 	ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
 	ck_assert_uint_eq(strlen(r->warning), COMPARE_WARNING_MAX - 1);
 	ck_assert_msg(strstr(r->warning, "): different devices; A was taken on xxxx") != NULL, "%s", r->warning);
 	ck_assert_msg(strncmp(r->warning, "A is aaaa", 9) == 0, "%s", r->warning);
+	ck_assert_msg(strstr(r->warning, "aaa in A: the traced figures lack 10.0% of the kernel's 1000000000000000 "
+				      "completions (900000000000000 traced); bbbb") != NULL, "%s", r->warning);
 	compare_free(r);
+	free(da[0].vec[0].v);
+	free(da[0].vec);
+	free(db[0].vec[0].v);
+	free(db[0].vec);
+	da[0].vec = db[0].vec = NULL;
+	da[0].nvec = db[0].nvec = 0;
 	/* short names and other hosts: both warnings, whole */
 	snprintf(da[0].name, sizeof(da[0].name), "loop7");
 	snprintf(db[0].name, sizeof(db[0].name), "loop8");
@@ -1122,6 +1133,116 @@ START_TEST(test_output)
 }
 END_TEST
 
+/* A traced window's completions: the kernel's (diskstats reads, writes,
+ * discards and flushes) and the traced ones, summed over the same
+ * intervals, including one where the device was traced and had completions
+ * but the tracer saw no event at all; an untraced interval adds to
+ * neither. Then snapshot_trace_gap at its 1 % edge, the compare warnings
+ * of both signs, and the vec's round trip. */
+START_TEST(test_trace_completions)
+{
+	struct trace_metrics tm;
+	struct trace_cpu cpu[2] = { { .issued = 60, .completed = 57 }, { .issued = 40, .completed = 40 } };
+	struct series *se;
+	struct snapshot s, back;
+	const struct snapshot_vec *v;
+	double pct, kernel, traced;
+	char msg[256], *text;
+	size_t len;
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	trace_metrics_init(&tm);
+	tm.cpu = cpu;
+	tm.ncpu = 2;
+	tm.completed = 97;
+	tm.d.lat[3] = 97;
+	for (int i = 0; i < 3; i++) {
+		struct disk_metrics m = disk("loop7", 7, 100, 4);
+		m.d_rd_ios = 90;
+		m.d_wr_ios = 8;
+		m.d_s = 1.5; /* 1.5 discards and 0.5 flushes a second, over 2 s: 4 */
+		m.f_s = 0.5;
+		m.interval = 2;
+		m.traced = true;
+		m.t_metrics = i != 1; /* the second: traced, but no event seen */
+		ck_assert_int_eq(series_add_traced(se, &m, &tm, 1, 2.0 * (i + 1)), 0);
+	}
+	{ /* untraced: no completions of either kind counted */
+		struct disk_metrics m = disk("loop7", 7, 100, 4);
+		m.d_rd_ios = 1000;
+		m.interval = 2;
+		ck_assert_int_eq(series_add(se, &m, 1, 8), 0);
+	}
+	snapshot_init(&s);
+	take(se, 8, &s);
+	series_free(se);
+	ck_assert_ptr_nonnull(v = snapshot_dev_vec(&s.dev[0], SNAP_VEC_COMPLETIONS));
+	ck_assert_uint_eq(v->n, 2);
+	ck_assert_double_eq(v->v[0], 3 * 102);
+	ck_assert_double_eq(v->v[1], 2 * 97);
+	ck_assert_double_eq(snapshot_dev_vec(&s.dev[0], SNAP_VEC_CPU_COMPLETED)->v[0], 2 * 57);
+	ck_assert_double_eq(snapshot_dev_vec(&s.dev[0], SNAP_VEC_LAT)->v[3], 2 * 97);
+	ck_assert(snapshot_trace_gap(&s.dev[0], &pct, &kernel, &traced));
+	ck_assert_double_eq_tol(pct, (306.0 - 194) / 306 * 100, 1e-9);
+	ck_assert_double_eq(kernel, 306);
+	ck_assert_double_eq(traced, 194);
+	/* the round trip keeps it */
+	text = to_text(&s, &len);
+	ck_assert_ptr_nonnull(strstr(text, "\nvec trace completions 306 194\n"));
+	ck_assert_int_eq(snapshot_parse(text, len, "t.snap", &back, msg, sizeof(msg)), 0);
+	ck_assert_double_eq(snapshot_dev_vec(&back.dev[0], SNAP_VEC_COMPLETIONS)->v[1], 194);
+	free(text);
+	snapshot_free(&back);
+	snapshot_free(&s);
+}
+END_TEST
+
+START_TEST(test_trace_gap_edges)
+{
+	struct snapshot_dev d, e;
+	struct snapshot a = { .host = "h", .kernel = "k", .dev = &d, .ndev = 1 };
+	struct snapshot b = { .host = "h", .kernel = "k", .dev = &e, .ndev = 1 };
+	struct compare_result r;
+	double pct = -7, kernel = -7, traced = -7;
+
+	hand_dev(&d, "loop7", 7, 100, 0);
+	hand_dev(&e, "loop7", 7, 100, 0);
+	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced)); /* no vec */
+	ck_assert_int_eq(snapshot_dev_add_vec(&d, SNAP_VEC_COMPLETIONS, (double[]){ 1000, 990 }, 2), 0);
+	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced)); /* exactly 1 %: noise */
+	ck_assert(pct == -7 && kernel == -7 && traced == -7);
+	d.vec[0].v[1] = 989;
+	ck_assert(snapshot_trace_gap(&d, &pct, &kernel, &traced));
+	ck_assert_double_eq_tol(pct, 1.1, 1e-9);
+	d.vec[0].v[1] = 1010;
+	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced));
+	d.vec[0].v[1] = 1011;
+	ck_assert(snapshot_trace_gap(&d, &pct, &kernel, &traced));
+	ck_assert_double_eq_tol(pct, -1.1, 1e-9);
+	d.vec[0].v[0] = 0; /* no kernel count (iostats 0): nothing to hold it to */
+	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced));
+	/* compare: a warning for each side that lacks or exceeds */
+	d.vec[0].v[0] = 1000;
+	d.vec[0].v[1] = 950;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 in A: the traced figures lack 5.0% of the kernel's 1000 completions (950 traced)");
+	compare_free(&r);
+	ck_assert_int_eq(snapshot_dev_add_vec(&e, SNAP_VEC_COMPLETIONS, (double[]){ 2000, 2100 }, 2), 0);
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 in A: the traced figures lack 5.0% of the kernel's 1000 completions (950 traced); "
+				    "loop7 in B: 2100 completions traced, 5.0% more than the kernel's 2000");
+	compare_free(&r);
+	d.vec[0].v[1] = 1000;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop7 in B: 2100 completions traced, 5.0% more than the kernel's 2000");
+	compare_free(&r);
+	free(d.vec[0].v);
+	free(d.vec);
+	free(e.vec[0].v);
+	free(e.vec);
+}
+END_TEST
+
 UNIT_SUITE(snapshot_suite)
 static Suite *snapshot_suite(void)
 {
@@ -1146,6 +1267,8 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_save_and_default_dir);
 	tcase_add_test(tc, test_capture_idle_only);
 	tcase_add_test(tc, test_output);
+	tcase_add_test(tc, test_trace_completions);
+	tcase_add_test(tc, test_trace_gap_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }

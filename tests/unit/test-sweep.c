@@ -476,13 +476,15 @@ START_TEST(test_stats_edges)
 }
 END_TEST
 
-/* One run's warnings: window WIN s, idle IDLE %, at interval IV s. */
-static size_t one_warning(double win, double idle, double iv, char (*out)[SWEEP_WARN_LEN], size_t max)
+/* One run's warnings: window WIN s, idle IDLE %, at interval IV s, GAP %
+ * of the kernel's completions not traced. */
+static size_t gap_warning(double win, double idle, double iv, double gap, char (*out)[SWEEP_WARN_LEN], size_t max)
 {
 	static struct sweep_run r;
 	char *const vals[1] = { (char *)"x" };
 
 	sweep_run_init(&r);
+	r.fig[SF_TRACE_GAP_PCT] = gap;
 	snprintf(r.asked, sizeof(r.asked), "x");
 	r.order = 7;
 	r.repeat = 2;
@@ -491,6 +493,11 @@ static size_t one_warning(double win, double idle, double iv, char (*out)[SWEEP_
 	r.fig[SF_MB_S] = 100;
 	memset(out, 0, max * sizeof(*out));
 	return sweep_stats_warnings(&r, 1, vals, 1, iv, SF_MB_S, "mb_s", out, max);
+}
+
+static size_t one_warning(double win, double idle, double iv, char (*out)[SWEEP_WARN_LEN], size_t max)
+{
+	return gap_warning(win, idle, iv, NAN, out, max);
 }
 
 /* Each warning at its threshold (strictly past it warns), the two ways a
@@ -538,6 +545,33 @@ START_TEST(test_warnings_edges)
 		snprintf(want, sizeof(want), "run 7 (x, repeat 2): %s", cases[i].want);
 		ck_assert_str_eq(out[0], want);
 	}
+	/* traced figures held to the kernel's completions: past 1 % either
+	 * way (the gap of any window's two reads is below it), none untraced */
+	static const struct {
+		double gap;
+		const char *want;
+	} gaps[] = {
+		{ 1, NULL }, { -1, NULL }, { NAN, NULL }, { 0, NULL },
+		{ 1.01, "the traced figures lack 1.01% of the kernel's completions" },
+		{ -2.5, "2.5% more completions traced than the kernel counted" },
+		{ 100, "the traced figures lack 100% of the kernel's completions" },
+	};
+	for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++) {
+		char want[SWEEP_WARN_LEN];
+
+		ck_assert_uint_eq(gap_warning(60, 0, 1, gaps[i].gap, out, 3), gaps[i].want ? 1 : 0);
+		if (!gaps[i].want)
+			continue;
+		snprintf(want, sizeof(want), "run 7 (x, repeat 2): %s", gaps[i].want);
+		ck_assert_str_eq(out[0], want);
+	}
+	/* with a short window and an idle one: in that order, and max kept */
+	ck_assert_uint_eq(gap_warning(2, 50, 1, 3, out, 3), 3);
+	ck_assert(strstr(out[1], "lack 3%") != NULL);
+	ck_assert(strstr(out[2], "idle 50%") != NULL);
+	ck_assert_uint_eq(gap_warning(2, 50, 1, 3, one, 1), 1);
+	ck_assert(strstr(one[0], "shorter") != NULL);
+
 	/* both, in that order, then max 1 keeps only the first */
 	ck_assert_uint_eq(one_warning(2, 50, 1, out, 3), 2);
 	ck_assert(strstr(out[0], "shorter than 10 intervals") != NULL);
