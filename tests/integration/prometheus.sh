@@ -47,6 +47,7 @@ start_on() {
 # that process, so that killing server_pid ends it (a child left behind
 # outlived the test)
 blktune_on() { exec "$BLKTUNE" -b -d 1 --listen "127.0.0.1:$1" --textfile "$T_TMP/textfile" -p "$dev" > /dev/null; }
+ids0=$(t_bpf_prog_ids)
 start_on bport "$T_TMP/blktune.err" /metrics blktune_on
 pids+=($server_pid)
 t_check "blktune serves /metrics" wait_for 100 curl -sf "http://127.0.0.1:$bport/metrics"
@@ -60,6 +61,20 @@ fams=$(awk '$1 == "#" && $2 == "TYPE" { print $3 }' "$T_TMP/metrics.txt" | sort 
 t_check "the tracer's losses are exported ($(grep -c '^blktune_trace_' "$T_TMP/metrics.txt") lines)" \
 	sh -c "grep -q '^blktune_trace_runs_skipped_total [0-9]' '$T_TMP/metrics.txt' &&
 		grep -q '^blktune_trace_map_full_total [0-9]' '$T_TMP/metrics.txt'"
+# runs_skipped is the kernel's count (bpftool's recursion_misses) of
+# blktune's own programs: at least what it was before two refreshes (-d 1)
+# and at most what it is after the scrape
+# (batch mode loads the tracer before it serves the first sample)
+blk_progs=$(t_bpf_progs_since "$ids0")
+t_check "blktune's programs are loaded ($blk_progs)" test -n "$blk_progs"
+# shellcheck disable=SC2086
+k0=$(t_bpf_misses $blk_progs)
+sleep 2.5
+sk=$(curl -s "http://127.0.0.1:$bport/metrics" | awk '$1 == "blktune_trace_runs_skipped_total" { print $2 }')
+# shellcheck disable=SC2086
+k1=$(t_bpf_misses $blk_progs)
+t_check "blktune_trace_runs_skipped_total ($sk) is the kernel's count of its programs' skipped runs ($k0..$k1, programs $blk_progs)" \
+	test -n "$sk" -a "$sk" -ge "$k0" -a "$sk" -le "$k1"
 undocumented=$(for f in $fams; do grep -q "$f" "$T_TOP/man/blktune.8" || echo "$f"; done)
 t_eq "the man page names every family exported ($(echo $fams | wc -w))" "$undocumented" ""
 t_eq "other paths are 404" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$bport/")" 404
