@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,27 +190,41 @@ void compare_headline(const struct compare_dev *cd, enum compare_primary p, char
 		 ch, v);
 }
 
+/* Append one warning to r's, after "; " when it has one already; cut at
+ * the buffer's end (then nothing more is added). */
+__attribute__((format(printf, 2, 3))) static void add_warning(struct compare_result *r, const char *fmt, ...)
+{
+	size_t n = strlen(r->warning);
+	va_list ap;
+
+	if (n + 3 >= sizeof(r->warning)) /* no room for "; " and a character */
+		return;
+	if (n) {
+		memcpy(r->warning + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->warning + n, sizeof(r->warning) - n, fmt, ap);
+	va_end(ap);
+}
+
 /* Devices of s (side "A" or "B") whose traced figures lack more than 1 %
  * of the kernel's completions in the window (or hold more): their
- * histograms and percentiles undercount (snapshot_trace_gap). Appended to
- * w at n; returns the new length. */
-static size_t warn_gaps(char *w, size_t size, size_t n, const struct snapshot *s, const char *side)
+ * histograms and percentiles undercount (snapshot_trace_gap). */
+static void warn_gaps(struct compare_result *r, const struct snapshot *s, const char *side)
 {
 	double pct, kernel, traced;
 
-	for (size_t i = 0; i < s->ndev && n < size; i++) {
+	for (size_t i = 0; i < s->ndev; i++) {
 		if (!snapshot_trace_gap(&s->dev[i], &pct, &kernel, &traced))
 			continue;
-		if (pct > 0)
-			n += (size_t)snprintf(w + n, size - n,
-					      "%s%s in %s: the traced figures lack %.1f%% of the kernel's %.0f completions "
-					      "(%.0f traced)", n ? "; " : "", s->dev[i].name, side, pct, kernel, traced);
+		if (pct < 0)
+			add_warning(r, "%s in %s: %.0f completions traced, %.1f%% more than the kernel's %.0f",
+				    s->dev[i].name, side, traced, -pct, kernel);
 		else
-			n += (size_t)snprintf(w + n, size - n,
-					      "%s%s in %s: %.0f completions traced, %.1f%% more than the kernel's %.0f",
-					      n ? "; " : "", s->dev[i].name, side, traced, -pct, kernel);
+			add_warning(r, "%s in %s: the traced figures lack %.1f%% of the kernel's %.0f completions "
+				    "(%.0f traced)", s->dev[i].name, side, pct, kernel, traced);
 	}
-	return n;
 }
 
 /* Two single-device snapshots: compared whatever their names, with a
@@ -218,34 +233,29 @@ static size_t warn_gaps(char *w, size_t size, size_t n, const struct snapshot *s
 static void warn(struct compare_result *r)
 {
 	const struct snapshot *a = r->a, *b = r->b;
-	size_t n = 0;
 
 	if (a->ndev == 1 && b->ndev == 1 && strcmp(a->dev[0].name, b->dev[0].name))
-		n += (size_t)snprintf(r->warning, sizeof(r->warning), "A is %s (%u:%u), B is %s (%u:%u): different devices",
-				      a->dev[0].name, a->dev[0].major, a->dev[0].minor, b->dev[0].name, b->dev[0].major,
-				      b->dev[0].minor);
-	for (size_t i = 0; i < a->ndev && n < sizeof(r->warning); i++) {
+		add_warning(r, "A is %s (%u:%u), B is %s (%u:%u): different devices", a->dev[0].name, a->dev[0].major,
+			    a->dev[0].minor, b->dev[0].name, b->dev[0].major, b->dev[0].minor);
+	for (size_t i = 0; i < a->ndev; i++) {
 		const struct snapshot_dev *x = &a->dev[i], *y = snapshot_find(b, x->name);
 		if (y && (x->major != y->major || x->minor != y->minor)) {
-			n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n,
-					      "%s%s is %u:%u in A but %u:%u in B: not the same device", n ? "; " : "",
-					      x->name, x->major, x->minor, y->major, y->minor);
+			add_warning(r, "%s is %u:%u in A but %u:%u in B: not the same device", x->name, x->major,
+				    x->minor, y->major, y->minor);
 			break;
 		}
 		/* Same name and number, another diskseq: re-created in between
 		 * (a loop device attached again, maybe to another file). */
 		if (y && x->diskseq && y->diskseq && x->diskseq != y->diskseq) {
-			n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n,
-					      "%s%s has diskseq %llu in A but %llu in B: re-created in between, "
-					      "maybe not the same device", n ? "; " : "", x->name, x->diskseq, y->diskseq);
+			add_warning(r, "%s has diskseq %llu in A but %llu in B: re-created in between, "
+				    "maybe not the same device", x->name, x->diskseq, y->diskseq);
 			break;
 		}
 	}
-	if (strcmp(a->host, b->host) && n < sizeof(r->warning))
-		n += (size_t)snprintf(r->warning + n, sizeof(r->warning) - n, "%sA was taken on %s, B on %s",
-				      n ? "; " : "", a->host, b->host);
-	n = warn_gaps(r->warning, sizeof(r->warning), n, a, "A");
-	warn_gaps(r->warning, sizeof(r->warning), n, b, "B");
+	if (strcmp(a->host, b->host))
+		add_warning(r, "A was taken on %s, B on %s", a->host, b->host);
+	warn_gaps(r, a, "A");
+	warn_gaps(r, b, "B");
 }
 
 int compare_snapshots(const struct snapshot *a, const struct snapshot *b, struct compare_result *out)

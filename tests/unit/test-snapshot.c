@@ -1167,28 +1167,35 @@ START_TEST(test_trace_completions)
 		m.t_metrics = i != 1; /* the second: traced, but no event seen */
 		ck_assert_int_eq(series_add_traced(se, &m, &tm, 1, 2.0 * (i + 1)), 0);
 	}
+	{ /* traced, one completion and no event: that one counts */
+		struct disk_metrics m = disk("loop7", 7, 100, 4);
+		m.d_rd_ios = 1;
+		m.interval = 2;
+		m.traced = true;
+		ck_assert_int_eq(series_add_traced(se, &m, &tm, 1, 7), 0);
+	}
 	{ /* untraced: no completions of either kind counted */
 		struct disk_metrics m = disk("loop7", 7, 100, 4);
 		m.d_rd_ios = 1000;
 		m.interval = 2;
-		ck_assert_int_eq(series_add(se, &m, 1, 8), 0);
+		ck_assert_int_eq(series_add(se, &m, 1, 9), 0);
 	}
 	snapshot_init(&s);
-	take(se, 8, &s);
+	take(se, 9, &s);
 	series_free(se);
 	ck_assert_ptr_nonnull(v = snapshot_dev_vec(&s.dev[0], SNAP_VEC_COMPLETIONS));
 	ck_assert_uint_eq(v->n, 2);
-	ck_assert_double_eq(v->v[0], 3 * 102);
+	ck_assert_double_eq(v->v[0], 3 * 102 + 1);
 	ck_assert_double_eq(v->v[1], 2 * 97);
 	ck_assert_double_eq(snapshot_dev_vec(&s.dev[0], SNAP_VEC_CPU_COMPLETED)->v[0], 2 * 57);
 	ck_assert_double_eq(snapshot_dev_vec(&s.dev[0], SNAP_VEC_LAT)->v[3], 2 * 97);
 	ck_assert(snapshot_trace_gap(&s.dev[0], &pct, &kernel, &traced));
-	ck_assert_double_eq_tol(pct, (306.0 - 194) / 306 * 100, 1e-9);
-	ck_assert_double_eq(kernel, 306);
+	ck_assert_double_eq_tol(pct, (307.0 - 194) / 307 * 100, 1e-9);
+	ck_assert_double_eq(kernel, 307);
 	ck_assert_double_eq(traced, 194);
 	/* the round trip keeps it */
 	text = to_text(&s, &len);
-	ck_assert_ptr_nonnull(strstr(text, "\nvec trace completions 306 194\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nvec trace completions 307 194\n"));
 	ck_assert_int_eq(snapshot_parse(text, len, "t.snap", &back, msg, sizeof(msg)), 0);
 	ck_assert_double_eq(snapshot_dev_vec(&back.dev[0], SNAP_VEC_COMPLETIONS)->v[1], 194);
 	free(text);
@@ -1243,6 +1250,123 @@ START_TEST(test_trace_gap_edges)
 }
 END_TEST
 
+/* Warnings cut at every length around the buffer's end: six devices of
+ * A lack completions, more text than the buffer holds, the first one's
+ * kernel count growing a digit at a time, so the sixth message starts at
+ * each place near the end in turn (488 to 511 bytes in). The result is on
+ * the heap (ASan sees a write past it); the text is as long as it can be
+ * (a message is left out only where "; " and one character have no room),
+ * never ends in a bare separator, and starts with the first device's
+ * message. Then a side with two devices of each sign. */
+START_TEST(test_warning_cut_everywhere)
+{
+	struct snapshot_dev *da = calloc(6, sizeof(*da)), *db = calloc(2, sizeof(*db));
+	struct snapshot a = { .host = "h", .kernel = "k", .dev = da, .ndev = 6 };
+	struct snapshot b = { .host = "h", .kernel = "k", .dev = db, .ndev = 2 };
+	struct compare_result *r = malloc(sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	for (int i = 0; i < 6; i++) {
+		char name[SAMPLE_NAME_MAX];
+		snprintf(name, sizeof(name), "device-number-%02d", i);
+		hand_dev(&da[i], name, (unsigned)i, 100, 0);
+		ck_assert_int_eq(snapshot_dev_add_vec(&da[i], SNAP_VEC_COMPLETIONS, (double[]){ 1000, 1 }, 2), 0);
+	}
+	hand_dev(&db[0], "device-with-a-long-name-0", 0, 100, 0);
+	hand_dev(&db[1], "device-with-a-long-name-1", 1, 100, 0);
+	for (int d = 3; d <= 25; d++) {
+		size_t len;
+
+		da[0].vec[0].v[0] = pow(10, d);
+		ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
+		len = strlen(r->warning);
+		ck_assert_msg(len < COMPARE_WARNING_MAX && len + 3 >= COMPARE_WARNING_MAX, "%zu: %s", len, r->warning);
+		ck_assert_msg(strcmp(r->warning + len - 2, "; ") && r->warning[len - 1] != ';', "bare separator: %s",
+			      r->warning);
+		ck_assert_msg(strncmp(r->warning, "device-number-00 in A: the traced figures lack", 46) == 0, "%s",
+			      r->warning);
+		ck_assert_msg(strstr(r->warning, "; device-number-04 in A: the traced figures lack 99.9% of the kernel's "
+						 "1000 completions (1 traced)") != NULL, "%s", r->warning);
+		compare_free(r);
+	}
+	/* B alone: two devices, each lacking or exceeding, in device order;
+	 * one completion and none traced is all of it lacking */
+	static const struct {
+		double k0, t0, k1, t1;
+		const char *want;
+	} sides[] = {
+		{ 100, 50, 100, 150,
+		  "device-with-a-long-name-0 in B: the traced figures lack 50.0% of the kernel's 100 completions (50 "
+		  "traced); device-with-a-long-name-1 in B: 150 completions traced, 50.0% more than the kernel's 100" },
+		{ 100, 160, 100, 140,
+		  "device-with-a-long-name-0 in B: 160 completions traced, 60.0% more than the kernel's 100; "
+		  "device-with-a-long-name-1 in B: 140 completions traced, 40.0% more than the kernel's 100" },
+		{ 1, 0, 100, 100,
+		  "device-with-a-long-name-0 in B: the traced figures lack 100.0% of the kernel's 1 completions (0 traced)" },
+	};
+	a.ndev = 0;
+	ck_assert_int_eq(snapshot_dev_add_vec(&db[0], SNAP_VEC_COMPLETIONS, (double[]){ 0, 0 }, 2), 0);
+	ck_assert_int_eq(snapshot_dev_add_vec(&db[1], SNAP_VEC_COMPLETIONS, (double[]){ 0, 0 }, 2), 0);
+	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		db[0].vec[0].v[0] = sides[i].k0;
+		db[0].vec[0].v[1] = sides[i].t0;
+		db[1].vec[0].v[0] = sides[i].k1;
+		db[1].vec[0].v[1] = sides[i].t1;
+		ck_assert_int_eq(compare_snapshots(&a, &b, r), 0);
+		ck_assert_str_eq(r->warning, sides[i].want);
+		compare_free(r);
+	}
+	for (int i = 0; i < 6; i++) {
+		free(da[i].vec[0].v);
+		free(da[i].vec);
+	}
+	for (int i = 0; i < 2; i++) {
+		free(db[i].vec[0].v);
+		free(db[i].vec);
+	}
+	free(da);
+	free(db);
+	free(r);
+}
+END_TEST
+
+/* The ring reuses its points (16 of them here, slot i % 16): a point
+ * first made for an interval with no traced event (no CPUs) is taken over
+ * by a traced one (two CPUs) and back, round after round; the window sums
+ * only its own intervals (ASan sees a point kept too small). */
+START_TEST(test_trace_points_reused)
+{
+	struct trace_metrics tm;
+	struct trace_cpu cpu[2] = { { .issued = 60, .completed = 57 }, { .issued = 40, .completed = 40 } };
+	struct series *se;
+	struct snapshot s;
+	const struct snapshot_vec *v;
+
+	ck_assert_int_eq(series_new(11, &se), 0);
+	trace_metrics_init(&tm);
+	tm.cpu = cpu;
+	tm.ncpu = 2;
+	tm.completed = 97;
+	for (int i = 0; i < 56; i++) {
+		struct disk_metrics m = disk("loop7", 7, 100, 4);
+		m.d_rd_ios = 102;
+		m.traced = true;
+		m.t_metrics = (i / 16) % 2 == 1;
+		ck_assert_int_eq(series_add_traced(se, &m, &tm, 1, i + 1.0), 0);
+	}
+	snapshot_init(&s);
+	take(se, 56, &s);
+	series_free(se);
+	/* (45, 56]: eleven intervals, the last eight traced */
+	ck_assert_uint_eq(s.dev[0].n, 11);
+	ck_assert_ptr_nonnull(v = snapshot_dev_vec(&s.dev[0], SNAP_VEC_COMPLETIONS));
+	ck_assert_double_eq(v->v[0], 11 * 102);
+	ck_assert_double_eq(v->v[1], 8 * 97);
+	ck_assert_double_eq(snapshot_dev_vec(&s.dev[0], SNAP_VEC_CPU_ISSUED)->v[1], 8 * 40);
+	snapshot_free(&s);
+}
+END_TEST
+
 UNIT_SUITE(snapshot_suite)
 static Suite *snapshot_suite(void)
 {
@@ -1269,6 +1393,8 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_output);
 	tcase_add_test(tc, test_trace_completions);
 	tcase_add_test(tc, test_trace_gap_edges);
+	tcase_add_test(tc, test_warning_cut_everywhere);
+	tcase_add_test(tc, test_trace_points_reused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -553,6 +553,7 @@ START_TEST(test_warnings_edges)
 	} gaps[] = {
 		{ 1, NULL }, { -1, NULL }, { NAN, NULL }, { 0, NULL },
 		{ 1.01, "the traced figures lack 1.01% of the kernel's completions" },
+		{ 1.2345, "the traced figures lack 1.23% of the kernel's completions" },
 		{ -2.5, "2.5% more completions traced than the kernel counted" },
 		{ 100, "the traced figures lack 100% of the kernel's completions" },
 	};
