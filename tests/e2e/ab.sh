@@ -171,6 +171,24 @@ for loc in C C.UTF-8; do
 	t_check "diff under $loc: each in $u, ms or s" sh -c "! grep -qvxE '(<=[0-9.]+($u|ms|s)|>[0-9]+s)' '$T_TMP/lat-$loc'"
 done
 t_check "diff: sizes in bytes" grep -q "read request sizes (traced) (bytes)" "$T_TMP/diff.txt"
+# each window's completions, the kernel's and traced: the kernel's are its
+# r/s mean times its intervals (both diskstats; within 2 %, as intervals
+# are not exactly $iv s long), the traced ones within 1 % of them
+for f in "$1" "$2"; do
+	read -r k t <<<"$(awk '$1 == "vec" && $2 == "trace" && $3 == "completions" { print $4, $5 }' "$f")"
+	read -r n rs <<<"$(awk '$1 == "span" { n = $4 } $1 == "stat" && $2 == "r/s" { m = $4 } END { print n, m }' "$f")"
+	t_check "$(basename "$f"): the kernel's $k completions in $n intervals of $iv s at $rs r/s" \
+		awk -v k="$k" -v n="$n" -v r="$rs" -v i="$iv" 'BEGIN { e = k - n * r * i; exit !(k > 0 && e * e < k * k / 2500) }'
+	t_check "$(basename "$f"): $t traced, within 1% of them" \
+		awk -v k="$k" -v t="$t" 'BEGIN { d = k - t; exit !(d * d <= k * k / 10000) }'
+done
+t_check "diff: no warning for these two" sh -c "! grep -q '^warning' '$T_TMP/diff.txt'"
+# a B whose traced count lacks 30 % of the kernel's: said in the text and JSON
+awk -v k="$k" '$1 == "vec" && $3 == "completions" { $5 = int(k * 0.7) } { print }' "$2" > "$T_TMP/lossy.snap"
+t_check "diff warns of a window whose traced figures lack completions" \
+	sh -c "'$BLKTUNE' diff '$1' '$T_TMP/lossy.snap' | grep -q '^warning: $name in B: the traced figures lack 30.0% of the kernel.s $k completions'"
+t_check "and so does its JSON" sh -c "'$BLKTUNE' diff '$1' '$T_TMP/lossy.snap' --json |
+	jq -e '.warning | test(\"$name in B: the traced figures lack 30.0%\")' > /dev/null"
 t_check "blktune show says what A left out" \
 	bash -c "'$BLKTUNE' show '$1' | grep -q '$a_busy intervals, .*; $a_idle idle and $a_part partial intervals left out'"
 
