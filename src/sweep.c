@@ -329,6 +329,13 @@ static int setup(struct sweep *sw, int argc, char **argv)
 		fprintf(stderr, "blktune sweep: %s %s is read-only\n", sw->o.dev, sw->o.name);
 		return -EPERM;
 	}
+	/* The journal now, as the first change would open it: without one
+	 * every run's change would be refused and the restore would say it
+	 * failed, with nothing changed. */
+	if ((err = tunable_session_journal(sw->ts, restore_report, NULL, msg, sizeof(msg))) < 0) {
+		fprintf(stderr, "blktune sweep: %s\n", msg);
+		return err;
+	}
 	/* per-CPU /proc/stat rows for the busy split (IRQ counts come along) */
 	if (app_cpu_view(&sw->a, true, sw->o.dev) < 0)
 		fprintf(stderr, "blktune sweep: per-CPU split n/a\n");
