@@ -131,12 +131,16 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
  * ts NULL: the change is marked without values. Returns 0 or -errno. */
 int snapshot_record_change(struct series *se, struct tunable_session *ts, dev_t dev, const char *name, double t);
 /* What a device's traced figures lack: the kernel's completions in the
- * window (diskstats) that were not traced, as a share of them. Returns
- * false (nothing to say) without the completions vec, without a kernel
- * count (a queue without iostats) or when they agree within 1 %, the gap
- * that the refresh's two reads and a rare lost event make in any window
- * (man page, TRACING); else true with *pct (negative when more were traced
- * than the kernel counted), *kernel and *traced set. */
+ * window (diskstats) that were not traced, in percent of them (negative
+ * when more were traced than the kernel counted); NAN without the
+ * completions vec or a kernel count (a queue without iostats). */
+double snapshot_trace_gap_pct(const struct snapshot_dev *d);
+/* Beyond this many percent either way the gap is worth a warning; within
+ * it is the gap that the refresh's two reads and a rare lost event make in
+ * any window (man page, TRACING). */
+#define SNAPSHOT_TRACE_GAP_WARN_PCT 1.0
+/* Whether the gap is beyond SNAPSHOT_TRACE_GAP_WARN_PCT; if so *pct,
+ * *kernel and *traced are set. */
 bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kernel, double *traced);
 /* Append a vec to a device (copying v); vecs must come in ascending id. */
 int snapshot_dev_add_vec(struct snapshot_dev *d, enum snapshot_vec_id id, const double *v, size_t n);

@@ -163,15 +163,21 @@ static int capture_trace(struct snapshot_dev *d, const struct series_trace *t)
 	return snapshot_dev_add_vec(d, SNAP_VEC_COMPLETIONS, done, 2);
 }
 
-bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kernel, double *traced)
+double snapshot_trace_gap_pct(const struct snapshot_dev *d)
 {
 	const struct snapshot_vec *v = snapshot_dev_vec(d, SNAP_VEC_COMPLETIONS);
-	double gap;
 
 	if (!v || v->n != 2 || !(v->v[0] > 0))
-		return false;
-	gap = (v->v[0] - v->v[1]) / v->v[0] * 100.0;
-	if (!(fabs(gap) > 1.0))
+		return NAN;
+	return (v->v[0] - v->v[1]) / v->v[0] * 100.0;
+}
+
+bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kernel, double *traced)
+{
+	double gap = snapshot_trace_gap_pct(d);
+	const struct snapshot_vec *v = snapshot_dev_vec(d, SNAP_VEC_COMPLETIONS);
+
+	if (!(fabs(gap) > SNAPSHOT_TRACE_GAP_WARN_PCT))
 		return false;
 	*pct = gap;
 	*kernel = v->v[0];

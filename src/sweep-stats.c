@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "snapshot.h"
 
 void sweep_stats_value(const struct sweep_run *runs, size_t n, const char *value, int fig,
 		       struct sweep_value_stats *out)
@@ -81,9 +82,9 @@ size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const 
 					 "run %zu (%s, repeat %ld): window %s s is shorter than 5 s", r->order, r->asked,
 					 r->repeat, a);
 		}
-		/* its traced figures (lat_p99_us) lack, or hold beyond, more than
-		 * 1 % of the kernel's completions (snapshot_trace_gap) */
-		if (k < max && fabs(r->fig[SF_TRACE_GAP_PCT]) > 1) {
+		/* its traced figures (lat_p99_us) lack, or hold beyond, more of
+		 * the kernel's completions than any window's reads explain */
+		if (k < max && fabs(r->fig[SF_TRACE_GAP_PCT]) > SNAPSHOT_TRACE_GAP_WARN_PCT) {
 			format_plain(fabs(r->fig[SF_TRACE_GAP_PCT]), 3, a, sizeof(a));
 			if (r->fig[SF_TRACE_GAP_PCT] > 0)
 				snprintf(out[k++], SWEEP_WARN_LEN,

@@ -94,7 +94,6 @@ static double snap_mean(const struct snapshot *s, enum column_id c)
 static void snapshot_figures(const struct snapshot *s, struct sweep_run *run)
 {
 	const struct snapshot_vec *v = s->ndev ? snapshot_dev_vec(&s->dev[0], SNAP_VEC_LAT_PCT) : NULL;
-	const struct snapshot_vec *c = s->ndev ? snapshot_dev_vec(&s->dev[0], SNAP_VEC_COMPLETIONS) : NULL;
 
 	run->intervals = s->ndev ? s->dev[0].n : 0;
 	run->fig[SF_R_AWAIT] = snap_mean(s, COLUMN_R_AWAIT);
@@ -103,7 +102,7 @@ static void snapshot_figures(const struct snapshot *s, struct sweep_run *run)
 	run->fig[SF_UTIL] = snap_mean(s, COLUMN_UTIL);
 	run->fig[SF_HIT_PCT] = snap_mean(s, COLUMN_RA_HIT);
 	run->fig[SF_LAT_P99_US] = v ? v->v[2] : NAN;
-	run->fig[SF_TRACE_GAP_PCT] = c && c->v[0] > 0 ? (c->v[0] - c->v[1]) / c->v[0] * 100.0 : NAN;
+	run->fig[SF_TRACE_GAP_PCT] = s->ndev ? snapshot_trace_gap_pct(&s->dev[0]) : NAN;
 }
 
 static void print_run(const struct sweep_run *r, const char *tag)

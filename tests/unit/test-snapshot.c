@@ -1215,7 +1215,9 @@ START_TEST(test_trace_gap_edges)
 	hand_dev(&d, "loop7", 7, 100, 0);
 	hand_dev(&e, "loop7", 7, 100, 0);
 	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced)); /* no vec */
+	ck_assert(isnan(snapshot_trace_gap_pct(&d)));
 	ck_assert_int_eq(snapshot_dev_add_vec(&d, SNAP_VEC_COMPLETIONS, (double[]){ 1000, 990 }, 2), 0);
+	ck_assert_double_eq_tol(snapshot_trace_gap_pct(&d), 1.0, 1e-12);
 	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced)); /* exactly 1 %: noise */
 	ck_assert(pct == -7 && kernel == -7 && traced == -7);
 	d.vec[0].v[1] = 989;
@@ -1228,6 +1230,7 @@ START_TEST(test_trace_gap_edges)
 	ck_assert_double_eq_tol(pct, -1.1, 1e-9);
 	d.vec[0].v[0] = 0; /* no kernel count (iostats 0): nothing to hold it to */
 	ck_assert(!snapshot_trace_gap(&d, &pct, &kernel, &traced));
+	ck_assert(isnan(snapshot_trace_gap_pct(&d)));
 	/* compare: a warning for each side that lacks or exceeds */
 	d.vec[0].v[0] = 1000;
 	d.vec[0].v[1] = 950;
