@@ -668,6 +668,37 @@ START_TEST(readahead_figures_join_the_rows)
 }
 END_TEST
 
+/* The kernel's completions of an interval: reads and writes as counted,
+ * discards and flushes from their rates times the interval, rounded (half
+ * away from zero), none where there were none. */
+START_TEST(completed_counts_every_op)
+{
+	static const struct {
+		uint64_t rd, wr;
+		double d_s, f_s, interval;
+		uint64_t want;
+	} cases[] = {
+		{ 3, 2, 0, 0, 1, 5 },       /* reads and writes only: nothing added */
+		{ 0, 0, 0, 0.5, 2, 1 },     /* one flush */
+		{ 7, 0, 0.25, 0, 2, 8 },    /* half a discard's worth rounds up */
+		{ 7, 0, 0.2, 0, 2, 7 },     /* 0.4 rounds down */
+		{ 0, 4, 1000, 500, 0.5, 754 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct disk_metrics m;
+
+		memset(&m, 0, sizeof(m));
+		m.d_rd_ios = cases[i].rd;
+		m.d_wr_ios = cases[i].wr;
+		m.d_s = cases[i].d_s;
+		m.f_s = cases[i].f_s;
+		m.interval = cases[i].interval;
+		ck_assert_uint_eq(model_disk_completed(&m), cases[i].want);
+	}
+}
+END_TEST
+
 UNIT_SUITE(model_suite)
 static Suite *model_suite(void)
 {
@@ -687,6 +718,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, trace_loss_since_load_and_interval);
 	tcase_add_test(tc, readahead_figures_join_the_rows);
 	tcase_add_test(tc, cpu_percentages);
+	tcase_add_test(tc, completed_counts_every_op);
 	suite_add_tcase(s, tc);
 	return s;
 }
