@@ -175,10 +175,11 @@ double snapshot_trace_gap_pct(const struct snapshot_dev *d)
 bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kernel, double *traced)
 {
 	double gap = snapshot_trace_gap_pct(d);
-	const struct snapshot_vec *v = snapshot_dev_vec(d, SNAP_VEC_COMPLETIONS);
+	const struct snapshot_vec *v;
 
 	if (!(fabs(gap) > SNAPSHOT_TRACE_GAP_WARN_PCT))
 		return false;
+	v = snapshot_dev_vec(d, SNAP_VEC_COMPLETIONS);
 	*pct = gap;
 	*kernel = v->v[0];
 	*traced = v->v[1];
