@@ -54,7 +54,8 @@ pids+=("$T_BT_PID")
 btpid=$T_BT_PID
 
 # the device's completions before fio (diskstats: reads, writes, discards, flushes)
-ds0=$(awk -v d="$dev" '$3 == d { print $4 + $8 + $15 + $19 }' /proc/diskstats)
+dcount() { awk -v d="$dev" '$3 == d { print $4 + $8 + $15 + $19 }' /proc/diskstats; }
+ds0=$(dcount)
 # fio at 1500 requests/s: its 2048 span several intervals, so rates from the
 # pair's counts in the previous sample are shown too, not only its first
 # interval's from zero (tests/integration/procs-short.sh checks a job done
@@ -105,7 +106,7 @@ lost() { report | jq --arg d "$dev" '.cgroups.trace_loss | ([.devices[] | select
 	.done_without_start] | add // 0) + .runs_skipped + .not_kept'; }
 kdone() { awk '$1 == "@done:" { n = $2 } END { print n + 0 }' "$T_TMP/bt.out"; }
 # the device's completions since before fio (reads, writes, discards, flushes)
-ddone() { echo $(($(awk -v d="$dev" '$3 == d { print $4 + $8 + $15 + $19 }' /proc/diskstats) - ds0)); }
+ddone() { echo $(($(dcount) - ds0)); }
 # what bpftrace did not get without a skipped run: what no BPF program got
 unseen() { local u=$(($(ddone) - $(kdone) - $(t_bt_misses))); echo $((u < 0 ? 0 : u)); }
 done_all() {

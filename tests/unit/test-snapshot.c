@@ -260,6 +260,18 @@ static void hand_dev(struct snapshot_dev *d, const char *name, unsigned minor, d
 	d->st[COLUMN_W_S] = (struct stats_summary){ 10, 0, 0, 0, 0 };
 }
 
+/* Free the vecs hand-made devices were given, as snapshot_free would. */
+static void hand_free_vecs(struct snapshot_dev *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < d[i].nvec; k++)
+			free(d[i].vec[k].v);
+		free(d[i].vec);
+		d[i].vec = NULL;
+		d[i].nvec = 0;
+	}
+}
+
 static const struct compare_metric *metric_of(const struct compare_dev *cd, enum column_id col)
 {
 	for (size_t i = 0; i < cd->nm; i++)
@@ -451,12 +463,8 @@ START_TEST(test_one_sided_and_long_warning)
 	ck_assert_msg(strstr(r->warning, "aaa in A: the traced figures lack 10.0% of the kernel's 1000000000000000 "
 				      "completions (900000000000000 traced); bbbb") != NULL, "%s", r->warning);
 	compare_free(r);
-	free(da[0].vec[0].v);
-	free(da[0].vec);
-	free(db[0].vec[0].v);
-	free(db[0].vec);
-	da[0].vec = db[0].vec = NULL;
-	da[0].nvec = db[0].nvec = 0;
+	hand_free_vecs(da, 1);
+	hand_free_vecs(db, 1);
 	/* short names and other hosts: both warnings, whole */
 	snprintf(da[0].name, sizeof(da[0].name), "loop7");
 	snprintf(db[0].name, sizeof(db[0].name), "loop8");
@@ -1133,6 +1141,22 @@ START_TEST(test_output)
 }
 END_TEST
 
+/* One traced interval's metrics: 97 completions (57 on CPU 0, 40 on
+ * CPU 1, of 60 and 40 issued), all in latency bucket 3. */
+static void traced_97(struct trace_metrics *tm, struct trace_cpu cpu[2])
+{
+	trace_metrics_init(tm);
+	memset(cpu, 0, 2 * sizeof(*cpu));
+	cpu[0].issued = 60;
+	cpu[0].completed = 57;
+	cpu[1].issued = 40;
+	cpu[1].completed = 40;
+	tm->cpu = cpu;
+	tm->ncpu = 2;
+	tm->completed = 97;
+	tm->d.lat[3] = 97;
+}
+
 /* A traced window's completions: the kernel's (diskstats reads, writes,
  * discards and flushes) and the traced ones, summed over the same
  * intervals, including one where the device was traced and had completions
@@ -1142,7 +1166,7 @@ END_TEST
 START_TEST(test_trace_completions)
 {
 	struct trace_metrics tm;
-	struct trace_cpu cpu[2] = { { .issued = 60, .completed = 57 }, { .issued = 40, .completed = 40 } };
+	struct trace_cpu cpu[2];
 	struct series *se;
 	struct snapshot s, back;
 	const struct snapshot_vec *v;
@@ -1151,11 +1175,7 @@ START_TEST(test_trace_completions)
 	size_t len;
 
 	ck_assert_int_eq(series_new(30, &se), 0);
-	trace_metrics_init(&tm);
-	tm.cpu = cpu;
-	tm.ncpu = 2;
-	tm.completed = 97;
-	tm.d.lat[3] = 97;
+	traced_97(&tm, cpu);
 	for (int i = 0; i < 3; i++) {
 		struct disk_metrics m = disk("loop7", 7, 100, 4);
 		m.d_rd_ios = 90;
@@ -1246,10 +1266,8 @@ START_TEST(test_trace_gap_edges)
 	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
 	ck_assert_str_eq(r.warning, "loop7 in B: 2100 completions traced, 5.0% more than the kernel's 2000");
 	compare_free(&r);
-	free(d.vec[0].v);
-	free(d.vec);
-	free(e.vec[0].v);
-	free(e.vec);
+	hand_free_vecs(&d, 1);
+	hand_free_vecs(&e, 1);
 }
 END_TEST
 
@@ -1319,14 +1337,8 @@ START_TEST(test_warning_cut_everywhere)
 		ck_assert_str_eq(r->warning, sides[i].want);
 		compare_free(r);
 	}
-	for (int i = 0; i < 6; i++) {
-		free(da[i].vec[0].v);
-		free(da[i].vec);
-	}
-	for (int i = 0; i < 2; i++) {
-		free(db[i].vec[0].v);
-		free(db[i].vec);
-	}
+	hand_free_vecs(da, 6);
+	hand_free_vecs(db, 2);
 	free(da);
 	free(db);
 	free(r);
@@ -1340,16 +1352,13 @@ END_TEST
 START_TEST(test_trace_points_reused)
 {
 	struct trace_metrics tm;
-	struct trace_cpu cpu[2] = { { .issued = 60, .completed = 57 }, { .issued = 40, .completed = 40 } };
+	struct trace_cpu cpu[2];
 	struct series *se;
 	struct snapshot s;
 	const struct snapshot_vec *v;
 
 	ck_assert_int_eq(series_new(11, &se), 0);
-	trace_metrics_init(&tm);
-	tm.cpu = cpu;
-	tm.ncpu = 2;
-	tm.completed = 97;
+	traced_97(&tm, cpu);
 	for (int i = 0; i < 56; i++) {
 		struct disk_metrics m = disk("loop7", 7, 100, 4);
 		m.d_rd_ios = 102;
