@@ -329,7 +329,13 @@ int main(int argc, char **argv)
 	/* Started by bpf-loader to load a BPF object: nothing else. */
 	if ((err = bpf_helper_main(argc, argv)) >= 0)
 		return err;
+	/* The user's locale for characters (UTF-8 box drawing, µs), never for
+	 * numbers: every file and stream blktune writes or reads (JSON, CSV,
+	 * snapshots, journal, Prometheus, fio's JSON, the options) uses a '.'
+	 * decimal point, so a comma locale must not turn 1.5 into "1,5" on
+	 * output or into 1 on input. */
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	/* Subcommands have options of their own. */
 	if (argc > 1 && (!strcmp(argv[1], "diff") || !strcmp(argv[1], "show")))
 		return cli_snapshot_main(argc - 1, argv + 1);
