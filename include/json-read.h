@@ -1,7 +1,8 @@
 /* json-read: a small JSON reader (RFC 8259 values into a flat node array)
  * for documents other programs write, such as fio's --output-format=json.
  * Strings are kept as raw slices of the input (escapes not decoded: keys
- * and numbers are what callers look up). */
+ * and numbers are what callers look up). Numbers follow RFC 8259's grammar
+ * (no hex, inf, nan or leading zeros) and are read in the C locale. */
 #ifndef BLKTUNE_JSON_READ_H
 #define BLKTUNE_JSON_READ_H
 

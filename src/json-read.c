@@ -56,6 +56,38 @@ static int string(struct parser *ps, const char **s, size_t *len)
 	return 0;
 }
 
+/* The end of the number at p by RFC 8259's grammar
+ * (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), or NULL: strtod alone
+ * would take hex, inf, nan, "1." and leading zeros. */
+static const char *number_end(const char *p)
+{
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (isdigit((unsigned char)*p))
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return p;
+}
+
 static int value(struct parser *ps, int depth);
 
 static int container(struct parser *ps, int self, bool obj, int depth)
@@ -137,16 +169,20 @@ static int value(struct parser *ps, int depth)
 			}
 		return -EINVAL;
 	}
-	default:
-		if (*ps->p != '-' && !isdigit((unsigned char)*ps->p))
+	default: {
+		const char *last = number_end(ps->p);
+
+		if (!last)
 			return -EINVAL;
 		if ((self = node(ps, JSON_NUM)) < 0)
 			return self;
+		/* the grammar is a subset of strtod's in the C locale */
 		ps->doc->n[self].num = strtod(ps->p, &end);
-		if (end == ps->p)
+		if (end != last)
 			return -EINVAL;
 		ps->p = end;
 		return self;
+	}
 	}
 }
 
