@@ -28,9 +28,11 @@ struct persist_setting {
 };
 
 /* Find dev's stable identity below the root: ID_WWN, then ID_SERIAL from
- * run/udev/data/bMAJ:MIN, then sys/block/DEV/loop/backing_file. Returns 0,
- * -ENOENT when it has none (why says so), or -EINVAL when the identity holds
- * a character a rule cannot quote. */
+ * run/udev/data/bMAJ:MIN (read whole), then sys/block/DEV/loop/backing_file.
+ * Returns 0, -ENODEV when there is no such disk, -ENOENT when it has none,
+ * -ENAMETOOLONG when it is longer than id->value holds (never cut), or
+ * -EINVAL when the identity holds a character a rule cannot quote; why says
+ * which. */
 int persist_identity(const struct root *r, const char *dev, struct persist_id *id, char *why, size_t whylen);
 
 /* Order settings as they must be applied (the scheduler before its
@@ -41,7 +43,8 @@ void persist_sort(struct persist_setting *set, size_t n);
 void persist_file_name(const struct persist_id *id, char *buf, size_t len);
 
 /* The rule text: a comment naming the device and identity, then one rule.
- * Returns 0, -EINVAL for a value a rule cannot quote, -ENOSPC. */
+ * Returns 0, -EINVAL for a value a rule cannot quote, -ENOSPC when the rule
+ * does not fit in len. */
 int persist_rule(const struct persist_id *id, const char *dev, const struct persist_setting *set, size_t n,
 		 char *buf, size_t len);
 

@@ -173,7 +173,9 @@ static int run(struct persist_cli *c, struct root *r)
 		status = fail(1, "%s has none of the queue settings a rule could set", c->dev);
 	if (!status) {
 		persist_sort(set, n);
-		if (persist_rule(&id, c->dev, set, n, rule, sizeof(rule)) < 0)
+		if ((err = persist_rule(&id, c->dev, set, n, rule, sizeof(rule))) == -ENOSPC)
+			status = fail(1, "the rule would be longer than %zu bytes: name fewer tunables", sizeof(rule) - 1);
+		else if (err < 0)
 			status = fail(1, "a value holds a character a udev rule cannot quote");
 	}
 	if (!status) {

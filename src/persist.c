@@ -44,28 +44,41 @@ static void chomp(char *s)
 		s[--n] = '\0';
 }
 
-/* E:KEY=value from udev's database entry of dev ("b8:0"). */
+/* The largest udev database entry read: real ones are a few KiB (one S:
+ * line per symlink); past this the disk has no identity here. */
+#define UDEV_DB_MAX (1 << 20)
+
+/* E:KEY=value from udev's database entry of dev ("b8:0"), read whole: a
+ * property past the first buffer is found, and a value is never cut (a
+ * rule matching a cut value would match nothing). Returns 0, -ENOENT, or
+ * -ENAMETOOLONG for a value longer than len - 1. */
 static int udev_prop(const struct root *r, const char *devnum, const char *key, char *out, size_t len)
 {
-	char rel[96], buf[8192], want[64];
+	char rel[96], want[64], *buf = NULL;
 	char *line, *save = NULL;
+	size_t cap = 0, wlen;
+	int err = -ENOENT;
 
 	snprintf(rel, sizeof(rel), "run/udev/data/b%s", devnum);
-	if (root_read(r, rel, buf, sizeof(buf)) < 0)
+	if (root_read_all(r, rel, &buf, &cap, UDEV_DB_MAX) < 0) {
+		free(buf);
 		return -ENOENT;
-	snprintf(want, sizeof(want), "E:%s=", key);
+	}
+	wlen = (size_t)snprintf(want, sizeof(want), "E:%s=", key);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, want, strlen(want)) && line[strlen(want)]) {
-			snprintf(out, len, "%s", line + strlen(want));
-			return 0;
+		if (!strncmp(line, want, wlen) && line[wlen]) {
+			err = snprintf(out, len, "%s", line + wlen) >= (int)len ? -ENAMETOOLONG : 0;
+			break;
 		}
 	}
-	return -ENOENT;
+	free(buf);
+	return err;
 }
 
 int persist_identity(const struct root *r, const char *dev, struct persist_id *id, char *why, size_t whylen)
 {
 	char rel[128], devnum[32];
+	int err;
 
 	snprintf(rel, sizeof(rel), "sys/block/%s/dev", dev);
 	if (root_read(r, rel, devnum, sizeof(devnum)) < 0) {
@@ -73,13 +86,17 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
 		return -ENODEV;
 	}
 	chomp(devnum);
-	if (!udev_prop(r, devnum, "ID_WWN", id->value, sizeof(id->value)))
+	if ((err = udev_prop(r, devnum, "ID_WWN", id->value, sizeof(id->value))) != -ENOENT)
 		id->key = PERSIST_WWN;
-	else if (!udev_prop(r, devnum, "ID_SERIAL", id->value, sizeof(id->value)))
+	else if ((err = udev_prop(r, devnum, "ID_SERIAL", id->value, sizeof(id->value))) != -ENOENT)
 		id->key = PERSIST_SERIAL;
 	else {
+		/* One byte more than a value holds: a file that fills it is too long. */
+		char path[sizeof(id->value) + 1];
+		ssize_t n;
+
 		snprintf(rel, sizeof(rel), "sys/block/%s/loop/backing_file", dev);
-		if (root_read(r, rel, id->value, sizeof(id->value)) <= 1) {
+		if ((n = root_read(r, rel, path, sizeof(path))) <= 1) {
 			snprintf(why, whylen,
 				 "%s has no stable identity (no ID_WWN or ID_SERIAL in udev's database, not a loop "
 				 "device with a backing file): a rule on its kernel name could tune another disk after "
@@ -87,8 +104,15 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
 				 dev);
 			return -ENOENT;
 		}
-		chomp(id->value);
+		chomp(path);
+		err = strlen(path) < sizeof(id->value) ? 0 : -ENAMETOOLONG;
+		snprintf(id->value, sizeof(id->value), "%s", err ? "" : path);
 		id->key = PERSIST_LOOP_FILE;
+	}
+	if (err == -ENAMETOOLONG) {
+		snprintf(why, whylen, "%s: its %s is longer than %zu bytes: a rule on a cut one would match nothing",
+			 dev, key_word[id->key], sizeof(id->value) - 1);
+		return err;
 	}
 	if (!quotable(id->value)) {
 		snprintf(why, whylen, "%s: its %s holds a character a udev rule cannot match exactly", dev,
@@ -179,8 +203,16 @@ int persist_write(const char *dir, const char *file, const char *text, char *msg
 		safe_dir_close(&d);
 		return fd;
 	}
-	if (write(fd, text, len) != (ssize_t)len)
-		err = errno ? -errno : -EIO;
+	for (size_t off = 0; off < len && !err;) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno != EINTR)
+			err = -errno;
+		else if (w == 0)
+			err = -EIO;
+		else if (w > 0)
+			off += (size_t)w;
+	}
 	/* udev rules are world-readable by convention */
 	if (!err && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
 		err = -errno;

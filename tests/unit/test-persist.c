@@ -1,9 +1,12 @@
 /* persist: identity from a fake root (udev database and sysfs written here),
  * the order of settings, file names and the exact rule text. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "persist.h"
 #include "root.h"
@@ -132,6 +135,271 @@ START_TEST(rule_text_and_order)
 }
 END_TEST
 
+/* The udev database is read whole: a property past 8 KiB of S: lines is
+ * found, a longer key sharing the prefix is not taken for it, and a value
+ * that would not fit is refused, never cut. */
+START_TEST(udev_database_read_whole)
+{
+	struct persist_id id;
+	char why[512], *db = malloc(20000), big[600];
+	struct root *r;
+	size_t off = 0;
+
+	for (int i = 0; i < 200; i++)
+		off += (size_t)sprintf(db + off, "S:disk/by-path/pci-0000:00:1f.2-ata-%03d-part-with-a-long-name\n", i);
+	ck_assert_uint_gt(off, 8192);
+	sprintf(db + off, "E:ID_WWN_WITH_EXTENSION=0x5000c500a1b2c3d4-ext\nE:ID_WWN=0x5000c500a1b2c3d4\n");
+	r = tree(db, NULL);
+	ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), 0);
+	ck_assert_int_eq(id.key, PERSIST_WWN);
+	ck_assert_str_eq(id.value, "0x5000c500a1b2c3d4");
+	done(r);
+
+	/* only the longer key: no WWN, the serial is used */
+	r = tree("E:ID_WWN_WITH_EXTENSION=0x5000\nE:ID_SERIAL_SHORT=QM1\nE:ID_SERIAL=QEMU_QM1\n", NULL);
+	ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), 0);
+	ck_assert_int_eq(id.key, PERSIST_SERIAL);
+	ck_assert_str_eq(id.value, "QEMU_QM1");
+	done(r);
+
+	/* 511 bytes fit the identity, 512 do not */
+	memset(big, 'w', sizeof(big));
+	for (size_t n = 511; n <= 512; n++) {
+		sprintf(db, "E:ID_SERIAL=%.*s\n", (int)n, big);
+		r = tree(db, NULL);
+		memset(why, 0, sizeof(why));
+		if (n == 511) {
+			ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), 0);
+			ck_assert_uint_eq(strlen(id.value), 511);
+		} else {
+			ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), -ENAMETOOLONG);
+			ck_assert_str_eq(why, "sda: its serial is longer than 511 bytes: a rule on a cut one would "
+					      "match nothing");
+		}
+		done(r);
+	}
+	free(db);
+}
+END_TEST
+
+START_TEST(loop_file_never_cut)
+{
+	struct persist_id id;
+	char why[512], path[700];
+	struct root *r;
+
+	for (size_t n = 510; n <= 513; n++) {
+		memset(path, 'p', n);
+		path[0] = '/';
+		strcpy(path + n, "\n");
+		r = tree(NULL, path);
+		if (n <= 511) {
+			ck_assert_int_eq(persist_identity(r, "loop2", &id, why, sizeof(why)), 0);
+			ck_assert_int_eq(id.key, PERSIST_LOOP_FILE);
+			ck_assert_uint_eq(strlen(id.value), n);
+		} else {
+			ck_assert_msg(persist_identity(r, "loop2", &id, why, sizeof(why)) == -ENAMETOOLONG, "%zu", n);
+			ck_assert_ptr_nonnull(strstr(why, "loop2: its loop is longer than 511 bytes"));
+		}
+		done(r);
+	}
+	/* trailing newline and spaces go (udev ignores trailing white space too) */
+	r = tree(NULL, "/srv/x.img  \n");
+	ck_assert_int_eq(persist_identity(r, "loop2", &id, why, sizeof(why)), 0);
+	ck_assert_str_eq(id.value, "/srv/x.img");
+	done(r);
+}
+END_TEST
+
+/* Which bytes a rule can quote: printable ASCII but " \ * ? [ |, and
+ * bytes above 0x7f (UTF-8 names). */
+START_TEST(quotable_edges)
+{
+	static const struct {
+		const char *v;
+		int ok;
+	} cases[] = {
+		{ "a b", 1 },   { "a~b", 1 },     { "a]b", 1 },    { "caf\xc3\xa9", 1 }, { "a\x1f", 0 },
+		{ "a\x7f", 0 }, { "a\x01", 0 },   { "", 0 },       { "a*", 0 },          { "a?", 0 },
+		{ "a[", 0 },    { "a|b", 0 },     { "a\"b", 0 },   { "a\\b", 0 },        { "!", 1 },
+	};
+	struct persist_id id = { .key = PERSIST_SERIAL, .value = "S1" };
+	struct persist_setting set = { "read_ahead_kb", "" };
+	char rule[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(set.value, sizeof(set.value), "%s", cases[i].v);
+		ck_assert_msg(persist_rule(&id, "sda", &set, 1, rule, sizeof(rule)) == (cases[i].ok ? 0 : -EINVAL),
+			      "value '%s'", cases[i].v);
+	}
+	/* the name is held to the same rules */
+	snprintf(set.value, sizeof(set.value), "8");
+	snprintf(set.name, sizeof(set.name), "iosched/*");
+	ck_assert_int_eq(persist_rule(&id, "sda", &set, 1, rule, sizeof(rule)), -EINVAL);
+	/* an identity with a control byte is refused */
+	{
+		struct root *r = tree("E:ID_SERIAL=ab\x1f" "c\n", NULL);
+		char why[512];
+
+		ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), -EINVAL);
+		ck_assert_str_eq(why, "sda: its serial holds a character a udev rule cannot match exactly");
+		done(r);
+	}
+}
+END_TEST
+
+/* Every buffer size: the rule is written whole or not at all. */
+START_TEST(rule_buffer_edges)
+{
+	struct persist_id id = { .key = PERSIST_WWN, .value = "0x5000c500a1b2c3d4" };
+	struct persist_setting set[] = { { "scheduler", "none" }, { "read_ahead_kb", "4096" } };
+	char full[2048], rule[2048];
+	size_t need;
+
+	for (size_t n = 0; n <= 2; n++) {
+		ck_assert_int_eq(persist_rule(&id, "sdb", set, n, full, sizeof(full)), 0);
+		need = strlen(full) + 1;
+		ck_assert(full[need - 2] == '\n');
+		ck_assert_ptr_nonnull(strstr(full, "ENV{ID_WWN}==\"0x5000c500a1b2c3d4\""));
+		for (size_t len = 1; len <= need + 1; len++) {
+			int err = persist_rule(&id, "sdb", set, n, rule, len);
+
+			ck_assert_msg(err == (len >= need ? 0 : -ENOSPC), "%zu settings, %zu bytes of %zu: %d", n, len,
+				      need, err);
+			if (!err)
+				ck_assert_str_eq(rule, full);
+		}
+	}
+}
+END_TEST
+
+START_TEST(file_names)
+{
+	struct persist_id id = { .key = PERSIST_LOOP_FILE };
+	char name[256], want[256];
+
+	/* a loop file without a directory keeps its whole name */
+	snprintf(id.value, sizeof(id.value), "disk.img");
+	persist_file_name(&id, name, sizeof(name));
+	ck_assert_str_eq(name, "60-blktune-loop-disk.img.rules");
+	/* bytes beyond ASCII letters, digits, '.' and '-' become '_' */
+	id.key = PERSIST_WWN;
+	snprintf(id.value, sizeof(id.value), "eui.00a0/b\xc3\xa9-c d");
+	persist_file_name(&id, name, sizeof(name));
+	ck_assert_str_eq(name, "60-blktune-wwn-eui.00a0_b__-c_d.rules");
+	/* a serial's '/' is no directory: the whole value is used */
+	id.key = PERSIST_SERIAL;
+	snprintf(id.value, sizeof(id.value), "a/b");
+	persist_file_name(&id, name, sizeof(name));
+	ck_assert_str_eq(name, "60-blktune-serial-a_b.rules");
+	/* a long identity keeps its first 95 bytes */
+	memset(id.value, 'x', 300);
+	id.value[300] = '\0';
+	persist_file_name(&id, name, sizeof(name));
+	snprintf(want, sizeof(want), "60-blktune-serial-%.95s.rules", id.value);
+	ck_assert_str_eq(name, want);
+}
+END_TEST
+
+static int count_entries(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(dp);
+	while ((e = readdir(dp)))
+		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(dp);
+	return n;
+}
+
+START_TEST(write_and_remove)
+{
+	char d[64], p[256], msg[512], *text;
+	struct stat st;
+
+	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	/* a rule longer than one pipe or page buffer is written whole */
+	text = malloc(70000);
+	memset(text, 'r', 69998);
+	text[69998] = '\n';
+	text[69999] = '\0';
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", text, msg, sizeof(msg)), 0);
+	snprintf(p, sizeof(p), "%s/60-blktune-x.rules", d);
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0644);
+	ck_assert_int_eq(st.st_size, 69999);
+	ck_assert_int_eq(count_entries(d), 1); /* no temporary file left */
+	/* written again: replaced */
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "new\n", msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(p), "new\n");
+	ck_assert_int_eq(count_entries(d), 1);
+	/* a name that is a directory: refused, the old contents stay, no leftover */
+	snprintf(p, sizeof(p), "%s/sub", d);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/sub/keep", d);
+	unit_write_file(p, "k");
+	ck_assert_int_lt(persist_write(d, "sub", "x\n", msg, sizeof(msg)), 0);
+	snprintf(p, sizeof(p), "%s/sub: ", d);
+	ck_assert_msg(!strncmp(msg, p, strlen(p)), "%s", msg);
+	ck_assert_int_eq(count_entries(d), 2);
+	snprintf(p, sizeof(p), "%s/sub/keep", d);
+	ck_assert_str_eq(unit_slurp(p), "k");
+	/* a directory others may write to is refused before anything is made */
+	ck_assert_int_eq(chmod(d, 0777), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-y.rules", "y\n", msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(count_entries(d), 2);
+	ck_assert_int_eq(chmod(d, 0700), 0);
+	/* remove: the rule goes; a second remove says there is none */
+	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(count_entries(d), 1);
+	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -ENOENT);
+	snprintf(p, sizeof(p), "no rule to remove: %s/60-blktune-x.rules: %s", d, strerror(ENOENT));
+	ck_assert_str_eq(msg, p);
+	free(text);
+	unit_rmtree(d);
+}
+END_TEST
+
+START_TEST(rules_dir_and_allowed_rows)
+{
+	struct tunable_def def = { .name = "x", .path = "queue/x", .place = TUNABLE_PLACE_DEVICE,
+				   .type = TUNABLE_UINT, .writable = true };
+
+	unsetenv("BLKTUNE_RULES_DIR");
+	ck_assert_str_eq(persist_rules_dir(), PERSIST_RULES_DIR);
+	setenv("BLKTUNE_RULES_DIR", "", 1);
+	ck_assert_str_eq(persist_rules_dir(), PERSIST_RULES_DIR);
+	setenv("BLKTUNE_RULES_DIR", "/tmp/r", 1);
+	ck_assert_str_eq(persist_rules_dir(), "/tmp/r");
+	unsetenv("BLKTUNE_RULES_DIR");
+
+	ck_assert(persist_allowed(tunable_table_find("read_ahead_kb")));
+	ck_assert(persist_allowed(tunable_table_find("scheduler")));
+	ck_assert(!persist_allowed(tunable_table_find("write_cache")));
+	ck_assert(!persist_allowed(tunable_table_find("irq")));
+	ck_assert(!persist_allowed(NULL));
+	/* each condition on its own */
+	ck_assert(persist_allowed(&def));
+	def.writable = false;
+	ck_assert(!persist_allowed(&def));
+	def.writable = true;
+	def.type = TUNABLE_TEXT;
+	ck_assert(!persist_allowed(&def));
+	def.type = TUNABLE_BOOL;
+	def.place = TUNABLE_PLACE_IRQ;
+	ck_assert(!persist_allowed(&def));
+	def.place = TUNABLE_PLACE_DEVICE;
+	def.path = "device/queue_depth";
+	ck_assert(!persist_allowed(&def));
+	def.path = "queue";
+	ck_assert(!persist_allowed(&def));
+}
+END_TEST
+
 UNIT_SUITE(persist_suite)
 static Suite *persist_suite(void)
 {
@@ -141,6 +409,13 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, wwn_then_serial_then_loop_file);
 	tcase_add_test(tc, identities_a_rule_cannot_quote);
 	tcase_add_test(tc, rule_text_and_order);
+	tcase_add_test(tc, udev_database_read_whole);
+	tcase_add_test(tc, loop_file_never_cut);
+	tcase_add_test(tc, quotable_edges);
+	tcase_add_test(tc, rule_buffer_edges);
+	tcase_add_test(tc, file_names);
+	tcase_add_test(tc, write_and_remove);
+	tcase_add_test(tc, rules_dir_and_allowed_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
