@@ -81,11 +81,13 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
 	int err;
 
 	snprintf(rel, sizeof(rel), "sys/block/%s/dev", dev);
-	if (root_read(r, rel, devnum, sizeof(devnum)) < 0) {
+	if (root_read(r, rel, devnum, sizeof(devnum)) < 0)
+		devnum[0] = '\0';
+	chomp(devnum);
+	if (!devnum[0]) { /* none, or read empty: the disk is going away */
 		snprintf(why, whylen, "%s: no such disk", dev);
 		return -ENODEV;
 	}
-	chomp(devnum);
 	if ((err = udev_prop(r, devnum, "ID_WWN", id->value, sizeof(id->value))) != -ENOENT)
 		id->key = PERSIST_WWN;
 	else if ((err = udev_prop(r, devnum, "ID_SERIAL", id->value, sizeof(id->value))) != -ENOENT)

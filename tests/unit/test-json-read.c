@@ -50,6 +50,7 @@ START_TEST(every_value_type)
 	ck_assert_int_eq(d.n[k].type, JSON_NUM);
 	ck_assert(d.n[k].num == 1);
 	ck_assert_ptr_null(d.n[k].key);
+	ck_assert_uint_eq(d.n[k].keylen, 0);
 	k = d.n[k].next;
 	ck_assert_int_eq(d.n[k].type, JSON_OBJ);
 	ck_assert(num(&d, k, "k", NULL) == 7);

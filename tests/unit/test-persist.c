@@ -2,10 +2,14 @@
  * the order of settings, file names and the exact rule text. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "persist.h"
@@ -69,6 +73,17 @@ START_TEST(wwn_then_serial_then_loop_file)
 	ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(why, "no stable identity"));
 	ck_assert_int_eq(persist_identity(r, "sdz", &id, why, sizeof(why)), -ENODEV);
+	ck_assert_str_eq(why, "sdz: no such disk");
+	/* a dev file read empty (the disk is going away) names no disk either */
+	{
+		char p[256];
+
+		snprintf(p, sizeof(p), "%s/sys/block/loop2/dev", dir);
+		unit_write_file(p, "");
+		ck_assert_int_eq(persist_identity(r, "loop2", &id, why, sizeof(why)), -ENODEV);
+		unit_write_file(p, "\n");
+		ck_assert_int_eq(persist_identity(r, "loop2", &id, why, sizeof(why)), -ENODEV);
+	}
 	done(r);
 
 	/* a loop device without a backing file (detached) has none either */
@@ -103,15 +118,18 @@ START_TEST(rule_text_and_order)
 		{ "iosched/fifo_batch", "8" },
 		{ "nr_requests", "64" },
 		{ "scheduler", "mq-deadline" },
+		{ "add_random", "0" },
 	};
 	char rule[1024], name[128];
 
 	snprintf(id.value, sizeof(id.value), "/srv/a b/data.img");
-	persist_sort(set, 4);
+	persist_sort(set, 5);
 	ck_assert_str_eq(set[0].name, "scheduler");
 	ck_assert_str_eq(set[1].name, "iosched/fifo_batch");
-	ck_assert_str_eq(set[2].name, "nr_requests");
-	ck_assert_str_eq(set[3].name, "read_ahead_kb");
+	ck_assert_str_eq(set[2].name, "add_random"); /* after iosched/ though it sorts first */
+	ck_assert_str_eq(set[3].name, "nr_requests");
+	ck_assert_str_eq(set[4].name, "read_ahead_kb");
+	memmove(&set[2], &set[3], 2 * sizeof(set[0]));
 	ck_assert_int_eq(persist_rule(&id, "loop2", set, 4, rule, sizeof(rule)), 0);
 	ck_assert_str_eq(strstr(rule, "ACTION"),
 			 "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
@@ -153,6 +171,32 @@ START_TEST(udev_database_read_whole)
 	ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), 0);
 	ck_assert_int_eq(id.key, PERSIST_WWN);
 	ck_assert_str_eq(id.value, "0x5000c500a1b2c3d4");
+	done(r);
+
+	/* 600 KiB of S: lines still found; past 1 MiB the entry is not read */
+	for (size_t size = 600 << 10; size <= (1100 << 10); size += 500 << 10) {
+		char *huge = malloc(size + 64);
+		size_t o = 0;
+
+		while (o + 64 < size)
+			o += (size_t)sprintf(huge + o, "S:disk/by-id/%050zu\n", o);
+		sprintf(huge + o, "E:ID_SERIAL=S%zu\n", size);
+		r = tree(huge, NULL);
+		if (size < (1 << 20)) {
+			ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), 0);
+			ck_assert_int_eq(id.key, PERSIST_SERIAL);
+		} else {
+			ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), -ENOENT);
+			ck_assert_ptr_nonnull(strstr(why, "no stable identity"));
+		}
+		done(r);
+		free(huge);
+	}
+
+	/* the first of two equal keys */
+	r = tree("E:ID_SERIAL=FIRST\nE:ID_SERIAL=SECOND\n", NULL);
+	ck_assert_int_eq(persist_identity(r, "sda", &id, why, sizeof(why)), 0);
+	ck_assert_str_eq(id.value, "FIRST");
 	done(r);
 
 	/* only the longer key: no WWN, the serial is used */
@@ -253,7 +297,7 @@ START_TEST(rule_buffer_edges)
 {
 	struct persist_id id = { .key = PERSIST_WWN, .value = "0x5000c500a1b2c3d4" };
 	struct persist_setting set[] = { { "scheduler", "none" }, { "read_ahead_kb", "4096" } };
-	char full[2048], rule[2048];
+	char full[2048], *rule;
 	size_t need;
 
 	for (size_t n = 0; n <= 2; n++) {
@@ -262,12 +306,16 @@ START_TEST(rule_buffer_edges)
 		ck_assert(full[need - 2] == '\n');
 		ck_assert_ptr_nonnull(strstr(full, "ENV{ID_WWN}==\"0x5000c500a1b2c3d4\""));
 		for (size_t len = 1; len <= need + 1; len++) {
-			int err = persist_rule(&id, "sdb", set, n, rule, len);
+			int err;
 
+			/* exactly len bytes on the heap: ASan sees a byte written past them */
+			ck_assert_ptr_nonnull(rule = malloc(len));
+			err = persist_rule(&id, "sdb", set, n, rule, len);
 			ck_assert_msg(err == (len >= need ? 0 : -ENOSPC), "%zu settings, %zu bytes of %zu: %d", n, len,
 				      need, err);
 			if (!err)
 				ck_assert_str_eq(rule, full);
+			free(rule);
 		}
 	}
 }
@@ -301,6 +349,98 @@ START_TEST(file_names)
 }
 END_TEST
 
+static int count_entries(const char *d);
+static int count_fds(void);
+
+/* A full disk, as a file size limit: the first write stops short at the
+ * limit, the next fails (EFBIG). The rule already there must stay as it
+ * was, and no temporary file may be left. In a child: the limit is the
+ * process's. */
+START_TEST(write_fails_part_way)
+{
+	char d[64], p[256], msg[512], *text = malloc(70000);
+	int status;
+	pid_t pid;
+
+	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	memset(text, 'r', 69999);
+	text[69999] = '\0';
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "old\n", msg, sizeof(msg)), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit lim = { 4096, 4096 };
+		char want[512];
+		int err;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &lim) < 0)
+			_exit(3);
+		err = persist_write(d, "60-blktune-x.rules", text, msg, sizeof(msg));
+		snprintf(want, sizeof(want), "%s/60-blktune-x.rules: %s", d, strerror(EFBIG));
+		_exit(err == -EFBIG && !strcmp(msg, want) ? 0 : 4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	snprintf(p, sizeof(p), "%s/60-blktune-x.rules", d);
+	ck_assert_str_eq(unit_slurp(p), "old\n");
+	ck_assert_int_eq(count_entries(d), 1);
+	free(text);
+	unit_rmtree(d);
+}
+END_TEST
+
+static int count_fds(void)
+{
+	return count_entries("/proc/self/fd");
+}
+
+/* Out of descriptors: the directory opens, the temporary file cannot
+ * (EMFILE). The directory must be closed again on that path too. In a
+ * child: the limit is the process's. */
+START_TEST(no_descriptor_for_the_file)
+{
+	char d[64], msg[512];
+	int status;
+	pid_t pid;
+
+	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int open_below = 0, before, err;
+		struct rlimit lim;
+		rlim_t l;
+
+		/* the smallest limit that leaves exactly one descriptor free */
+		for (l = 1; l < 4096; l++) {
+			open_below += fcntl((int)l - 1, F_GETFD) >= 0;
+			if (l - (rlim_t)open_below == 1)
+				break;
+		}
+		before = count_fds();
+		if (getrlimit(RLIMIT_NOFILE, &lim) < 0)
+			_exit(3);
+		/* the soft limit only: raising it back needs no privilege */
+		lim.rlim_cur = l;
+		if (setrlimit(RLIMIT_NOFILE, &lim) < 0)
+			_exit(3);
+		err = persist_write(d, "60-blktune-x.rules", "x\n", msg, sizeof(msg));
+		lim.rlim_cur = l + 8;
+		if (setrlimit(RLIMIT_NOFILE, &lim) < 0)
+			_exit(6);
+		/* count_fds opens the listing itself: one more than before */
+		_exit(err == -EMFILE ? (count_fds() == before ? 0 : 5) : 4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	ck_assert_int_eq(count_entries(d), 0);
+	unit_rmtree(d);
+}
+END_TEST
+
 static int count_entries(const char *d)
 {
 	DIR *dp = opendir(d);
@@ -319,6 +459,8 @@ START_TEST(write_and_remove)
 	char d[64], p[256], msg[512], *text;
 	struct stat st;
 
+	int fds = count_fds();
+
 	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d));
 	/* a rule longer than one pipe or page buffer is written whole */
@@ -332,6 +474,9 @@ START_TEST(write_and_remove)
 	ck_assert_int_eq(st.st_mode & 07777, 0644);
 	ck_assert_int_eq(st.st_size, 69999);
 	ck_assert_int_eq(count_entries(d), 1); /* no temporary file left */
+	/* one byte is a whole write too */
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "\n", msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(p), "\n");
 	/* written again: replaced */
 	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "new\n", msg, sizeof(msg)), 0);
 	ck_assert_str_eq(unit_slurp(p), "new\n");
@@ -353,12 +498,17 @@ START_TEST(write_and_remove)
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -EPERM);
 	ck_assert_int_eq(count_entries(d), 2);
 	ck_assert_int_eq(chmod(d, 0700), 0);
-	/* remove: the rule goes; a second remove says there is none */
+	/* remove: the rule goes, with nothing to say; a second remove says there is none */
+	msg[0] = '\0';
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "");
 	ck_assert_int_eq(count_entries(d), 1);
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -ENOENT);
 	snprintf(p, sizeof(p), "no rule to remove: %s/60-blktune-x.rules: %s", d, strerror(ENOENT));
 	ck_assert_str_eq(msg, p);
+	/* every path above closed what it opened (the TUI's p writes rules
+	 * in a process that runs for days) */
+	ck_assert_int_eq(count_fds(), fds);
 	free(text);
 	unit_rmtree(d);
 }
@@ -415,6 +565,8 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, rule_buffer_edges);
 	tcase_add_test(tc, file_names);
 	tcase_add_test(tc, write_and_remove);
+	tcase_add_test(tc, write_fails_part_way);
+	tcase_add_test(tc, no_descriptor_for_the_file);
 	tcase_add_test(tc, rules_dir_and_allowed_rows);
 	suite_add_tcase(s, tc);
 	return s;
