@@ -51,6 +51,9 @@ ssize_t safe_read_all(const struct safe_dir *d, const char *name, size_t max, ch
  * name. Returns the descriptor or -errno. The caller unlinks or renames it. */
 int safe_create_tmp(const struct safe_dir *d, const char *prefix, char *name, size_t name_size, char *msg,
 		    size_t msg_size);
+/* write() until all len bytes are written (a short write goes on, EINTR
+ * is retried). Returns 0 or -errno (-EIO if write wrote nothing). */
+int safe_write_all(int fd, const void *buf, size_t len);
 /* renameat within d (replaces to). Returns 0 or -errno. */
 int safe_rename(const struct safe_dir *d, const char *from, const char *to);
 /* linkat within d: never replaces (-EEXIST). Returns 0 or -errno. */

@@ -221,7 +221,7 @@ int config_save(const struct config *c, char *msg, size_t len)
 		return fd;
 	}
 	n = strlen(body);
-	err = write(fd, body, n) == (ssize_t)n ? 0 : -EIO;
+	err = safe_write_all(fd, body, n);
 	if (!err && fsync(fd) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)

@@ -205,16 +205,7 @@ int persist_write(const char *dir, const char *file, const char *text, char *msg
 		safe_dir_close(&d);
 		return fd;
 	}
-	for (size_t off = 0; off < len && !err;) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w < 0 && errno != EINTR)
-			err = -errno;
-		else if (w == 0)
-			err = -EIO;
-		else if (w > 0)
-			off += (size_t)w;
-	}
+	err = safe_write_all(fd, text, len);
 	/* udev rules are world-readable by convention */
 	if (!err && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
 		err = -errno;

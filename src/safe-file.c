@@ -371,6 +371,25 @@ int safe_link(const struct safe_dir *d, const char *from, const char *to)
 	return linkat(d->fd, from, d->fd, to, 0) < 0 ? -errno : 0;
 }
 
+int safe_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 int safe_unlink(const struct safe_dir *d, const char *name)
 {
 	return unlinkat(d->fd, name, 0) < 0 ? -errno : 0;
