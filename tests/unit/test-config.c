@@ -1,7 +1,17 @@
 /* config and column-layout: parse, format and round trip; every refusal
- * names its line. Pure: no files. */
+ * names its line. Then the file: where it lives, load and save below a
+ * private XDG_CONFIG_HOME, and the failure paths (a file that does not
+ * parse, too long, an unsafe directory, a full disk). */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "column-layout.h"
 #include "config.h"
@@ -121,6 +131,201 @@ START_TEST(config_refusals)
 }
 END_TEST
 
+/* The formatter never writes past len, whatever len is, and what it
+ * writes is the start of the whole text. */
+START_TEST(config_format_every_size)
+{
+	struct config c;
+	char full[2048], why[256], *out;
+	size_t need;
+
+	ck_assert_int_eq(config_parse("blktune-config 1\ncolumns r/s,w/s\nsort %util desc\ninterval 0.25\ncolor on\n",
+				      &c, why, sizeof(why)), 0);
+	config_format(&c, full, sizeof(full));
+	need = strlen(full) + 1;
+	ck_assert_ptr_nonnull(strstr(full, "\ninterval 0.25\ncolor on\n"));
+	for (size_t len = 1; len <= need; len++) {
+		ck_assert_ptr_nonnull(out = malloc(len)); /* exactly len: ASan sees a byte past it */
+		config_format(&c, out, len);
+		ck_assert_uint_eq(strlen(out), len - 1);
+		ck_assert_msg(!strncmp(out, full, len - 1), "%zu bytes: %s", len, out);
+		free(out);
+	}
+}
+END_TEST
+
+static char cfg_home[64];
+
+/* A private XDG_CONFIG_HOME (each test runs in its own process). */
+static void cfg_setup(void)
+{
+	snprintf(cfg_home, sizeof(cfg_home), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(cfg_home));
+	setenv("XDG_CONFIG_HOME", cfg_home, 1);
+	unsetenv("HOME");
+}
+
+static void cfg_file(const char *text)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "%s/blktune/config", cfg_home);
+	unit_write_file(p, text);
+}
+
+static const char *cfg_text(void)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "%s/blktune/config", cfg_home);
+	return unit_slurp(p);
+}
+
+START_TEST(config_where)
+{
+	char dir[256], file[300];
+
+	setenv("XDG_CONFIG_HOME", "/x/conf", 1);
+	setenv("HOME", "/home/u", 1);
+	ck_assert_int_eq(config_path(dir, sizeof(dir), file, sizeof(file)), 0);
+	ck_assert_str_eq(dir, "/x/conf/blktune");
+	ck_assert_str_eq(file, "/x/conf/blktune/config");
+	/* a relative XDG_CONFIG_HOME is invalid (XDG spec): HOME's instead */
+	setenv("XDG_CONFIG_HOME", "conf", 1);
+	ck_assert_int_eq(config_path(dir, sizeof(dir), file, sizeof(file)), 0);
+	ck_assert_str_eq(file, "/home/u/.config/blktune/config");
+	unsetenv("XDG_CONFIG_HOME");
+	ck_assert_int_eq(config_path(dir, sizeof(dir), file, sizeof(file)), 0);
+	ck_assert_str_eq(dir, "/home/u/.config/blktune");
+	setenv("HOME", "home", 1);
+	ck_assert_int_eq(config_path(dir, sizeof(dir), file, sizeof(file)), -ENOENT);
+	unsetenv("HOME");
+	ck_assert_int_eq(config_path(dir, sizeof(dir), file, sizeof(file)), -ENOENT);
+}
+END_TEST
+
+START_TEST(config_load_cases)
+{
+	struct config c;
+	char why[512], want[512];
+
+	cfg_setup();
+	/* no directory, then no file: none, quietly */
+	why[0] = '\0';
+	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -ENOENT);
+	ck_assert_str_eq(why, "");
+	snprintf(want, sizeof(want), "%s/blktune", cfg_home);
+	ck_assert_int_eq(mkdir(want, 0700), 0);
+	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -ENOENT);
+	ck_assert_str_eq(why, "");
+	/* a good one */
+	cfg_file("blktune-config 1\ninterval 2.5\n");
+	ck_assert_int_eq(config_load(&c, why, sizeof(why)), 0);
+	ck_assert(c.has_interval && c.interval == 2.5 && !c.has_color);
+	/* a bad one names the file and the line */
+	cfg_file("blktune-config 1\ncolor purple\n");
+	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s/blktune/config line 2: color purple: on or off", cfg_home);
+	ck_assert_str_eq(why, want);
+	/* past 4096 bytes: refused as too long, not read in part */
+	{
+		char big[5000];
+
+		memset(big, '#', sizeof(big) - 2);
+		big[sizeof(big) - 2] = '\n';
+		big[sizeof(big) - 1] = '\0';
+		memcpy(big, "blktune-config 1\n", 17);
+		cfg_file(big);
+		ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EFBIG);
+		ck_assert_str_eq(why, "longer than 4096 bytes");
+	}
+	/* a directory others may write to is refused, and says so */
+	snprintf(want, sizeof(want), "%s/blktune", cfg_home);
+	ck_assert_int_eq(chmod(want, 0777), 0);
+	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(why, "writable by group or others"));
+	ck_assert_int_eq(chmod(want, 0700), 0);
+	unit_rmtree(cfg_home);
+}
+END_TEST
+
+START_TEST(config_save_cases)
+{
+	struct config c, back;
+	char why[512], msg[512], want[512];
+
+	cfg_setup();
+	ck_assert_int_eq(config_parse("blktune-config 1\nsort r/s asc\ncolor off\n", &c, why, sizeof(why)), 0);
+	/* the directory is made, the file written and read back equal */
+	ck_assert_int_eq(config_save(&c, msg, sizeof(msg)), 0);
+	snprintf(want, sizeof(want), "written %s/blktune/config", cfg_home);
+	ck_assert_str_eq(msg, want);
+	ck_assert_int_eq(config_load(&back, why, sizeof(why)), 0);
+	ck_assert_int_eq(memcmp(&c, &back, sizeof(c)), 0);
+	/* a file that does not parse is someone's work: not overwritten */
+	cfg_file("blktune-config 1\nmy own notes\n");
+	ck_assert_int_eq(config_save(&c, msg, sizeof(msg)), -EEXIST);
+	ck_assert_ptr_nonnull(strstr(msg, ": not overwritten (fix or remove it)"));
+	ck_assert_str_eq(cfg_text(), "blktune-config 1\nmy own notes\n");
+	/* a good one is replaced */
+	cfg_file("blktune-config 1\ninterval 3\n");
+	ck_assert_int_eq(config_save(&c, msg, sizeof(msg)), 0);
+	ck_assert_ptr_null(strstr(cfg_text(), "interval"));
+	/* nowhere to write */
+	unsetenv("XDG_CONFIG_HOME");
+	ck_assert_int_eq(config_save(&c, msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(msg, "not written: neither XDG_CONFIG_HOME nor HOME is an absolute path");
+	unit_rmtree(cfg_home);
+}
+END_TEST
+
+/* A full disk, as a file size limit: the save fails with the reason, the
+ * config already there stays, no temporary file is left. In a child: the
+ * limit is the process's. */
+START_TEST(config_save_disk_full)
+{
+	struct config c;
+	char why[256], msg[512], dir[128];
+	int status;
+	pid_t pid;
+
+	cfg_setup();
+	ck_assert_int_eq(config_parse("blktune-config 1\ncolumns r/s,w/s,rMB/s,wMB/s,r_await,w_await\n", &c, why,
+				      sizeof(why)), 0);
+	cfg_file("blktune-config 1\ninterval 3\n");
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit lim = { 16, 16 };
+		char want[512];
+		int err;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &lim) < 0)
+			_exit(3);
+		err = config_save(&c, msg, sizeof(msg));
+		snprintf(want, sizeof(want), "%s/blktune/config not written: %s", cfg_home, strerror(EFBIG));
+		_exit(err == -EFBIG && !strcmp(msg, want) ? 0 : 4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	ck_assert_str_eq(cfg_text(), "blktune-config 1\ninterval 3\n");
+	snprintf(dir, sizeof(dir), "%s/blktune", cfg_home);
+	{
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		int n = 0;
+
+		ck_assert_ptr_nonnull(d);
+		while ((e = readdir(d)))
+			n += e->d_name[0] != '.' || !strncmp(e->d_name, ".config", 7);
+		closedir(d);
+		ck_assert_int_eq(n, 1); /* config alone: no .config.XXXXXX */
+	}
+	unit_rmtree(cfg_home);
+}
+END_TEST
+
 UNIT_SUITE(config_suite)
 static Suite *config_suite(void)
 {
@@ -131,6 +336,11 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, layout_panel_rows);
 	tcase_add_test(tc, config_round_trip);
 	tcase_add_test(tc, config_refusals);
+	tcase_add_test(tc, config_format_every_size);
+	tcase_add_test(tc, config_where);
+	tcase_add_test(tc, config_load_cases);
+	tcase_add_test(tc, config_save_cases);
+	tcase_add_test(tc, config_save_disk_full);
 	suite_add_tcase(s, tc);
 	return s;
 }
