@@ -82,6 +82,28 @@ START_TEST(test_window_trims_idle_head_and_tail)
 	ck_assert_double_eq_tol(r.read_bytes, 460.0 * 8 * 512, 1e-9);
 	ck_assert_double_eq_tol(r.write_bytes, 230.0 * 16 * 512, 1e-9);
 	ck_assert_double_eq_tol(r.idle_pct, 100 * 0.495 / 2.5, 1e-9);
+	ck_assert_uint_eq(w.polls, 500); /* 499 polls and the end's */
+}
+END_TEST
+
+/* A request in flight through a poll with no counter moving (one slow
+ * request) is I/O time, not idle. */
+START_TEST(test_window_one_request_in_flight)
+{
+	struct sweep_window w;
+	struct sweep_window_result r;
+	struct disk_stat s = ds(7, 7, 0, 9), f = s;
+
+	f.in_flight = 1;
+	sweep_window_start(&w, 1, &s);
+	sweep_window_poll(&w, 1.5, &f); /* in flight at the end of (1, 1.5] */
+	sweep_window_poll(&w, 2.0, &f); /* and at both ends of (1.5, 2] */
+	sweep_window_end(&w, 3, &s);    /* in flight at the start of (2, 3] */
+	sweep_window_result(&w, &r);
+	ck_assert_double_eq_tol(r.idle_pct, 0, 1e-12);
+	ck_assert_double_eq_tol(r.head, 0, 1e-12);
+	ck_assert_double_eq_tol(r.busy, 2, 1e-12);
+	ck_assert_double_eq_tol(r.tail, 0, 1e-12);
 }
 END_TEST
 
@@ -97,6 +119,21 @@ START_TEST(test_window_no_io)
 	sweep_window_result(&w, &r);
 	ck_assert_double_eq(r.busy, 0);
 	ck_assert_double_eq_tol(r.head, 1, 1e-12);
+	ck_assert_double_eq(r.tail, 0);
+	ck_assert_double_eq_tol(r.idle_pct, 100, 1e-9);
+	ck_assert_uint_eq(w.polls, 2);
+	/* a window of no time at all: 0 % idle, not 0/0 */
+	sweep_window_start(&w, 5, &s);
+	sweep_window_end(&w, 5, &s);
+	sweep_window_result(&w, &r);
+	ck_assert_double_eq(r.window, 0);
+	ck_assert_double_eq(r.idle_pct, 0);
+	/* a clock that steps back counts no negative time */
+	sweep_window_start(&w, 5, &s);
+	sweep_window_poll(&w, 4, &s);
+	sweep_window_end(&w, 6, &s);
+	sweep_window_result(&w, &r);
+	ck_assert_double_eq_tol(r.window, 1, 1e-12);
 	ck_assert_double_eq_tol(r.idle_pct, 100, 1e-9);
 }
 END_TEST
@@ -117,6 +154,19 @@ START_TEST(test_window_parse_stat)
 	ck_assert_uint_eq(s.io_ticks, 777);
 	ck_assert_uint_eq(s.fl_ios, 11);
 	ck_assert_int_lt(sweep_window_parse_stat("12 x\n", &s), 0);
+	/* a line that fills the 512-byte buffer exactly is refused, not cut */
+	{
+		char big[600];
+
+		/* "0 0 x " + text + NUL = 512 bytes: fits */
+		snprintf(big, sizeof(big), "%s%*s", line, (int)(511 - 6 - strlen(line)), "");
+		ck_assert_uint_eq(strlen(big), 505);
+		ck_assert_int_eq(sweep_window_parse_stat(big, &s), 0);
+		ck_assert_uint_eq(s.fl_ios, 11);
+		/* one byte more: 513, refused */
+		snprintf(big, sizeof(big), "%s%*s", line, (int)(512 - 6 - strlen(line)), "");
+		ck_assert_int_eq(sweep_window_parse_stat(big, &s), -EINVAL);
+	}
 }
 END_TEST
 
@@ -967,6 +1017,7 @@ static Suite *sweep_suite(void)
 
 	tcase_add_test(tc, test_window_trims_idle_head_and_tail);
 	tcase_add_test(tc, test_window_no_io);
+	tcase_add_test(tc, test_window_one_request_in_flight);
 	tcase_add_test(tc, test_window_parse_stat);
 	tcase_add_test(tc, test_fio_json);
 	tcase_add_test(tc, test_fio_command);
