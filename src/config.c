@@ -165,7 +165,7 @@ static int read_text(const char *dir, char **text, char *why, size_t len)
 
 int config_load(struct config *c, char *why, size_t len)
 {
-	char dir[4096], file[4200], msg[256];
+	char dir[4096], file[4200], msg[256] = "";
 	char *text;
 	int err;
 

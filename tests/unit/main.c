@@ -3,9 +3,12 @@
 #include "model.h"
 #include "sample.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define MAX_SUITES 64
@@ -88,6 +91,38 @@ char *unit_slurp(const char *path)
 	buf[n] = '\0';
 	fclose(f);
 	return buf;
+}
+
+int unit_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1; /* the listing's own descriptor */
+}
+
+int unit_leave_one_fd(void)
+{
+	struct rlimit lim;
+	int open_below = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) < 0)
+		return -1;
+	/* the smallest limit with exactly one number below it free; the soft
+	 * limit only, so a test may raise it back without privilege */
+	for (rlim_t l = 1; l < lim.rlim_max && l < 65536; l++) {
+		open_below += fcntl((int)l - 1, F_GETFD) >= 0;
+		if (l - (rlim_t)open_below == 1) {
+			lim.rlim_cur = l;
+			return setrlimit(RLIMIT_NOFILE, &lim);
+		}
+	}
+	return -1;
 }
 
 void unit_write_file(const char *path, const char *content)

@@ -91,6 +91,14 @@ START_TEST(config_round_trip)
 	config_format(&c, text, sizeof(text));
 	ck_assert_int_eq(config_parse(text, &back, why, sizeof(why)), 0);
 	ck_assert_int_eq(memcmp(&c, &back, sizeof(c)), 0);
+	/* sort without a direction is ascending; DEVICE is a table column */
+	ck_assert_int_eq(config_parse("blktune-config 1\nsort r/s\n", &c, why, sizeof(why)), 0);
+	ck_assert(c.has_sort && !c.sort_reverse && c.sort_column == COLUMN_R_S);
+	ck_assert_int_eq(config_parse("blktune-config 1\nsort DEVICE desc\n", &c, why, sizeof(why)), 0);
+	ck_assert(c.sort_column == COLUMN_DEVICE && c.sort_reverse);
+	/* the interval's edges: 0.1 and 60 are in */
+	ck_assert_int_eq(config_parse("blktune-config 1\ninterval 0.1", &c, why, sizeof(why)), 0);
+	ck_assert_double_eq(c.interval, 0.1);
 	/* only some settings: the rest stays the program's */
 	ck_assert_int_eq(config_parse("blktune-config 1\ninterval 60", &c, why, sizeof(why)), 0);
 	ck_assert(c.has_interval && !c.has_columns && !c.has_sort);
@@ -127,6 +135,16 @@ START_TEST(config_refusals)
 		memset(big, '#', sizeof(big) - 1);
 		big[sizeof(big) - 1] = '\0';
 		ck_assert_int_eq(config_parse(big, &c, why, sizeof(why)), -EINVAL);
+		/* exactly CONFIG_MAX_BYTES is read whole, to its last byte; one more is not */
+		memcpy(big, "blktune-config 1\n", 17);
+		memcpy(big + CONFIG_MAX_BYTES - 9, "\ncolor on", 9);
+		big[CONFIG_MAX_BYTES] = '\0';
+		ck_assert_int_eq(config_parse(big, &c, why, sizeof(why)), 0);
+		ck_assert(c.has_color && c.color);
+		big[CONFIG_MAX_BYTES] = '\n';
+		big[CONFIG_MAX_BYTES + 1] = '\0';
+		ck_assert_int_eq(config_parse(big, &c, why, sizeof(why)), -EINVAL);
+		ck_assert_str_eq(why, "longer than 4096 bytes");
 	}
 }
 END_TEST
@@ -209,11 +227,15 @@ START_TEST(config_load_cases)
 	struct config c;
 	char why[512], want[512];
 
+	int fds = unit_count_fds();
+
 	cfg_setup();
-	/* no directory, then no file: none, quietly */
+	/* no directory, then no file: none, quietly, and c emptied */
 	why[0] = '\0';
+	memset(&c, 0xff, sizeof(c));
 	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -ENOENT);
 	ck_assert_str_eq(why, "");
+	ck_assert(!c.has_columns && !c.has_sort && !c.has_interval && !c.has_color);
 	snprintf(want, sizeof(want), "%s/blktune", cfg_home);
 	ck_assert_int_eq(mkdir(want, 0700), 0);
 	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -ENOENT);
@@ -222,6 +244,11 @@ START_TEST(config_load_cases)
 	cfg_file("blktune-config 1\ninterval 2.5\n");
 	ck_assert_int_eq(config_load(&c, why, sizeof(why)), 0);
 	ck_assert(c.has_interval && c.interval == 2.5 && !c.has_color);
+	ck_assert_str_eq(why, ""); /* nothing to say */
+	/* an empty file is no config */
+	cfg_file("");
+	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "/blktune/config empty: no \"blktune-config 1\" line"));
 	/* a bad one names the file and the line */
 	cfg_file("blktune-config 1\ncolor purple\n");
 	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EINVAL);
@@ -245,6 +272,7 @@ START_TEST(config_load_cases)
 	ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EPERM);
 	ck_assert_ptr_nonnull(strstr(why, "writable by group or others"));
 	ck_assert_int_eq(chmod(want, 0700), 0);
+	ck_assert_int_eq(unit_count_fds(), fds);
 	unit_rmtree(cfg_home);
 }
 END_TEST
@@ -253,6 +281,7 @@ START_TEST(config_save_cases)
 {
 	struct config c, back;
 	char why[512], msg[512], want[512];
+	int fds = unit_count_fds();
 
 	cfg_setup();
 	ck_assert_int_eq(config_parse("blktune-config 1\nsort r/s asc\ncolor off\n", &c, why, sizeof(why)), 0);
@@ -275,6 +304,7 @@ START_TEST(config_save_cases)
 	unsetenv("XDG_CONFIG_HOME");
 	ck_assert_int_eq(config_save(&c, msg, sizeof(msg)), -ENOENT);
 	ck_assert_str_eq(msg, "not written: neither XDG_CONFIG_HOME nor HOME is an absolute path");
+	ck_assert_int_eq(unit_count_fds(), fds);
 	unit_rmtree(cfg_home);
 }
 END_TEST
@@ -326,6 +356,53 @@ START_TEST(config_save_disk_full)
 }
 END_TEST
 
+/* Out of descriptors: the directory opens, the temporary file cannot
+ * (EMFILE); the directory is closed on that path too, and nothing is
+ * written. In a child: the limit is the process's. */
+START_TEST(config_save_no_descriptor)
+{
+	struct config c;
+	char why[256], msg[512];
+	int status;
+	pid_t pid;
+
+	cfg_setup();
+	ck_assert_int_eq(config_parse("blktune-config 1\ncolor on\n", &c, why, sizeof(why)), 0);
+	/* no directory yet: the save reads nothing (opening a file that
+	 * is not there would take a descriptor too), makes the directory and
+	 * holds it open, and then has none left for the temporary file */
+	snprintf(why, sizeof(why), "%s/blktune", cfg_home);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit lim;
+		int before = unit_count_fds(), err;
+
+		if (unit_leave_one_fd() < 0)
+			_exit(3);
+		err = config_save(&c, msg, sizeof(msg));
+		if (getrlimit(RLIMIT_NOFILE, &lim) < 0 || (lim.rlim_cur += 8, setrlimit(RLIMIT_NOFILE, &lim) < 0))
+			_exit(6);
+		_exit(err == -EMFILE && strstr(msg, "not written: ") ? (unit_count_fds() == before ? 0 : 5) : 4);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	ck_assert_ptr_null(cfg_text()); /* no config, no temporary */
+	{
+		DIR *d = opendir(why);
+		struct dirent *e;
+		int n = 0;
+
+		ck_assert_ptr_nonnull(d);
+		while ((e = readdir(d)))
+			n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		closedir(d);
+		ck_assert_int_eq(n, 0);
+	}
+	unit_rmtree(cfg_home);
+}
+END_TEST
+
 UNIT_SUITE(config_suite)
 static Suite *config_suite(void)
 {
@@ -341,6 +418,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, config_load_cases);
 	tcase_add_test(tc, config_save_cases);
 	tcase_add_test(tc, config_save_disk_full);
+	tcase_add_test(tc, config_save_no_descriptor);
 	suite_add_tcase(s, tc);
 	return s;
 }

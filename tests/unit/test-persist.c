@@ -2,7 +2,6 @@
  * the order of settings, file names and the exact rule text. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,7 +349,6 @@ START_TEST(file_names)
 END_TEST
 
 static int count_entries(const char *d);
-static int count_fds(void);
 
 /* A full disk, as a file size limit: the first write stops short at the
  * limit, the next fails (EFBIG). The rule already there must stay as it
@@ -391,11 +389,6 @@ START_TEST(write_fails_part_way)
 }
 END_TEST
 
-static int count_fds(void)
-{
-	return count_entries("/proc/self/fd");
-}
-
 /* Out of descriptors: the directory opens, the temporary file cannot
  * (EMFILE). The directory must be closed again on that path too. In a
  * child: the limit is the process's. */
@@ -410,29 +403,16 @@ START_TEST(no_descriptor_for_the_file)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int open_below = 0, before, err;
 		struct rlimit lim;
-		rlim_t l;
+		int before = unit_count_fds(), err;
 
-		/* the smallest limit that leaves exactly one descriptor free */
-		for (l = 1; l < 4096; l++) {
-			open_below += fcntl((int)l - 1, F_GETFD) >= 0;
-			if (l - (rlim_t)open_below == 1)
-				break;
-		}
-		before = count_fds();
-		if (getrlimit(RLIMIT_NOFILE, &lim) < 0)
-			_exit(3);
-		/* the soft limit only: raising it back needs no privilege */
-		lim.rlim_cur = l;
-		if (setrlimit(RLIMIT_NOFILE, &lim) < 0)
+		if (unit_leave_one_fd() < 0)
 			_exit(3);
 		err = persist_write(d, "60-blktune-x.rules", "x\n", msg, sizeof(msg));
-		lim.rlim_cur = l + 8;
-		if (setrlimit(RLIMIT_NOFILE, &lim) < 0)
+		/* room again to list the descriptors */
+		if (getrlimit(RLIMIT_NOFILE, &lim) < 0 || (lim.rlim_cur += 8, setrlimit(RLIMIT_NOFILE, &lim) < 0))
 			_exit(6);
-		/* count_fds opens the listing itself: one more than before */
-		_exit(err == -EMFILE ? (count_fds() == before ? 0 : 5) : 4);
+		_exit(err == -EMFILE ? (unit_count_fds() == before ? 0 : 5) : 4);
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
@@ -459,7 +439,7 @@ START_TEST(write_and_remove)
 	char d[64], p[256], msg[512], *text;
 	struct stat st;
 
-	int fds = count_fds();
+	int fds = unit_count_fds();
 
 	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d));
@@ -508,7 +488,7 @@ START_TEST(write_and_remove)
 	ck_assert_str_eq(msg, p);
 	/* every path above closed what it opened (the TUI's p writes rules
 	 * in a process that runs for days) */
-	ck_assert_int_eq(count_fds(), fds);
+	ck_assert_int_eq(unit_count_fds(), fds);
 	free(text);
 	unit_rmtree(d);
 }

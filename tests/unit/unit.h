@@ -35,6 +35,11 @@ struct disk_info *unit_row_info(struct disk_metrics *m);
 /* The start of a file (up to 8 KiB) as a string in a static buffer, or NULL
  * when it cannot be opened. */
 char *unit_slurp(const char *path);
+/* Descriptors this process has open (a leak check: before and after). */
+int unit_count_fds(void);
+/* Lower this process's soft RLIMIT_NOFILE so that exactly one descriptor
+ * is free (for a child of a test: fork first). Returns 0 or -1. */
+int unit_leave_one_fd(void);
 /* Write a file (creating parent directories). */
 void unit_write_file(const char *path, const char *content);
 
