@@ -4,10 +4,13 @@
  * temporary files; and snapshot_save, which writes through it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -292,6 +295,67 @@ START_TEST(test_message_keeps_reason)
 }
 END_TEST
 
+static volatile sig_atomic_t ticks;
+
+static void tick(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+/* safe_write_all into a pipe a child drains slowly, while a timer without
+ * SA_RESTART interrupts the blocked write again and again: write() returns
+ * short counts (and EINTR when nothing was written yet), and every byte
+ * must still arrive once, in order. */
+START_TEST(test_write_all_short_writes)
+{
+	size_t len = 1 << 20;
+	unsigned char *buf = malloc(len);
+	struct sigaction sa = { .sa_handler = tick }; /* no SA_RESTART */
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } }, off = { { 0, 0 }, { 0, 0 } };
+	int fds[2], status;
+	pid_t pid;
+
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (unsigned char)(i * 7 + i / 251);
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		unsigned char in[4096];
+		size_t got = 0;
+		ssize_t n;
+
+		close(fds[1]);
+		while ((n = read(fds[0], in, sizeof(in))) > 0) {
+			for (ssize_t k = 0; k < n; k++)
+				if (got + (size_t)k >= len || in[k] != buf[got + (size_t)k])
+					_exit(4);
+			got += (size_t)n;
+			if (got % (64 << 10) < sizeof(in))
+				usleep(3000); /* let the writer block and the timer cut it */
+		}
+		_exit(got == len ? 0 : 5);
+	}
+	close(fds[0]);
+	signal(SIGPIPE, SIG_IGN); /* a reader that quits early: EPIPE, not death */
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	ck_assert_int_eq(safe_write_all(fds[1], buf, len), 0);
+	setitimer(ITIMER_REAL, &off, NULL);
+	close(fds[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "reader status %#x", status);
+	ck_assert_int_gt(ticks, 0); /* the timer did interrupt */
+	/* a closed reader: EPIPE, not a loop */
+	ck_assert_int_eq(pipe(fds), 0);
+	close(fds[0]);
+	ck_assert_int_eq(safe_write_all(fds[1], buf, 10), -EPIPE);
+	close(fds[1]);
+	free(buf);
+}
+END_TEST
+
 UNIT_SUITE(safe_file_suite)
 static Suite *safe_file_suite(void)
 {
@@ -303,6 +367,7 @@ static Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_snapshot_save_safe);
 	tcase_add_test(tc, test_remove_stale);
 	tcase_add_test(tc, test_message_keeps_reason);
+	tcase_add_test(tc, test_write_all_short_writes);
 	suite_add_tcase(s, tc);
 	return s;
 }
