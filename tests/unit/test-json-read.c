@@ -243,6 +243,11 @@ START_TEST(malformed)
 	ck_assert_int_eq(json_read("{\r\n\t \"a\"\r\n\t :\r\n\t [\r\n\t true\r\n\t ,\r\n\t null\r\n\t ]\r\n\t }", &d), 0);
 	ck_assert_uint_eq(d.count, 4);
 	json_free(&d);
+	/* empty containers with white space inside */
+	ck_assert_int_eq(json_read("{ \"o\": { }, \"a\": [ \n ] }", &d), 0);
+	ck_assert_int_eq(d.n[json_get(&d, 0, "o")].child, -1);
+	ck_assert_int_eq(d.n[json_get(&d, 0, "a")].type, JSON_ARR);
+	json_free(&d);
 }
 END_TEST
 
