@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "output-prom.h"
+#include "safe-file.h"
 
 #define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 #define TEXTFILE_NAME "blktune.prom"
@@ -179,16 +180,7 @@ static int write_textfile(int dirfd, const char *text, size_t len)
 	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		off += (size_t)n;
-	}
+	err = safe_write_all(fd, text, len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err && renameat(dirfd, tmp, dirfd, TEXTFILE_NAME) < 0)

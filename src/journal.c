@@ -326,22 +326,6 @@ int journal_parse(const char *buf, size_t len, const char *name, struct journal 
 
 /* ---- the files ---- */
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int lock(struct journal *j, bool wait, char *msg, size_t msg_size)
 {
 	int err;
@@ -469,10 +453,10 @@ static int rewrite(struct journal *j)
 	fd = safe_create_tmp(&j->dir, JOURNAL_FILE ".tmp", tmp, sizeof(tmp), msg, sizeof(msg));
 	if (fd < 0)
 		return fd;
-	err = write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER));
+	err = safe_write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER));
 	for (size_t i = 0; i < j->n && !err; i++) {
 		int n = format_entry(&j->entries[i], line, sizeof(line));
-		err = n < 0 ? n : write_all(fd, line, (size_t)n);
+		err = n < 0 ? n : safe_write_all(fd, line, (size_t)n);
 	}
 	if (!err && fsync(fd) < 0)
 		err = -errno;
@@ -525,9 +509,9 @@ int journal_record(struct journal *j, const char *dev, const char *devt, const c
 			return fd;
 		}
 		fresh = fstat(fd, &st) == 0 && st.st_size == 0;
-		err = fresh ? write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) : 0;
+		err = fresh ? safe_write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) : 0;
 		if (!err)
-			err = write_all(fd, line, (size_t)n);
+			err = safe_write_all(fd, line, (size_t)n);
 		if (!err && fsync(fd) < 0)
 			err = -errno;
 		if (close(fd) < 0 && !err)

@@ -95,10 +95,9 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
 	else {
 		/* One byte more than a value holds: a file that fills it is too long. */
 		char path[sizeof(id->value) + 1];
-		ssize_t n;
 
 		snprintf(rel, sizeof(rel), "sys/block/%s/loop/backing_file", dev);
-		if ((n = root_read(r, rel, path, sizeof(path))) <= 1) {
+		if (root_read(r, rel, path, sizeof(path)) <= 1) {
 			snprintf(why, whylen,
 				 "%s has no stable identity (no ID_WWN or ID_SERIAL in udev's database, not a loop "
 				 "device with a backing file): a rule on its kernel name could tune another disk after "

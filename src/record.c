@@ -9,6 +9,7 @@
 
 #include "crc32c.h"
 #include "record-codec.h"
+#include "safe-file.h"
 
 struct record {
 	int fd;
@@ -48,18 +49,11 @@ static int put_string(struct record_buf *b, const char *s)
 /* One write per frame: a kill between two leaves whole frames behind. */
 static int write_all(struct record *r, const struct record_buf *b)
 {
-	size_t off = 0;
+	int err = safe_write_all(r->fd, b->p, b->n);
 
-	while (off < b->n) {
-		ssize_t n = write(r->fd, b->p + off, b->n - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		off += (size_t)n;
-	}
-	r->bytes += b->n;
-	return 0;
+	if (!err)
+		r->bytes += b->n;
+	return err;
 }
 
 static int emit(struct record *r, enum record_type type)
