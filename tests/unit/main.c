@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_SUITES 64
@@ -93,18 +95,25 @@ char *unit_slurp(const char *path)
 	return buf;
 }
 
-int unit_count_fds(void)
+int unit_count_entries(const char *dir)
 {
-	DIR *d = opendir("/proc/self/fd");
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0;
 
 	ck_assert_ptr_nonnull(d);
 	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 	closedir(d);
-	return n - 1; /* the listing's own descriptor */
+	return n;
 }
+
+int unit_count_fds(void)
+{
+	return unit_count_entries("/proc/self/fd") - 1; /* the listing's own descriptor */
+}
+
+static rlim_t nofile_soft;
 
 int unit_leave_one_fd(void)
 {
@@ -113,8 +122,9 @@ int unit_leave_one_fd(void)
 
 	if (getrlimit(RLIMIT_NOFILE, &lim) < 0)
 		return -1;
+	nofile_soft = lim.rlim_cur;
 	/* the smallest limit with exactly one number below it free; the soft
-	 * limit only, so a test may raise it back without privilege */
+	 * limit only, so unit_restore_fds may raise it back without privilege */
 	for (rlim_t l = 1; l < lim.rlim_max && l < 65536; l++) {
 		open_below += fcntl((int)l - 1, F_GETFD) >= 0;
 		if (l - (rlim_t)open_below == 1) {
@@ -123,6 +133,36 @@ int unit_leave_one_fd(void)
 		}
 	}
 	return -1;
+}
+
+int unit_restore_fds(void)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) < 0)
+		return -1;
+	lim.rlim_cur = nofile_soft;
+	return setrlimit(RLIMIT_NOFILE, &lim);
+}
+
+int unit_limit_file_size(rlim_t bytes)
+{
+	struct rlimit lim = { bytes, bytes };
+
+	signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead */
+	return setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+int unit_in_child(int (*body)(void *), void *arg)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(body(arg));
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void unit_write_file(const char *path, const char *content)

@@ -2,15 +2,11 @@
  * names its line. Then the file: where it lives, load and save below a
  * private XDG_CONFIG_HOME, and the failure paths (a file that does not
  * parse, too long, an unsafe directory, a full disk). */
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "column-layout.h"
@@ -309,52 +305,54 @@ START_TEST(config_save_cases)
 }
 END_TEST
 
+/* config_save under a 16-byte file size limit: EFBIG, said with the
+ * file's name (0), else 3 or 4. */
+static int save_at_limit(void *c)
+{
+	char msg[512], want[512];
+
+	if (unit_limit_file_size(16) < 0)
+		return 3;
+	snprintf(want, sizeof(want), "%s/blktune/config not written: %s", cfg_home, strerror(EFBIG));
+	return config_save(c, msg, sizeof(msg)) == -EFBIG && !strcmp(msg, want) ? 0 : 4;
+}
+
 /* A full disk, as a file size limit: the save fails with the reason, the
  * config already there stays, no temporary file is left. In a child: the
  * limit is the process's. */
 START_TEST(config_save_disk_full)
 {
 	struct config c;
-	char why[256], msg[512], dir[128];
+	char why[256], dir[128];
 	int status;
-	pid_t pid;
 
 	cfg_setup();
 	ck_assert_int_eq(config_parse("blktune-config 1\ncolumns r/s,w/s,rMB/s,wMB/s,r_await,w_await\n", &c, why,
 				      sizeof(why)), 0);
 	cfg_file("blktune-config 1\ninterval 3\n");
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct rlimit lim = { 16, 16 };
-		char want[512];
-		int err;
-
-		signal(SIGXFSZ, SIG_IGN);
-		if (setrlimit(RLIMIT_FSIZE, &lim) < 0)
-			_exit(3);
-		err = config_save(&c, msg, sizeof(msg));
-		snprintf(want, sizeof(want), "%s/blktune/config not written: %s", cfg_home, strerror(EFBIG));
-		_exit(err == -EFBIG && !strcmp(msg, want) ? 0 : 4);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	status = unit_in_child(save_at_limit, &c);
+	ck_assert_msg(status == 0, "child status %d", status);
 	ck_assert_str_eq(cfg_text(), "blktune-config 1\ninterval 3\n");
 	snprintf(dir, sizeof(dir), "%s/blktune", cfg_home);
-	{
-		DIR *d = opendir(dir);
-		struct dirent *e;
-		int n = 0;
-
-		ck_assert_ptr_nonnull(d);
-		while ((e = readdir(d)))
-			n += e->d_name[0] != '.' || !strncmp(e->d_name, ".config", 7);
-		closedir(d);
-		ck_assert_int_eq(n, 1); /* config alone: no .config.XXXXXX */
-	}
+	ck_assert_int_eq(unit_count_entries(dir), 1); /* config alone: no .config.XXXXXX */
 	unit_rmtree(cfg_home);
 }
 END_TEST
+
+/* config_save with one descriptor free: EMFILE, not written, and every
+ * descriptor it opened closed again (0), else 3 to 6. */
+static int save_with_one_fd(void *c)
+{
+	char msg[512];
+	int before = unit_count_fds(), err;
+
+	if (unit_leave_one_fd() < 0)
+		return 3;
+	err = config_save(c, msg, sizeof(msg));
+	if (unit_restore_fds() < 0)
+		return 6;
+	return err == -EMFILE && strstr(msg, "not written: ") ? (unit_count_fds() == before ? 0 : 5) : 4;
+}
 
 /* Out of descriptors: the directory opens, the temporary file cannot
  * (EMFILE); the directory is closed on that path too, and nothing is
@@ -362,43 +360,19 @@ END_TEST
 START_TEST(config_save_no_descriptor)
 {
 	struct config c;
-	char why[256], msg[512];
+	char why[256];
 	int status;
-	pid_t pid;
 
 	cfg_setup();
 	ck_assert_int_eq(config_parse("blktune-config 1\ncolor on\n", &c, why, sizeof(why)), 0);
 	/* no directory yet: the save reads nothing (opening a file that
 	 * is not there would take a descriptor too), makes the directory and
 	 * holds it open, and then has none left for the temporary file */
-	snprintf(why, sizeof(why), "%s/blktune", cfg_home);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct rlimit lim;
-		int before = unit_count_fds(), err;
-
-		if (unit_leave_one_fd() < 0)
-			_exit(3);
-		err = config_save(&c, msg, sizeof(msg));
-		if (getrlimit(RLIMIT_NOFILE, &lim) < 0 || (lim.rlim_cur += 8, setrlimit(RLIMIT_NOFILE, &lim) < 0))
-			_exit(6);
-		_exit(err == -EMFILE && strstr(msg, "not written: ") ? (unit_count_fds() == before ? 0 : 5) : 4);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	status = unit_in_child(save_with_one_fd, &c);
+	ck_assert_msg(status == 0, "child status %d", status);
 	ck_assert_ptr_null(cfg_text()); /* no config, no temporary */
-	{
-		DIR *d = opendir(why);
-		struct dirent *e;
-		int n = 0;
-
-		ck_assert_ptr_nonnull(d);
-		while ((e = readdir(d)))
-			n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-		closedir(d);
-		ck_assert_int_eq(n, 0);
-	}
+	snprintf(why, sizeof(why), "%s/blktune", cfg_home);
+	ck_assert_int_eq(unit_count_entries(why), 0);
 	unit_rmtree(cfg_home);
 }
 END_TEST

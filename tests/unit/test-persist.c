@@ -1,14 +1,10 @@
 /* persist: identity from a fake root (udev database and sysfs written here),
  * the order of settings, file names and the exact rule text. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "persist.h"
@@ -348,42 +344,46 @@ START_TEST(file_names)
 }
 END_TEST
 
-static int count_entries(const char *d);
-
 /* A full disk, as a file size limit: the first write stops short at the
  * limit, the next fails (EFBIG). The rule already there must stay as it
  * was, and no temporary file may be left. In a child: the limit is the
  * process's. */
+struct rule_write {
+	const char *dir, *text;
+};
+
+/* persist_write under a 4096-byte file size limit: EFBIG, said with the
+ * file's name (0), else 3 or 4. */
+static int write_at_limit(void *arg)
+{
+	const struct rule_write *w = arg;
+	char msg[512], want[512];
+
+	if (unit_limit_file_size(4096) < 0)
+		return 3;
+	snprintf(want, sizeof(want), "%s/60-blktune-x.rules: %s", w->dir, strerror(EFBIG));
+	return persist_write(w->dir, "60-blktune-x.rules", w->text, msg, sizeof(msg)) == -EFBIG &&
+			       !strcmp(msg, want)
+		       ? 0
+		       : 4;
+}
+
 START_TEST(write_fails_part_way)
 {
 	char d[64], p[256], msg[512], *text = malloc(70000);
+	struct rule_write w = { d, text };
 	int status;
-	pid_t pid;
 
 	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d));
 	memset(text, 'r', 69999);
 	text[69999] = '\0';
 	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "old\n", msg, sizeof(msg)), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct rlimit lim = { 4096, 4096 };
-		char want[512];
-		int err;
-
-		signal(SIGXFSZ, SIG_IGN);
-		if (setrlimit(RLIMIT_FSIZE, &lim) < 0)
-			_exit(3);
-		err = persist_write(d, "60-blktune-x.rules", text, msg, sizeof(msg));
-		snprintf(want, sizeof(want), "%s/60-blktune-x.rules: %s", d, strerror(EFBIG));
-		_exit(err == -EFBIG && !strcmp(msg, want) ? 0 : 4);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	status = unit_in_child(write_at_limit, &w);
+	ck_assert_msg(status == 0, "child status %d", status);
 	snprintf(p, sizeof(p), "%s/60-blktune-x.rules", d);
 	ck_assert_str_eq(unit_slurp(p), "old\n");
-	ck_assert_int_eq(count_entries(d), 1);
+	ck_assert_int_eq(unit_count_entries(d), 1);
 	free(text);
 	unit_rmtree(d);
 }
@@ -392,47 +392,34 @@ END_TEST
 /* Out of descriptors: the directory opens, the temporary file cannot
  * (EMFILE). The directory must be closed again on that path too. In a
  * child: the limit is the process's. */
+/* persist_write with one descriptor free: EMFILE, and every descriptor
+ * it opened closed again (0), else 3 to 6. */
+static int write_with_one_fd(void *d)
+{
+	char msg[512];
+	int before = unit_count_fds(), err;
+
+	if (unit_leave_one_fd() < 0)
+		return 3;
+	err = persist_write(d, "60-blktune-x.rules", "x\n", msg, sizeof(msg));
+	if (unit_restore_fds() < 0) /* room again to list the descriptors */
+		return 6;
+	return err == -EMFILE ? (unit_count_fds() == before ? 0 : 5) : 4;
+}
+
 START_TEST(no_descriptor_for_the_file)
 {
-	char d[64], msg[512];
+	char d[64];
 	int status;
-	pid_t pid;
 
 	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d));
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		struct rlimit lim;
-		int before = unit_count_fds(), err;
-
-		if (unit_leave_one_fd() < 0)
-			_exit(3);
-		err = persist_write(d, "60-blktune-x.rules", "x\n", msg, sizeof(msg));
-		/* room again to list the descriptors */
-		if (getrlimit(RLIMIT_NOFILE, &lim) < 0 || (lim.rlim_cur += 8, setrlimit(RLIMIT_NOFILE, &lim) < 0))
-			_exit(6);
-		_exit(err == -EMFILE ? (unit_count_fds() == before ? 0 : 5) : 4);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
-	ck_assert_int_eq(count_entries(d), 0);
+	status = unit_in_child(write_with_one_fd, d);
+	ck_assert_msg(status == 0, "child status %d", status);
+	ck_assert_int_eq(unit_count_entries(d), 0);
 	unit_rmtree(d);
 }
 END_TEST
-
-static int count_entries(const char *d)
-{
-	DIR *dp = opendir(d);
-	struct dirent *e;
-	int n = 0;
-
-	ck_assert_ptr_nonnull(dp);
-	while ((e = readdir(dp)))
-		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
-	closedir(dp);
-	return n;
-}
 
 START_TEST(write_and_remove)
 {
@@ -453,14 +440,14 @@ START_TEST(write_and_remove)
 	ck_assert_int_eq(stat(p, &st), 0);
 	ck_assert_int_eq(st.st_mode & 07777, 0644);
 	ck_assert_int_eq(st.st_size, 69999);
-	ck_assert_int_eq(count_entries(d), 1); /* no temporary file left */
+	ck_assert_int_eq(unit_count_entries(d), 1); /* no temporary file left */
 	/* one byte is a whole write too */
 	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "\n", msg, sizeof(msg)), 0);
 	ck_assert_str_eq(unit_slurp(p), "\n");
 	/* written again: replaced */
 	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "new\n", msg, sizeof(msg)), 0);
 	ck_assert_str_eq(unit_slurp(p), "new\n");
-	ck_assert_int_eq(count_entries(d), 1);
+	ck_assert_int_eq(unit_count_entries(d), 1);
 	/* a name that is a directory: refused, the old contents stay, no leftover */
 	snprintf(p, sizeof(p), "%s/sub", d);
 	ck_assert_int_eq(mkdir(p, 0700), 0);
@@ -469,20 +456,20 @@ START_TEST(write_and_remove)
 	ck_assert_int_lt(persist_write(d, "sub", "x\n", msg, sizeof(msg)), 0);
 	snprintf(p, sizeof(p), "%s/sub: ", d);
 	ck_assert_msg(!strncmp(msg, p, strlen(p)), "%s", msg);
-	ck_assert_int_eq(count_entries(d), 2);
+	ck_assert_int_eq(unit_count_entries(d), 2);
 	snprintf(p, sizeof(p), "%s/sub/keep", d);
 	ck_assert_str_eq(unit_slurp(p), "k");
 	/* a directory others may write to is refused before anything is made */
 	ck_assert_int_eq(chmod(d, 0777), 0);
 	ck_assert_int_eq(persist_write(d, "60-blktune-y.rules", "y\n", msg, sizeof(msg)), -EPERM);
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -EPERM);
-	ck_assert_int_eq(count_entries(d), 2);
+	ck_assert_int_eq(unit_count_entries(d), 2);
 	ck_assert_int_eq(chmod(d, 0700), 0);
 	/* remove: the rule goes, with nothing to say; a second remove says there is none */
 	msg[0] = '\0';
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), 0);
 	ck_assert_str_eq(msg, "");
-	ck_assert_int_eq(count_entries(d), 1);
+	ck_assert_int_eq(unit_count_entries(d), 1);
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -ENOENT);
 	snprintf(p, sizeof(p), "no rule to remove: %s/60-blktune-x.rules: %s", d, strerror(ENOENT));
 	ck_assert_str_eq(msg, p);

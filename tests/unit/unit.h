@@ -4,6 +4,7 @@
 #define BLKTUNE_UNIT_H
 
 #include <check.h>
+#include <sys/resource.h>
 
 typedef Suite *(*unit_suite_fn)(void);
 void unit_register(unit_suite_fn fn);
@@ -35,11 +36,20 @@ struct disk_info *unit_row_info(struct disk_metrics *m);
 /* The start of a file (up to 8 KiB) as a string in a static buffer, or NULL
  * when it cannot be opened. */
 char *unit_slurp(const char *path);
+/* Entries of a directory but . and .. */
+int unit_count_entries(const char *dir);
 /* Descriptors this process has open (a leak check: before and after). */
 int unit_count_fds(void);
-/* Lower this process's soft RLIMIT_NOFILE so that exactly one descriptor
- * is free (for a child of a test: fork first). Returns 0 or -1. */
+/* Run body(arg) in a child (for a limit that is the process's): its exit
+ * status, 128 + the signal that killed it. */
+int unit_in_child(int (*body)(void *), void *arg);
+/* In such a child: lower the soft RLIMIT_NOFILE so that exactly one
+ * descriptor is free; unit_restore_fds puts it back. 0 or -1. */
 int unit_leave_one_fd(void);
+int unit_restore_fds(void);
+/* In such a child: files may grow to bytes, beyond that write() fails with
+ * EFBIG (SIGXFSZ ignored). 0 or -1. */
+int unit_limit_file_size(rlim_t bytes);
 /* Write a file (creating parent directories). */
 void unit_write_file(const char *path, const char *content);
 
