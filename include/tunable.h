@@ -100,10 +100,21 @@ int tunable_session_journal(struct tunable_session *s, tunable_report_fn report,
  * left to retry. Returns the number of lines and entries not restored, or
  * -errno. */
 int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, void *arg);
-/* The person chose to keep the changes: report() each value that differs
- * from its original, then forget the journal. Returns 0 or -errno. */
+/* The same for this session's changes only (quit, hang-up): the originals an
+ * earlier session left in the journal stay there, unless this session
+ * changed that tunable again. */
+int tunable_restore_session(struct tunable_session *s, tunable_report_fn report, void *arg);
+/* The person chose to keep this session's changes: report() each value that
+ * differs from its original, then forget those originals (an earlier
+ * session's stay in the journal). Returns 0 or -errno. */
 int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg);
-/* Changes made by this session that are not restored yet. */
+/* Forget this session's originals whose tunable has that value again (a
+ * change stepped or undone back): the journal then holds only what differs,
+ * and the next start does not offer to restore what is already restored.
+ * Returns 0 or -errno. */
+int tunable_session_tidy(struct tunable_session *s);
+/* Changes made by this session that are not restored yet (an earlier
+ * session's originals left in the journal are not counted). */
 size_t tunable_session_changes(const struct tunable_session *s);
 /* Whether a tunable of dev differs from its journaled original (the table's
  * "*"): kept with the count after every change, undo and restore, so asking

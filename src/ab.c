@@ -147,14 +147,23 @@ int ab_apply(struct ab *ab, enum ab_slot slot, struct tunable_session *ts, struc
 	const struct snapshot *s = &ab->snap[slot];
 	char last[TUNABLE_MSG_MAX] = "";
 	int changed = 0, refused = 0;
+	size_t matched = 0;
 
 	if (!ab->have[slot]) {
 		snprintf(msg, len, "no snapshot %c to re-apply", slot_name[slot]);
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < s->ndev; i++)
-		if (!dev || !strcmp(dev, s->dev[i].name))
+		if (!dev || !strcmp(dev, s->dev[i].name)) {
+			matched++;
 			refused += apply_dev(&s->dev[i], &c, &changed, last, sizeof(last));
+		}
+	if (!matched && s->ndev) {
+		/* Not "already set": A was taken on another device. */
+		snprintf(msg, len, "%c holds %s%s, not %s: select %s to re-apply it", slot_name[slot], s->dev[0].name,
+			 s->ndev > 1 ? " and more" : "", dev, s->dev[0].name);
+		return -ENOENT;
+	}
 	if (!changed && !refused)
 		snprintf(msg, len, "%c's tunables are already set", slot_name[slot]);
 	else if (changed == 1 && !refused)

@@ -51,6 +51,15 @@ struct tunable_session {
 	size_t ndiffer;
 	struct start_value *start;
 	size_t nstart, capstart;
+	/* originals an earlier session left that this one changed again: its
+	 * own from then on (restored at quit like the ones it wrote) */
+	struct adopted *adopted;
+	size_t nadopted, capadopted;
+};
+
+struct adopted {
+	char dev[JOURNAL_DEV_MAX];
+	char name[JOURNAL_NAME_MAX];
 };
 
 /* A tunable of one device, resolved to its file. */
@@ -108,6 +117,7 @@ void tunable_session_close(struct tunable_session *s)
 		return;
 	journal_close(s->journal);
 	free(s->start);
+	free(s->adopted);
 	free(s);
 }
 
@@ -772,6 +782,53 @@ static int fail(struct tunable_result *res, int err, const char *why)
  * means everywhere (key presses, undo and kernel side effects counted
  * nothing useful). A file that is absent now (a parameter of another
  * scheduler) comes back with its scheduler and is not counted. */
+static bool adopted(const struct tunable_session *s, const struct journal_entry *e)
+{
+	for (size_t i = 0; i < s->nadopted; i++)
+		if (!strcmp(s->adopted[i].dev, e->dev) && !strcmp(s->adopted[i].name, e->name))
+			return true;
+	return false;
+}
+
+/* An original read from the file when the journal was opened: an earlier
+ * session's, left to it (blktune --restore, U) unless this one changed that
+ * tunable again. */
+static bool earlier(const struct tunable_session *s, const struct journal_entry *e)
+{
+	return e->line != 0 && !adopted(s, e);
+}
+
+/* Room for n more adopted originals, so that adopt() after a write cannot
+ * fail. Returns 0 or -ENOMEM. */
+static int adopt_room(struct tunable_session *s, size_t n)
+{
+	size_t cap = s->capadopted ? s->capadopted : 16;
+	struct adopted *p;
+
+	while (cap < s->nadopted + n)
+		cap *= 2;
+	if (cap == s->capadopted)
+		return 0;
+	if (!(p = realloc(s->adopted, cap * sizeof(*p))))
+		return -ENOMEM;
+	s->adopted = p;
+	s->capadopted = cap;
+	return 0;
+}
+
+/* This session changed (dev, name) again: an earlier session's original of
+ * it is now this session's to restore (room made by adopt_room). */
+static void adopt(struct tunable_session *s, const char *dev, const char *name)
+{
+	const struct journal_entry *e = journal_find(s->journal, dev, name);
+
+	if (!e || !earlier(s, e) || s->nadopted == s->capadopted)
+		return;
+	snprintf(s->adopted[s->nadopted].dev, sizeof(s->adopted[0].dev), "%s", dev);
+	snprintf(s->adopted[s->nadopted].name, sizeof(s->adopted[0].name), "%s", name);
+	s->nadopted++;
+}
+
 static void recount(struct tunable_session *s)
 {
 	size_t n = 0;
@@ -785,7 +842,7 @@ static void recount(struct tunable_session *s)
 		if (resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) ||
 		    read_value(s->root, &t, now, sizeof(now)) || same_value(t.def, now, e->value))
 			continue;
-		n++;
+		n += !earlier(s, e);
 		if (!tunable_session_differs(s, e->dev) && s->ndiffer < TUNABLE_DIFFER_MAX)
 			snprintf(s->differ[s->ndiffer++], JOURNAL_DEV_MAX, "%s", e->dev);
 	}
@@ -818,6 +875,8 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 		return fail(res, -EEXIST, "the journal holds an original from an earlier device of this "
 				"name: run blktune --restore first");
 	nside = snapshot_side(s->root, dev, t, side, SIDE_MAX);
+	if ((err = adopt_room(s, 1 + nside)) < 0)
+		return fail(res, err, "out of memory, nothing changed");
 	/* The originals reach the disk before the kernel sees a change. */
 	err = journal_record(s->journal, dev, id.devt, id.diskseq, t->name, res->before);
 	for (size_t i = 0; i < nside && err >= 0; i++)
@@ -833,6 +892,11 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 		start_value(s, dev, side[i].name, side[i].value);
 	err = write_target(s->root, t, norm, res->got, sizeof(res->got));
 	res->changed = !same_value(t->def, res->got, res->before);
+	/* Changed again here, an earlier session's original is restored at
+	 * this one's quit, like those it writes; so is one the kernel changed
+	 * with it (below). */
+	if (res->changed)
+		adopt(s, dev, t->name);
 	if (err) {
 		res->err = err;
 		catf(res->msg, sizeof(res->msg), 0, "%s %s %s refused: %s", dev, t->name, norm,
@@ -855,6 +919,7 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 		if (resolve(s->root, dev, side[i].name, &st, msg, sizeof(msg)) ||
 		    read_value(s->root, &st, now, sizeof(now)) || same_value(st.def, now, side[i].value))
 			continue;
+		adopt(s, dev, side[i].name);
 		used = catf(res->msg, sizeof(res->msg), used, "; kernel also set %s %s -> %s", side[i].name,
 			    side[i].value, now);
 	}
@@ -1128,7 +1193,25 @@ static int cmp_entry(const void *a, const void *b)
 	return c ? c : entry_rank(x) - entry_rank(y);
 }
 
-int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, void *arg)
+/* Keep the journal entries keep[] marks (and free keep), then count again;
+ * a journal left empty is closed, so another instance can take it. */
+static int retain(struct tunable_session *s, bool *keep)
+{
+	int err = journal_retain(s->journal, keep);
+
+	free(keep);
+	recount(s);
+	if (journal_count(s->journal) == 0) {
+		journal_close(s->journal);
+		s->journal = NULL;
+		s->rejects_reported = false;
+		s->changes = 0;
+		s->ndiffer = 0;
+	}
+	return err;
+}
+
+static int restore(struct tunable_session *s, bool all, tunable_report_fn report, void *arg)
 {
 	const struct journal_entry **order;
 	struct tunable_result res;
@@ -1168,7 +1251,13 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 	for (size_t i = 0; i < n; i++) {
 		const struct journal_entry *e = order[i];
 		char why[TUNABLE_MSG_MAX], line[32] = "";
-		enum fate f = restore_one(s, e, &res, why, sizeof(why));
+		enum fate f;
+
+		if (!all && earlier(s, e)) {
+			keep[e - journal_at(s->journal, 0)] = true;
+			continue;
+		}
+		f = restore_one(s, e, &res, why, sizeof(why));
 
 		if (e->line)
 			snprintf(line, sizeof(line), "journal line %u: ", e->line);
@@ -1188,33 +1277,62 @@ int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, voi
 			report(arg, &res);
 	}
 	free(order);
-	err = journal_retain(s->journal, keep);
-	free(keep);
 	s->nundo = 0;
-	recount(s);
-	if (journal_count(s->journal) == 0) {
-		/* Everything is back: let another instance take the journal. */
-		journal_close(s->journal);
-		s->journal = NULL;
-		s->rejects_reported = false;
-		s->changes = 0;
-		s->ndiffer = 0;
-	}
+	err = retain(s, keep);
 	return err < 0 ? err : failures;
+}
+
+int tunable_restore_all(struct tunable_session *s, tunable_report_fn report, void *arg)
+{
+	return restore(s, true, report, arg);
+}
+
+int tunable_restore_session(struct tunable_session *s, tunable_report_fn report, void *arg)
+{
+	return restore(s, false, report, arg);
+}
+
+int tunable_session_tidy(struct tunable_session *s)
+{
+	size_t n;
+	bool *keep;
+
+	if (!s->journal)
+		return 0;
+	n = journal_count(s->journal);
+	if (!(keep = calloc(n + 1, sizeof(*keep))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct journal_entry *e = journal_at(s->journal, i);
+		char msg[TUNABLE_MSG_MAX], now[TUNABLE_VALUE_MAX];
+		struct target t;
+
+		keep[i] = earlier(s, e) || resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) ||
+			  read_value(s->root, &t, now, sizeof(now)) || !same_value(t.def, now, e->value);
+	}
+	return retain(s, keep);
 }
 
 int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg)
 {
 	char msg[TUNABLE_MSG_MAX];
 	int err = ensure_journal(s, msg, sizeof(msg));
+	size_t n;
+	bool *keep;
 
 	if (err)
 		return err;
-	for (size_t i = 0; report && i < journal_count(s->journal); i++) {
+	n = journal_count(s->journal);
+	if (!(keep = calloc(n + 1, sizeof(*keep))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
 		const struct journal_entry *e = journal_at(s->journal, i);
 		struct tunable_result res;
 		struct target t;
 
+		/* An earlier session's originals stay for blktune --restore. */
+		if ((keep[i] = earlier(s, e)) || !report)
+			continue;
 		result_init(&res, e->dev, e->name, e->value);
 		if (resolve(s->root, e->dev, e->name, &t, msg, sizeof(msg)) ||
 		    read_value(s->root, &t, res.got, sizeof(res.got)) || same_value(t.def, res.got, e->value))
@@ -1223,11 +1341,6 @@ int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg)
 		     e->name, res.got, e->value);
 		report(arg, &res);
 	}
-	err = journal_clear(s->journal);
-	journal_close(s->journal);
-	s->journal = NULL;
 	s->nundo = 0;
-	s->changes = 0;
-	s->ndiffer = 0;
-	return err;
+	return retain(s, keep);
 }

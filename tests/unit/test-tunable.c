@@ -502,6 +502,158 @@ START_TEST(test_restore_already_back)
 }
 END_TEST
 
+/* Collects what a keep reports. */
+static void collect_msgs(void *arg, const struct tunable_result *res)
+{
+	char *buf = arg;
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, 1024 - used, "%s\n", res->msg);
+}
+
+/* Quit and hang-up restore what this session changed; the originals an
+ * earlier session left in the journal stay there for blktune --restore (the
+ * person answered "leave them"), unless this session changed that tunable
+ * again: then it is this session's to put back. */
+START_TEST(test_restore_session_leaves_earlier)
+{
+	char ra0[64], ms0[64], nm0[64];
+	struct tunable_session *s = session();
+	struct tunable_result res;
+
+	snprintf(ra0, sizeof(ra0), "%s", file("sys/block/loop3/queue/read_ahead_kb"));
+	snprintf(ms0, sizeof(ms0), "%s", file("sys/block/loop3/queue/max_sectors_kb"));
+	snprintf(nm0, sizeof(nm0), "%s", file("sys/block/loop3/queue/nomerges"));
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "nomerges", "2", &res), 0);
+	ck_assert_uint_eq(tunable_session_changes(s), 2);
+	tunable_session_close(s); /* the earlier session ends without restoring */
+
+	s = session();
+	ck_assert_uint_eq(tunable_session_changes(s), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "max_sectors_kb", "64", &res), 0);
+	ck_assert_uint_eq(tunable_session_changes(s), 1); /* its own only */
+	ck_assert_int_eq(tunable_set(s, "loop3", "nomerges", "1", &res), 0);
+	ck_assert_uint_eq(tunable_session_changes(s), 2); /* nomerges adopted */
+	ck_assert_int_eq(tunable_restore_session(s, NULL, NULL), 0);
+	ck_assert_uint_eq(tunable_session_changes(s), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/max_sectors_kb"), ms0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/nomerges"), nm0); /* the earlier original */
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 1);
+	tunable_session_close(s);
+
+	s = session(); /* U, y or --restore: everything */
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), ra0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
+	tunable_session_close(s);
+}
+END_TEST
+
+/* A value the kernel changed with this session's write (a scheduler switch
+ * resets nr_requests) is this session's too, though an earlier session left
+ * its original: quit puts it back and the journal is empty. */
+START_TEST(test_restore_session_side_value)
+{
+	char nr0[64], sched0[64], path[512], buf[2048];
+	FILE *f;
+	size_t n;
+	struct tunable_session *s = session();
+	struct tunable_result res;
+
+	snprintf(nr0, sizeof(nr0), "%s", file("sys/block/loop3/queue/nr_requests"));
+	snprintf(sched0, sizeof(sched0), "%s", file("sys/block/loop3/queue/scheduler"));
+	ck_assert_int_eq(tunable_set(s, "loop3", "nr_requests", "64", &res), 0);
+	tunable_session_close(s);
+
+	s = session();
+	ck_assert_int_eq(tunable_set(s, "loop3", "scheduler", "none", &res), 0);
+	ck_assert_msg(strstr(res.msg, "kernel also set nr_requests 64 -> 128"), "%s", res.msg);
+	ck_assert_int_eq(tunable_restore_session(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), sched0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/nr_requests"), nr0);
+	/* nr_requests' original is gone from the journal (restored); the
+	 * scheduler's parameters the earlier session journaled stay its own */
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 1);
+	snprintf(path, sizeof(path), "%s/journal", jdir);
+	ck_assert_ptr_nonnull(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	ck_assert_msg(!strstr(buf, "nr_requests") && strstr(buf, "iosched/async_depth"), "%s", buf);
+	tunable_session_close(s);
+}
+END_TEST
+
+/* K or k keeps this session's changes and forgets their originals; an
+ * earlier session's originals stay in the journal (they are not lost). */
+START_TEST(test_keep_leaves_earlier)
+{
+	char ms0[64], msgs[1024] = "";
+	struct tunable_session *s = session();
+	struct tunable_result res;
+
+	snprintf(ms0, sizeof(ms0), "%s", file("sys/block/loop3/queue/max_sectors_kb"));
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	tunable_session_close(s);
+
+	s = session();
+	ck_assert_int_eq(tunable_set(s, "loop3", "max_sectors_kb", "64", &res), 0);
+	ck_assert_int_eq(tunable_keep(s, collect_msgs, msgs), 0);
+	ck_assert_msg(strstr(msgs, "loop3 max_sectors_kb kept at 64") && !strstr(msgs, "read_ahead_kb"), "%s", msgs);
+	ck_assert_uint_eq(tunable_session_changes(s), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 1);
+	/* a change after the keep is journaled anew and restored */
+	ck_assert_int_eq(tunable_set(s, "loop3", "nomerges", "2", &res), 0);
+	ck_assert_uint_eq(tunable_session_changes(s), 1);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 2);
+	tunable_session_close(s);
+
+	s = session();
+	ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
+	ck_assert_str_eq(file("sys/block/loop3/queue/max_sectors_kb"), "64"); /* kept */
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), -ENOENT);
+	tunable_session_close(s);
+}
+END_TEST
+
+/* A change stepped back by hand leaves no original to offer at the next
+ * start; one that still differs, and an earlier session's, stay. */
+START_TEST(test_tidy)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	char ms0[64];
+
+	snprintf(ms0, sizeof(ms0), "%s", file("sys/block/loop3/queue/max_sectors_kb"));
+
+	ck_assert_int_eq(tunable_session_tidy(s), 0); /* no journal yet */
+	ck_assert_int_eq(tunable_set(s, "loop3", "nomerges", "2", &res), 0);
+	tunable_session_close(s);
+
+	s = session();
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "max_sectors_kb", "64", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "128", &res), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 3);
+	ck_assert_int_eq(tunable_session_tidy(s), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 2);
+	ck_assert_uint_eq(tunable_session_changes(s), 1);
+	ck_assert_int_eq(tunable_set(s, "loop3", "max_sectors_kb", ms0, &res), 0); /* back by hand */
+	ck_assert_int_eq(tunable_session_tidy(s), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 1); /* the earlier nomerges */
+	ck_assert_str_eq(file("sys/block/loop3/queue/nomerges"), "2");
+	/* a value put back by hand on an earlier session's tunable is not this
+	 * session's to forget either */
+	ck_assert_int_eq(put(r, "sys/block/loop3/queue/nomerges", "0\n"), 0);
+	ck_assert_int_eq(tunable_session_tidy(s), 0);
+	ck_assert_int_eq(journal_pending(jdir, pmsg, sizeof(pmsg)), 1);
+	tunable_session_close(s);
+}
+END_TEST
+
 /* --restore goes through --set's table and validation: a journal line for
  * write_cache, nr_requests 0, a negative read_ahead_kb, an unknown tunable
  * or an IRQ that does not serve the device is refused, reported with its
@@ -742,6 +894,9 @@ START_TEST(test_ab_apply_messages)
 	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, se, 15.5, NULL, NULL, NULL, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(msg, "A's tunables are already set");
 	ck_assert_double_eq(window_start(se), 11);
+	/* asked for another device than A holds: said, not "already set" */
+	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, se, 15.5, "sda", NULL, NULL, msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(msg, "A holds loop3, not sda: select loop3 to re-apply it");
 	/* one change: its own message */
 	ab_slot_of(&ab, AB_B, "tunable read_ahead_kb 256\n");
 	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, NULL, NULL, NULL, msg, sizeof(msg)), 0);
@@ -762,8 +917,8 @@ START_TEST(test_ab_apply_messages)
 	ck_assert_msg(strncmp(msg, "B re-applied: 0 changed, 1 refused: ", 36) == 0, "%s", msg);
 	/* another device named: nothing of loop3 is touched */
 	ab_slot_of(&ab, AB_B, "tunable read_ahead_kb 64\n");
-	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, "loop4", NULL, NULL, msg, sizeof(msg)), 0);
-	ck_assert_str_eq(msg, "B's tunables are already set");
+	ck_assert_int_eq(ab_apply(&ab, AB_B, ts, NULL, 0, "loop4", NULL, NULL, msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(msg, "B holds loop3, not loop4: select loop3 to re-apply it");
 	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "512");
 	ab_free(&ab);
 	series_free(se);
@@ -787,6 +942,10 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_restore_after_crash);
 	tcase_add_test(tc, test_vanished_and_reused);
 	tcase_add_test(tc, test_restore_already_back);
+	tcase_add_test(tc, test_restore_session_leaves_earlier);
+	tcase_add_test(tc, test_restore_session_side_value);
+	tcase_add_test(tc, test_keep_leaves_earlier);
+	tcase_add_test(tc, test_tidy);
 	tcase_add_test(tc, test_undo_history_full);
 	tcase_add_test(tc, test_restore_validates);
 	tcase_add_test(tc, test_restore_refused_kept_aside);
