@@ -75,7 +75,9 @@ struct ui {
 	int help_top;
 	int colp_sel, colp_top; /* the columns panel's selected and first shown row */
 	enum ui_prompt prompt;
-	char input[64];
+	/* the value prompt's device and tunable, fixed when it opens */
+	char prompt_dev[SAMPLE_NAME_MAX], prompt_tun[TUNABLE_NAME_MAX];
+	char input[TUNABLE_VALUE_MAX]; /* a CPU list of hundreds of CPUs fits */
 	bool input_fresh; /* input is the pre-filled value: typing replaces it */
 	char status[256];
 	int table_rows;   /* rows the table had room for at the last draw */

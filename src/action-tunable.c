@@ -84,6 +84,7 @@ void action_tunables_open(struct ui *u)
 void action_tunables_reload(struct ui *u)
 {
 	const struct disk_metrics *m = ui_selected(u);
+	char sel[TUNABLE_NAME_MAX] = "";
 	bool fresh;
 	int n;
 
@@ -100,6 +101,10 @@ void action_tunables_reload(struct ui *u)
 		return;
 	}
 	fresh = strcmp(u->tun_dev, m->name) != 0;
+	/* The rows change (another scheduler's parameters): the selection
+	 * stays on its tunable, not on its row number. */
+	if (!fresh && u->tun_sel < u->ntun)
+		snprintf(sel, sizeof(sel), "%s", u->tun[u->tun_sel].name);
 	if (fresh)
 		snprintf(u->tun_dev, sizeof(u->tun_dev), "%s", m->name);
 	if (ui_replay(u))
@@ -110,6 +115,8 @@ void action_tunables_reload(struct ui *u)
 	if (fresh) {
 		u->tun_sel = first_row(u);
 		u->tun_top = 0;
+	} else if (sel[0] && (n = row_named(u, sel)) >= 0) {
+		u->tun_sel = n;
 	}
 	if (u->tun_sel >= u->ntun)
 		u->tun_sel = u->ntun ? u->ntun - 1 : 0;
@@ -144,9 +151,9 @@ unsigned action_tunable_set_input(struct ui *u)
 {
 	struct tunable_result res;
 
-	if (u->tun_sel >= u->ntun || !writable(u))
+	if (!u->prompt_dev[0] || !writable(u))
 		return ACT_REDRAW;
-	tunable_set(u->ts, u->tun_dev, u->tun[u->tun_sel].name, u->input, &res);
+	tunable_set(u->ts, u->prompt_dev, u->prompt_tun, u->input, &res);
 	return report(u, &res);
 }
 
@@ -236,7 +243,8 @@ unsigned action_keep(struct ui *u)
 {
 	int err = tunable_keep(u->ts, kept, u);
 
-	u->keep_on_exit = true;
+	/* Those changes are kept; a change made after K is journaled anew
+	 * and restored at quit like any other. */
 	if (err < 0)
 		ui_status(u, "keep: %s", strerror(-err));
 	else
@@ -250,7 +258,8 @@ int action_exit_restore(struct ui *u)
 
 	if (u->keep_on_exit || tunable_session_changes(u->ts) == 0)
 		return 0;
-	tunable_restore_all(u->ts, restored, &c);
+	/* Only this session's: an earlier one's originals stay in the journal. */
+	tunable_restore_session(u->ts, restored, &c);
 	return c.failed;
 }
 

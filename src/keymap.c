@@ -197,6 +197,9 @@ static unsigned act_tun_edit(struct ui *u)
 		return ACT_REDRAW;
 	}
 	u->prompt = UI_PROMPT_VALUE;
+	/* Enter writes this tunable of this device, whatever the rows do meanwhile. */
+	snprintf(u->prompt_dev, sizeof(u->prompt_dev), "%s", u->tun_dev);
+	snprintf(u->prompt_tun, sizeof(u->prompt_tun), "%s", u->tun[u->tun_sel].name);
 	snprintf(u->input, sizeof(u->input), "%s", u->tun[u->tun_sel].value);
 	u->input_fresh = true;
 	return ACT_REDRAW;
@@ -256,8 +259,8 @@ static unsigned change_interval(struct ui *u, int dir)
 			;
 	}
 	u->app->opt.interval = keymap_intervals[i];
-	if (!u->paused)
-		loop_set_interval(u->loop, u->app->opt.interval);
+	/* Paused, the timer stays off: the loop keeps the pace for resume. */
+	loop_set_interval(u->loop, u->app->opt.interval);
 	ui_status(u, "interval %.1f s", u->app->opt.interval);
 	return ACT_REDRAW;
 }
@@ -284,8 +287,7 @@ unsigned keymap_interval_input(struct ui *u)
 		return ACT_REDRAW;
 	}
 	u->app->opt.interval = v;
-	if (!u->paused)
-		loop_set_interval(u->loop, v);
+	loop_set_interval(u->loop, v);
 	ui_status(u, "interval %g s", v);
 	return ACT_REDRAW;
 }
@@ -751,7 +753,7 @@ const struct keymap_entry keymap[] = {
 	{ ALL, { 't', KEY_F(2), 0 }, "t, F2", "tunables panel of the selected device on or off (in a replay: F2, read-only; t is time)", act_tunables },
 	{ ALL, { 'u', 0 }, "u", "undo the last tunable change", action_undo , KEYMAP_LIVE },
 	{ ALL, { 'U', 0 }, "U", "restore every changed tunable to its original value", action_restore_all , KEYMAP_LIVE },
-	{ ALL, { 'K', 0 }, "K", "keep the changes: no restore at quit or hang-up", action_keep , KEYMAP_LIVE },
+	{ ALL, { 'K', 0 }, "K", "keep the changes made so far: no restore at quit or hang-up (later ones are restored)", action_keep , KEYMAP_LIVE },
 	{ ALL, { 12, 0 }, "Ctrl-L", "redraw the screen", act_redraw },
 	{ ALL, { 'W', 0 }, "W", "write columns, sort, interval and colours to the config file (see FILES)",
 	  act_config_save },

@@ -14,6 +14,7 @@
 #include "action-replay.h"
 #include "cli-tunable.h"
 #include "format.h"
+#include "journal.h"
 #include "keymap.h"
 #include "loop.h"
 #include "source-replay.h"
@@ -36,6 +37,7 @@ static unsigned choice_key(struct ui *u, int key)
 			u->quit = true;
 		} else if (key == 'k' || key == 'K') {
 			action_keep(u);
+			u->keep_on_exit = true;
 			u->quit = true;
 		} else if (key == 27 || key == 'c') {
 			ui_status(u, "not quitting");
@@ -148,12 +150,41 @@ static unsigned mouse_click(struct ui *u)
 	return ACT_ROWS;
 }
 
+/* Esc [ or Esc O in one read is a key the terminal sent as a sequence that
+ * curses does not know (Ctrl-Alt-arrow, a function key of another
+ * terminal): read it to its end, so that none of its bytes runs as a key
+ * ("[" halves read_ahead_kb) or cancels a prompt. Returns true when the
+ * bytes after Esc were such a sequence. */
+static bool unknown_sequence(void)
+{
+	int c = getch(), n = 0;
+
+	if (c != '[' && c != 'O') {
+		if (c != ERR)
+			ungetch(c);
+		return false;
+	}
+	if (c == 'O') { /* SS3: one final byte */
+		getch();
+		return true;
+	}
+	/* CSI: parameter and intermediate bytes (0x20-0x3f), then a final one */
+	while ((c = getch()) != ERR && c >= 0x20 && c <= 0x3f && ++n < 32)
+		;
+	return true;
+}
+
 static unsigned handle_keys(struct ui *u)
 {
 	unsigned flags = 0;
 	int key;
 
 	while ((key = getch()) != ERR) {
+		if (key == 27 && unknown_sequence()) {
+			ui_status(u, "a key this terminal sends as an unknown sequence: ignored");
+			flags |= ACT_REDRAW;
+			continue;
+		}
 		if (key == KEY_RESIZE) {
 			flags |= ACT_REDRAW;
 			continue;
@@ -164,6 +195,8 @@ static unsigned handle_keys(struct ui *u)
 		}
 		if (u->prompt != UI_PROMPT_NONE) {
 			flags |= prompt_key(u, key);
+			if (u->quit) /* keys typed behind the quit answer are not run */
+				break;
 			continue;
 		}
 		u->status[0] = '\0';
@@ -287,6 +320,9 @@ int tui_run(struct app *a)
 				u.quit = true;
 				break;
 			}
+			/* The rows were sorted afresh: the selection follows its
+			 * device (keys act on what is selected, not on a row). */
+			ui_sync_selection(&u);
 			/* -n: top's count of refreshes, then out as q with restore would. */
 			if (a->opt.count && ++refreshes >= a->opt.count) {
 				tui_count_done(&u);
@@ -313,9 +349,15 @@ int tui_run(struct app *a)
 			app_rows(a);
 			ui_sync_selection(&u);
 		}
-		/* Per-CPU sampling costs: only while the CPU view is shown. */
+		/* Per-CPU, per-cgroup and per-process sampling cost: only while
+		 * their view is shown (or its option asks for them). */
 		if (u.mode != UI_CPUS && a->cpu_view && u.mode != UI_HELP)
 			app_cpu_view(a, false, NULL);
+		if (u.mode != UI_CGROUPS && a->cgroup_view && u.mode != UI_HELP && !a->opt.cgroups)
+			app_cgroup_view(a, false);
+		if (u.mode != UI_PROCS && a->proc_view && u.mode != UI_HELP && !a->opt.top_processes &&
+		    !a->opt.trace_processes)
+			app_proc_view(a, false);
 		/* The CPU view and the panel follow the selected device. */
 		if (u.mode == UI_CPUS && ui_selected(&u) && strcmp(ui_selected(&u)->name, u.cpu_dev)) {
 			snprintf(u.cpu_dev, sizeof(u.cpu_dev), "%s", ui_selected(&u)->name);
@@ -339,6 +381,11 @@ int tui_run(struct app *a)
 		unrestored = true;
 	} else if (!report && u.status[0] && (u.keep_on_exit || u.exit_restored))
 		fprintf(stderr, "blktune: %s\n", u.status);
+	/* Changed and put back by hand (u, or [ after ]): no original left to
+	 * offer at the next start. */
+	if (!u.keep_on_exit && tunable_session_changes(u.ts) == 0 && tunable_session_tidy(u.ts) < 0)
+		fprintf(stderr, "blktune: the journal in %s could not be tidied: the next start offers to restore "
+				"values that are already back\n", journal_dir(a->opt.journal_dir));
 	tunable_session_close(u.ts);
 	ab_free(&u.ab);
 	free(u.tun);

@@ -103,6 +103,23 @@ static void draw_persist(struct ui *u, int y, int width)
 	printw("%.*s/%s", width / 3, persist_rules_dir(), u->persist_file);
 }
 
+/* "loop0 read_ahead_kb = 512_  (Enter sets, Esc cancels)": a value too long
+ * for the line (a CPU list) shows its end, where the typing is, after "<". */
+static void draw_value_prompt(const struct ui *u, int y, int width)
+{
+	static const char help[] = "  (Enter sets, Esc cancels)";
+	int head = (int)(strlen(u->prompt_dev) + strlen(u->prompt_tun)) + 4, len = (int)strlen(u->input);
+	int room = width - head - 1; /* the cursor mark */
+
+	mvprintw(y, 0, "%s %s = ", u->prompt_dev, u->prompt_tun);
+	if (len <= room - (int)strlen(help))
+		printw("%s_%s", u->input, help);
+	else if (len <= room)
+		printw("%s_", u->input);
+	else if (room > 1)
+		printw("<%s_", u->input + len - (room - 1));
+}
+
 static void draw_status(struct ui *u, int y, int width)
 {
 	attrset(view_attr(u, VC_STATUS));
@@ -110,8 +127,7 @@ static void draw_status(struct ui *u, int y, int width)
 	if (u->prompt == UI_PROMPT_FILTER)
 		mvprintw(y, 0, "filter: %s_  (Enter applies, Esc cancels)", u->input);
 	else if (u->prompt == UI_PROMPT_VALUE)
-		mvprintw(y, 0, "%s %s = %s_  (Enter sets, Esc cancels)", u->tun_dev,
-			 u->tun_sel < u->ntun ? u->tun[u->tun_sel].name : "?", u->input);
+		draw_value_prompt(u, y, width);
 	else if (u->prompt == UI_PROMPT_INTERVAL)
 		mvprintw(y, 0, "interval in seconds, 0.1 to 60: %s_  (Enter sets, Esc cancels)", u->input);
 	else if (u->prompt == UI_PROMPT_TIME)
