@@ -95,8 +95,11 @@ static int dir_ok(const char *path, const struct stat *st, bool leaf, const char
 	return 0;
 }
 
-/* Check the real path's chain; the leaf's lstat goes to leaf_st. */
-static int check_chain(const char *dir, const char *real, struct stat *leaf_st, char *msg, size_t size)
+/* Check the real path's chain; the leaf's lstat goes to leaf_st. With
+ * parent, real is a directory to make the leaf in: it is judged as one
+ * above the leaf is. */
+static int check_chain(const char *dir, const char *real, bool parent, struct stat *leaf_st, char *msg,
+		       size_t size)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(real);
@@ -106,7 +109,7 @@ static int check_chain(const char *dir, const char *real, struct stat *leaf_st, 
 	/* "/" first, then each directory below it down to the leaf. */
 	if (lstat("/", &st) < 0)
 		return -errno;
-	if ((err = dir_ok("/", &st, len == 1, dir, msg, size)) < 0)
+	if ((err = dir_ok("/", &st, len == 1 && !parent, dir, msg, size)) < 0)
 		return err;
 	*leaf_st = st;
 	snprintf(buf, sizeof(buf), "%s", real);
@@ -122,13 +125,37 @@ static int check_chain(const char *dir, const char *real, struct stat *leaf_st, 
 			say(msg, size, "%s: %s: %s", dir, buf, strerror(-err));
 			return err;
 		}
-		if ((err = dir_ok(buf, &st, leaf, dir, msg, size)) < 0)
+		if ((err = dir_ok(buf, &st, leaf && !parent, dir, msg, size)) < 0)
 			return err;
 		buf[i] = c;
 		if (leaf)
 			*leaf_st = st;
 	}
 	return 0;
+}
+
+/* Nothing is made inside a directory that is not safe: the nearest one of
+ * dir's chain that exists is checked first, as a directory above dir. */
+static int check_before_create(const char *dir, char *msg, size_t size)
+{
+	char buf[PATH_MAX], real[PATH_MAX], *slash;
+	struct stat st;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return 0; /* mkdir_p says it is too long */
+	while (stat(buf, &st) < 0 && errno == ENOENT && strcmp(buf, ".") && strcmp(buf, "/")) {
+		if (!(slash = strrchr(buf, '/')))
+			snprintf(buf, sizeof(buf), ".");
+		else if (slash == buf)
+			buf[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	/* dir itself is there (the check after covers it), or a failure
+	 * other than a missing directory, which mkdir_p or realpath reports */
+	if (!strcmp(buf, dir) || !realpath(buf, real))
+		return 0;
+	return check_chain(dir, real, true, &st, msg, size);
 }
 
 static int check(const char *dir, bool create, char *real, struct stat *st, char *msg, size_t size)
@@ -139,6 +166,8 @@ static int check(const char *dir, bool create, char *real, struct stat *st, char
 		say(msg, size, "empty directory name");
 		return -EINVAL;
 	}
+	if (create && (err = check_before_create(dir, msg, size)) < 0)
+		return err;
 	if (create && (err = mkdir_p(dir, real, PATH_MAX)) < 0) {
 		say(msg, size, "cannot create %s: %s", err == -ENAMETOOLONG ? dir : real, strerror(-err));
 		return err;
@@ -148,7 +177,7 @@ static int check(const char *dir, bool create, char *real, struct stat *st, char
 		say(msg, size, "%s: %s", dir, strerror(-err));
 		return err;
 	}
-	return check_chain(dir, real, st, msg, size);
+	return check_chain(dir, real, false, st, msg, size);
 }
 
 int safe_dir_check(const char *dir, bool create, char *msg, size_t msg_size)
