@@ -78,6 +78,11 @@ int tunable_get(struct tunable_session *s, const char *dev, const char *name, st
 /* The four actions return res->err (0 or -errno) and always fill res->msg. */
 int tunable_set(struct tunable_session *s, const char *dev, const char *name, const char *value,
 		struct tunable_result *res);
+/* What tunable_set would refuse before writing (the device, the file, the
+ * value against the table and the device's limits now), without writing:
+ * 0, or res->err with res->msg as tunable_set says it. */
+int tunable_check(struct tunable_session *s, const char *dev, const char *name, const char *value,
+		  struct tunable_result *res);
 /* dir > 0 up (double, +1, next choice), dir < 0 down. */
 int tunable_step(struct tunable_session *s, const char *dev, const char *name, int dir,
 		 struct tunable_result *res);

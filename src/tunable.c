@@ -952,20 +952,40 @@ static int prepare(struct tunable_session *s, const char *dev, const char *name,
 	return 0;
 }
 
-int tunable_set(struct tunable_session *s, const char *dev, const char *name, const char *value,
-		struct tunable_result *res)
+/* Everything tunable_set checks before it changes anything. */
+static int check_value(struct tunable_session *s, const char *dev, const char *name, const char *value,
+		       struct target *t, char *norm, size_t norm_size, struct tunable_result *res)
 {
-	char norm[TUNABLE_VALUE_MAX], msg[TUNABLE_MSG_MAX];
+	char msg[TUNABLE_MSG_MAX];
 	struct tunable_limits lim;
-	struct target t;
 	int err;
 
 	result_init(res, dev, name, value);
-	if ((err = prepare(s, dev, name, &t, &lim, res)) != 0)
+	if ((err = prepare(s, dev, name, t, &lim, res)) != 0)
 		return err;
-	err = tunable_table_validate(t.def, &lim, value, norm, sizeof(norm), msg, sizeof(msg));
-	if (err)
+	if ((err = tunable_table_validate(t->def, &lim, value, norm, norm_size, msg, sizeof(msg))) != 0)
 		return fail(res, err, msg);
+	return 0;
+}
+
+int tunable_check(struct tunable_session *s, const char *dev, const char *name, const char *value,
+		  struct tunable_result *res)
+{
+	char norm[TUNABLE_VALUE_MAX];
+	struct target t;
+
+	return check_value(s, dev, name, value, &t, norm, sizeof(norm), res);
+}
+
+int tunable_set(struct tunable_session *s, const char *dev, const char *name, const char *value,
+		struct tunable_result *res)
+{
+	char norm[TUNABLE_VALUE_MAX];
+	struct target t;
+	int err;
+
+	if ((err = check_value(s, dev, name, value, &t, norm, sizeof(norm), res)) != 0)
+		return err;
 	snprintf(res->asked, sizeof(res->asked), "%s", norm);
 	if (same_value(t.def, norm, res->before)) {
 		snprintf(res->got, sizeof(res->got), "%s", res->before);
