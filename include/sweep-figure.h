@@ -59,6 +59,7 @@ struct sweep_run {
 	size_t intervals;              /* per-interval samples in the snapshot */
 	int status;                    /* CMD's exit status; -1 without CMD */
 	bool stopped;                  /* CMD stopped at the --duration limit (not saved) */
+	bool killed;                   /* ... and it took SIGKILL (not saved) */
 	double fig[SF_COUNT];
 	double metric[SWEEP_METRICS_MAX];
 	unsigned ncpu;                 /* CPUs in cpu[] (0: no per-CPU figures) */

@@ -20,6 +20,9 @@
 #include "tunable.h"
 
 #define SWEEP_POLL_MS 5
+/* A command still running at the end of its window gets SIGTERM, and
+ * SIGKILL this long after (man page: --duration). */
+#define SWEEP_KILL_GRACE_MS 2000
 
 struct sweep_runner {
 	struct app *a;

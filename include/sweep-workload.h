@@ -13,9 +13,10 @@
 /* True when cmd is one plain fio invocation (first word fio or .../fio after
  * any NAME=VALUE assignments, no shell operators or expansions) that blktune can extend with output options. */
 bool sweep_workload_is_fio(const char *cmd);
-/* cmd + " --output-format=json --output='json'" into out. Returns 0 or
- * -ENAMETOOLONG (-EINVAL for a quote in the path). */
-int sweep_workload_fio_cmd(const char *cmd, const char *json, char *out, size_t len);
+/* cmd + " --output-format=json --output='json'" into *out (malloc'd, the
+ * caller frees it), json quoted for sh whatever it holds. Returns 0 or
+ * -ENOMEM. */
+int sweep_workload_fio_cmd(const char *cmd, const char *json, char **out);
 /* fio's JSON text into run->fig[SF_FIO_*]. Returns 0 or -EINVAL. */
 int sweep_workload_fio_parse(const char *text, struct sweep_run *run);
 /* The last number in the last match of regex in text (the first

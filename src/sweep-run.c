@@ -104,7 +104,7 @@ struct child {
 	int pidfd;
 	int status;
 	struct rusage ru;
-	bool reaped;
+	bool reaped, killed, ended;
 };
 
 static pid_t start(const struct sweep_runner *rn, const char *cmd, const char *out, int *release)
@@ -145,13 +145,33 @@ static pid_t start(const struct sweep_runner *rn, const char *cmd, const char *o
 	return pid;
 }
 
-static void reap(struct child *c, bool kill_it)
+/* SIGTERM to the command's process group; what is still there after
+ * SWEEP_KILL_GRACE_MS (a command that ignores SIGTERM, or a child it left)
+ * gets SIGKILL, so the time limit and a Ctrl-C always end a run. */
+static void reap(struct child *c)
 {
-	if (c->pid <= 0 || c->reaped)
+	struct timespec tick = { 0, 10 * 1000000 };
+	int left = SWEEP_KILL_GRACE_MS;
+
+	if (c->pid <= 0 || c->ended)
 		return;
-	if (kill_it)
-		kill(-c->pid, SIGTERM);
-	if (wait4(c->pid, &c->status, 0, &c->ru) == c->pid)
+	c->ended = true;
+	if (kill(-c->pid, SIGTERM) == 0) {
+		/* The group is gone once its leader is reaped and no member is
+		 * left (the leader's zombie alone still counts for kill). */
+		for (; left > 0; left -= 10) {
+			if (!c->reaped && wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
+				c->reaped = true;
+			if (c->reaped && kill(-c->pid, 0) < 0 && errno == ESRCH)
+				break;
+			nanosleep(&tick, NULL);
+		}
+		if (left <= 0) {
+			c->killed = !c->reaped;
+			kill(-c->pid, SIGKILL);
+		}
+	}
+	if (!c->reaped && wait4(c->pid, &c->status, 0, &c->ru) == c->pid)
 		c->reaped = true;
 }
 
@@ -299,6 +319,28 @@ static void workload_figures(const struct sweep_runner *rn, struct sweep_run *ru
 	}
 }
 
+static int remove_old(const char *path, const char *tag)
+{
+	int err;
+
+	if (!path[0] || unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	err = -errno;
+	fprintf(stderr, "blktune sweep: %s: cannot remove %s of an earlier run: %s\n", tag, path, strerror(-err));
+	return err;
+}
+
+/* DIR/LABEL.SUFFIX into path; a name the kernel would not take is an
+ * error, never a shorter name. */
+static int run_file(const struct sweep_runner *rn, const char *label, const char *suffix, char *path, size_t len)
+{
+	if ((size_t)snprintf(path, len, "%s/%s%s", rn->dir, label, suffix) < len)
+		return 0;
+	fprintf(stderr, "blktune sweep: %s/%s%s: file name too long\n", rn->dir, label, suffix);
+	path[0] = '\0';
+	return -ENAMETOOLONG;
+}
+
 static int sample(struct sweep_runner *rn, bool add)
 {
 	int err;
@@ -320,22 +362,26 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	struct cpu_stat cpu0, percpu0[SWEEP_CPUS_MAX];
 	unsigned ncpu0 = 0;
 	struct disk_stat st, ost;
-	char cmd[8192], json[PATH_MAX] = "", out[PATH_MAX] = "", msg[256], name[64];
+	char *cmd = NULL, json[PATH_MAX] = "", out[PATH_MAX] = "", msg[256], name[64];
 	double t0, next_poll;
 	int err = 0, release = -1, ev = LOOP_TIMEOUT, signo;
 	bool have_cg = false, ended = false, own_ok = false, iostats_off = false;
 
 	if (o->run) {
-		snprintf(cmd, sizeof(cmd), "%s", o->run);
 		if (rn->is_fio) {
-			snprintf(json, sizeof(json), "%s/%s.fio.json", rn->dir, label);
-			if (sweep_workload_fio_cmd(o->run, json, cmd, sizeof(cmd)) < 0) {
-				json[0] = '\0';
-				snprintf(cmd, sizeof(cmd), "%s", o->run);
-			}
+			if ((err = run_file(rn, label, ".fio.json", json, sizeof(json))) < 0 ||
+			    (err = sweep_workload_fio_cmd(o->run, json, &cmd)) < 0)
+				goto out;
+		} else if (!(cmd = strdup(o->run))) {
+			err = -ENOMEM;
+			goto out;
 		}
-		if (o->nmetrics)
-			snprintf(out, sizeof(out), "%s/%s.out", rn->dir, label);
+		if (o->nmetrics && (err = run_file(rn, label, ".out", out, sizeof(out))) < 0)
+			goto out;
+		/* The files of an earlier run under this label (two values the
+		 * kernel reads back alike, or a failed run) are not this one's. */
+		if ((err = remove_old(json, tag)) < 0 || (err = remove_old(out, tag)) < 0)
+			goto out;
 		snprintf(name, sizeof(name), "%d-%zu", (int)getpid(), run->order);
 		if (!rn->cgroup_failed) {
 			if (sweep_cgroup_create(rn->a->root, name, rn->major, rn->minor, &cg, msg, sizeof(msg)) == 0)
@@ -442,7 +488,8 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 	/* Still running at the end of the window: the time limit (or a
 	 * signal) stops it; that status is ours, not the command's failure. */
 	run->stopped = c.pid > 0 && !err && ev != LOOP_FD;
-	reap(&c, true);
+	reap(&c);
+	run->killed = c.killed;
 	if (isatty(STDERR_FILENO))
 		fputc('\n', stderr);
 	/* Counters of a device removed and re-created under the same name
@@ -491,12 +538,14 @@ int sweep_runner_run(struct sweep_runner *rn, struct sweep_run *run, const char 
 		if (ios > 0)
 			run->fig[SF_OWN_CPU_US_PER_IO] = (double)(cpu.user_ns + cpu.sys_ns) / 1000 / ios;
 	}
-	if (!err && c.pid > 0)
+	/* A failed command's files are no measurement of this value. */
+	if (!err && c.pid > 0 && (run->status == 0 || run->stopped))
 		workload_figures(rn, run, json, out, tag);
 out:
+	free(cmd);
 	if (release >= 0)
 		close(release);
-	reap(&c, true);
+	reap(&c);
 	if (c.pidfd >= 0) {
 		loop_unwatch(rn->l, c.pidfd);
 		close(c.pidfd);

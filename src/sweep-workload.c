@@ -32,12 +32,22 @@ bool sweep_workload_is_fio(const char *cmd)
 	return (n == 3 && !strncmp(cmd, "fio", 3)) || (n > 4 && !strncmp(cmd + n - 4, "/fio", 4));
 }
 
-int sweep_workload_fio_cmd(const char *cmd, const char *json, char *out, size_t len)
+int sweep_workload_fio_cmd(const char *cmd, const char *json, char **out)
 {
-	if (strchr(json, '\''))
-		return -EINVAL;
-	if ((size_t)snprintf(out, len, "%s --output-format=json --output='%s'", cmd, json) >= len)
-		return -ENAMETOOLONG;
+	static const char head[] = " --output-format=json --output='";
+	size_t len = strlen(cmd) + sizeof(head) + 2, at;
+	char *s;
+
+	/* sh -c reads the path: each ' becomes '\'' (4 bytes), never dropped */
+	for (const char *p = json; *p; p++)
+		len += *p == '\'' ? 4 : 1;
+	if (!(s = malloc(len)))
+		return -ENOMEM;
+	at = (size_t)snprintf(s, len, "%s%s", cmd, head);
+	for (const char *p = json; *p; p++)
+		at += (size_t)snprintf(s + at, len - at, *p == '\'' ? "'\\''" : "%c", *p);
+	snprintf(s + at, len - at, "'");
+	*out = s;
 	return 0;
 }
 

@@ -129,13 +129,17 @@ static void print_run(const struct sweep_run *r, const char *tag)
 			       r->cpu[c][SCP_IRQ], r->cpu[c][SCP_SOFTIRQ]);
 		putchar('\n');
 	}
-	if (r->stopped)
+	if (r->stopped && r->killed)
+		printf("%s: the command was stopped at the --duration limit: it ignored SIGTERM, SIGKILL "
+		       "%.0f s later\n", tag, SWEEP_KILL_GRACE_MS / 1000.0);
+	else if (r->stopped)
 		printf("%s: the command was stopped at the --duration limit\n", tag);
 	else if (r->status > 0)
 		printf("%s: the command exited with status %d\n", tag, r->status);
 }
 
-/* File names: the tunable and value with anything odd made '_'. */
+/* --dir as given (the options checked it), else a new directory under the
+ * state directory: never one an earlier sweep wrote (two in one second). */
 static int sweep_dir(const struct sweep_opts *o, char *out, size_t len, char *why, size_t why_size)
 {
 	char base[PATH_MAX], stamp[32];
