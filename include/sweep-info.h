@@ -15,16 +15,18 @@
 
 #define SWEEP_INFO_STR 256
 #define SWEEP_INFO_TUN_MAX 96
+/* The longest --run, NUL included: sweep.info and the report keep it whole. */
+#define SWEEP_RUN_MAX 4096
 
 struct sweep_info {
-	char command[4096];    /* the exact command line, shell-quoted */
+	char command[16384];   /* the exact command line, shell-quoted */
 	char dev[TUNABLE_DEV_MAX], tunable[TUNABLE_NAME_MAX];
 	char values[2048];     /* as given, comma-separated */
 	char original[TUNABLE_VALUE_MAX], baseline[TUNABLE_VALUE_MAX];
 	char order[64];        /* "interleaved" or "shuffled, seed N" */
 	char plot[64];
 	char started[64];
-	char run[2048];        /* the command each run ran, "" when sampling */
+	char run[SWEEP_RUN_MAX]; /* the command each run ran, "" when sampling */
 	double repeat, settle, duration, interval;
 	char kernel[SWEEP_INFO_STR], host[SWEEP_INFO_STR];
 	char model[SWEEP_INFO_STR], vendor[SWEEP_INFO_STR], scheduler[SWEEP_INFO_STR];
@@ -37,8 +39,11 @@ struct sweep_info {
 };
 
 void sweep_info_init(struct sweep_info *in);
-/* argv joined, each word shell-quoted when it needs it. */
-void sweep_info_command(int argc, char **argv, char *out, size_t len);
+/* argv joined, each word shell-quoted when it needs it. Returns the length
+ * of the whole text, as snprintf does (>= len: out was cut). */
+size_t sweep_info_command(int argc, char **argv, char *out, size_t len);
+/* The values joined by commas, as sweep_info_command. */
+size_t sweep_info_values(const struct sweep_opts *o, char *out, size_t len);
 /* The device's facts through root (model, vendor, size, queue limits,
  * scheduler); what is missing stays empty / NAN. */
 void sweep_info_device(const struct root *r, const char *dev, struct sweep_info *in);

@@ -42,23 +42,54 @@ void sweep_info_init(struct sweep_info *in)
 			*(double *)(void *)((char *)in + fields[i].off) = NAN;
 }
 
-void sweep_info_command(int argc, char **argv, char *out, size_t len)
+/* Append s (n bytes) to out at *at if it fits whole; *at counts on
+ * regardless, so the caller learns the length a whole copy needs (once a
+ * piece does not fit, none after it does: out holds whole pieces only). */
+static void put(char *out, size_t len, size_t *at, const char *s, size_t n)
+{
+	if (*at + n < len) {
+		memcpy(out + *at, s, n);
+		out[*at + n] = '\0';
+	}
+	*at += n;
+}
+
+size_t sweep_info_command(int argc, char **argv, char *out, size_t len)
 {
 	size_t at = 0;
 
-	out[0] = '\0';
-	for (int i = 0; i < argc && at < len; i++) {
+	if (len)
+		out[0] = '\0';
+	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 					     "_-.,/=:+@%") == strlen(a);
-		at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", plain ? a : "'");
-		if (plain || at >= len)
+		if (i)
+			put(out, len, &at, " ", 1);
+		if (plain) {
+			put(out, len, &at, a, strlen(a));
 			continue;
-		for (; *a && at < len; a++)
-			at += (size_t)snprintf(out + at, len - at, *a == '\'' ? "'\\''" : "%c", *a);
-		if (at < len)
-			at += (size_t)snprintf(out + at, len - at, "'");
+		}
+		put(out, len, &at, "'", 1);
+		for (; *a; a++)
+			put(out, len, &at, *a == '\'' ? "'\\''" : a, *a == '\'' ? 4 : 1);
+		put(out, len, &at, "'", 1);
 	}
+	return at;
+}
+
+size_t sweep_info_values(const struct sweep_opts *o, char *out, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		out[0] = '\0';
+	for (size_t v = 0; v < o->nvalues; v++) {
+		if (v)
+			put(out, len, &at, ",", 1);
+		put(out, len, &at, o->values[v], strlen(o->values[v]));
+	}
+	return at;
 }
 
 static void read_str(const struct root *r, const char *rel, char *out, size_t len)
@@ -134,7 +165,7 @@ static void clean(const char *s, char *out, size_t len)
 
 int sweep_info_write(FILE *f, const struct sweep_info *in)
 {
-	char b[4096];
+	static char b[sizeof(in->command)]; /* the longest string field */
 
 	fprintf(f, "%s\n", SWEEP_INFO_MAGIC);
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
@@ -174,7 +205,7 @@ int sweep_info_save(const char *path, const struct sweep_info *in, char *msg, si
 
 int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
 {
-	static char line[8192];
+	static char line[sizeof(in->command) + 64]; /* the longest field whole */
 	size_t lineno = 1;
 
 	sweep_info_init(in);

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@ struct sweep {
 	size_t order[SWEEP_RUNS_MAX];
 	char dir[PATH_MAX];
 	sigset_t old;
+	bool usage;       /* setup refused the command line: exit status 2 */
+	bool save_failed; /* a snapshot was not saved: exit status 1 */
 };
 
 static void restore_report(void *arg, const struct tunable_result *res)
@@ -149,19 +152,28 @@ static int sweep_dir(const struct sweep_opts *o, char *out, size_t len, char *wh
 
 	if (o->dir) {
 		snprintf(out, len, "%s", o->dir);
-	} else {
-		if ((err = snapshot_default_dir(base, sizeof(base), why, why_size)) < 0)
-			return err;
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		snprintf(out, len, "%s/sweep-%s-%s", base, stamp, o->dev);
+		if (mkdir(out, 0755) < 0 && errno != EEXIST)
+			goto fail;
+		return 0;
 	}
-	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		err = -errno;
-		snprintf(why, why_size, "cannot create %s: %s", out, strerror(-err));
+	if ((err = snapshot_default_dir(base, sizeof(base), why, why_size)) < 0)
 		return err;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (int n = 1; n < 100; n++) {
+		if (n == 1)
+			snprintf(out, len, "%s/sweep-%s-%s", base, stamp, o->dev);
+		else
+			snprintf(out, len, "%s/sweep-%s-%s-%d", base, stamp, o->dev, n);
+		if (mkdir(out, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			goto fail;
 	}
-	return 0;
+fail:
+	err = -errno;
+	snprintf(why, why_size, "cannot create %s: %s", out, strerror(-err));
+	return err;
 }
 
 static int save_csv(struct sweep *sw)
@@ -173,6 +185,81 @@ static int save_csv(struct sweep *sw)
 	if ((err = sweep_csv_save(path, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics, msg, sizeof(msg))) < 0)
 		fprintf(stderr, "blktune sweep: %s\n", msg);
 	return err;
+}
+
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("blktune sweep: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* --csv FILE and --report FILE: their directory is checked now, as --dir
+ * is, not after the sweep has run. */
+static int check_dest(const char *opt, const char *path)
+{
+	char dir[PATH_MAX], msg[PATH_MAX + 256];
+	const char *slash;
+
+	if (!path)
+		return 0;
+	if (!(slash = strrchr(path, '/')))
+		snprintf(dir, sizeof(dir), ".");
+	else if (!slash[1])
+		return refuse("%s %s: not a file name", opt, path);
+	else if ((size_t)(slash - path) >= sizeof(dir))
+		return refuse("%s %s: file name too long", opt, path);
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (safe_dir_check(dir, false, msg, sizeof(msg)) < 0)
+		return refuse("%s %s", opt, msg);
+	return 0;
+}
+
+/* What sweep.info keeps must fit it whole, and where the files go must be
+ * fit to take them: all checked before anything changes. Returns 0, or 2
+ * after one line on stderr (a bad command line). */
+static int check_args(struct sweep *sw, int argc, char **argv)
+{
+	const struct sweep_opts *o = &sw->o;
+	char path[PATH_MAX + 16], msg[PATH_MAX + 256];
+	struct stat st;
+	size_t n;
+	int rc;
+
+	if ((n = sweep_info_values(o, NULL, 0)) >= sizeof(sw->info.values))
+		return refuse("values too long: %zu characters after %s=, at most %zu", n, o->name,
+			      sizeof(sw->info.values) - 1);
+	if (o->run && (n = strlen(o->run)) >= SWEEP_RUN_MAX)
+		return refuse("--run too long: %zu bytes, at most %d", n, SWEEP_RUN_MAX - 1);
+	for (size_t m = 0; m < o->nmetrics; m++)
+		if ((n = strlen(o->metric[m].regex)) >= SWEEP_INFO_STR)
+			return refuse("--metric %s: REGEX too long: %zu bytes, at most %d", o->metric[m].name, n,
+				      SWEEP_INFO_STR - 1);
+	if ((n = strlen("blktune ") + sweep_info_command(argc, argv, NULL, 0)) >= sizeof(sw->info.command))
+		return refuse("command line too long for sweep.info: %zu bytes quoted, at most %zu", n,
+			      sizeof(sw->info.command) - 1);
+	if ((rc = check_dest("--csv", o->csv)) || (rc = check_dest("--report", o->report)))
+		return rc;
+	if (o->dir) {
+		/* Its sweep.csv and sweep.info would be this sweep's, beside
+		 * the earlier one's snapshots and command output. */
+		for (int i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", o->dir, i ? "sweep.csv" : "sweep.info");
+			if (lstat(path, &st) == 0)
+				return refuse("--dir %s holds an earlier sweep (%s): name a new or empty directory",
+					      o->dir, i ? "sweep.csv" : "sweep.info");
+		}
+	} else if (snapshot_default_dir(path, sizeof(path), msg, sizeof(msg)) < 0) {
+		return refuse("results directory: %s", msg);
+	}
+	return 0;
 }
 
 /* One run. Returns 0, a signal number, or -errno (fatal). */
@@ -222,12 +309,15 @@ static int run_one(struct sweep *sw, size_t v, long r, size_t step, size_t steps
 		printf("%s: no snapshot: %s\n", tag, msg);
 	} else {
 		snapshot_figures(&snap, run);
-		if (snapshot_save(&snap, sw->dir, lab, run->snapshot, sizeof(run->snapshot), msg, sizeof(msg)) < 0)
+		if (snapshot_save(&snap, sw->dir, lab, run->snapshot, sizeof(run->snapshot), msg, sizeof(msg)) < 0) {
 			fprintf(stderr, "blktune sweep: %s\n", msg);
+			sw->save_failed = true;
+		}
 	}
 	snapshot_free(&snap);
 	print_run(run, tag);
-	/* Saved after every run: an interrupted sweep keeps what it measured. */
+	/* Saved after every run: an interrupted sweep keeps what it measured
+	 * (the save at the end decides the exit status). */
 	save_csv(sw);
 	return out_gone();
 }
@@ -240,17 +330,15 @@ static void gather_info(struct sweep *sw, int argc, char **argv, const char *ori
 	char msg[TUNABLE_MSG_MAX];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t at = 0;
 	int n;
 
+	/* check_args made sure the command line, the values and --run fit. */
 	sweep_info_init(in);
 	snprintf(in->command, sizeof(in->command), "blktune ");
 	sweep_info_command(argc, argv, in->command + 8, sizeof(in->command) - 8);
 	snprintf(in->dev, sizeof(in->dev), "%s", sw->o.dev);
 	snprintf(in->tunable, sizeof(in->tunable), "%s", sw->o.name);
-	for (size_t v = 0; v < sw->o.nvalues; v++)
-		at += (size_t)snprintf(in->values + at, sizeof(in->values) - at, "%s%s", v ? "," : "",
-				       sw->o.values[v]);
+	sweep_info_values(&sw->o, in->values, sizeof(in->values));
 	snprintf(in->original, sizeof(in->original), "%s", original);
 	if (sw->o.shuffle)
 		snprintf(in->order, sizeof(in->order), "shuffled (seed %llu)", (unsigned long long)sw->o.seed);
@@ -288,6 +376,21 @@ static void pick_baseline(struct sweep *sw)
 		if (!strcmp(sw->o.values[v], sw->info.original))
 			b = sw->o.values[v];
 	snprintf(sw->info.baseline, sizeof(sw->info.baseline), "%s", b ? b : sw->o.values[0]);
+}
+
+/* Every value against the table and the device's limits before the first
+ * change: a bad one found at its turn would leave a sweep half done. */
+static int check_values(struct sweep *sw)
+{
+	struct tunable_result res;
+	int err = 0;
+
+	for (size_t v = 0; v < sw->o.nvalues; v++)
+		if (tunable_check(sw->ts, sw->o.dev, sw->o.name, sw->o.values[v], &res) < 0) {
+			fprintf(stderr, "blktune sweep: %s\n", res.msg);
+			err = res.err;
+		}
+	return err;
 }
 
 static int setup(struct sweep *sw, int argc, char **argv)
@@ -332,6 +435,10 @@ static int setup(struct sweep *sw, int argc, char **argv)
 		fprintf(stderr, "blktune sweep: %s %s is read-only\n", sw->o.dev, sw->o.name);
 		return -EPERM;
 	}
+	if ((err = check_values(sw)) < 0) {
+		sw->usage = true;
+		return err;
+	}
 	/* The journal now, as the first change would open it: without one
 	 * every run's change would be refused and the restore would say it
 	 * failed, with nothing changed. */
@@ -344,6 +451,7 @@ static int setup(struct sweep *sw, int argc, char **argv)
 		fprintf(stderr, "blktune sweep: per-CPU split n/a\n");
 	if ((err = sweep_dir(&sw->o, sw->dir, sizeof(sw->dir), msg, sizeof(msg))) < 0) {
 		fprintf(stderr, "blktune sweep: results directory: %s\n", msg);
+		sw->usage = true; /* as an unsafe --dir is */
 		return err;
 	}
 	gather_info(sw, argc, argv, info.value);
@@ -374,11 +482,12 @@ static int report_writer(FILE *f, const void *arg)
 }
 
 /* The end of a sweep: tables of the judged figure and the workload's own,
- * the plot, the warnings; the report file. */
-static int finish(struct sweep *sw, bool print)
+ * the plot, the warnings; the --csv and --report files. dir_saved: DIR's
+ * own files are complete. Returns 0 or the -errno of a failed save. */
+static int finish(struct sweep *sw, bool print, bool dir_saved)
 {
 	struct sweep_report rp = { &sw->info, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics };
-	int fig = sweep_report_figure(&rp), err = 0;
+	int fig = sweep_report_figure(&rp), err = 0, e;
 	static const enum sweep_fig also[] = { SF_MB_S, SF_OWN_MB_S, SF_FIO_READ_MB_S, SF_FIO_WRITE_MB_S,
 					       SF_CPU_US_PER_IO, SF_HIT_PCT };
 	char msg[PATH_MAX + 256];
@@ -406,14 +515,16 @@ static int finish(struct sweep *sw, bool print)
 	printf("\nWarnings\n");
 	sweep_report_warnings(stdout, &rp);
 files:
-	if (sw->o.csv) {
-		if ((err = sweep_csv_save(sw->o.csv, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics, msg,
-					  sizeof(msg))) < 0)
-			fprintf(stderr, "blktune sweep: %s\n", msg);
-	}
-	if (sw->o.report && (err = safe_save(sw->o.report, report_writer, &rp, msg, sizeof(msg))) < 0)
+	if (sw->o.csv && (e = sweep_csv_save(sw->o.csv, sw->runs, sw->nruns, sw->o.metric, sw->o.nmetrics, msg,
+					    sizeof(msg))) < 0) {
 		fprintf(stderr, "blktune sweep: %s\n", msg);
-	if (print)
+		err = e;
+	}
+	if (sw->o.report && (e = safe_save(sw->o.report, report_writer, &rp, msg, sizeof(msg))) < 0) {
+		fprintf(stderr, "blktune sweep: %s\n", msg);
+		err = e;
+	}
+	if (print && dir_saved)
 		printf("\nblktune report %s prints the full report\n", sw->dir);
 	return err;
 }
@@ -423,11 +534,14 @@ int sweep_main(int argc, char **argv)
 	static struct sweep sw; /* large (runs); one sweep per process */
 	size_t steps, step;
 	int rc, err = 0, failed;
+	bool saved;
 
 	memset(&sw, 0, sizeof(sw));
 	sw.rn.stat_fd = -1;
 	if ((rc = sweep_opts_parse(argc, argv, &sw.o, stdout, stderr)) != 0)
 		return rc == 1 ? 0 : rc;
+	if ((rc = check_args(&sw, argc, argv)) != 0)
+		return rc;
 	/* A closed stdout must not kill us before the restore (| head -1). */
 	signal(SIGPIPE, SIG_IGN);
 	steps = sw.o.nvalues * (size_t)sw.o.repeat;
@@ -435,7 +549,7 @@ int sweep_main(int argc, char **argv)
 		sw.o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
 	sweep_opts_order(&sw.o, sw.order, steps);
 	if ((err = setup(&sw, argc, argv)) < 0) {
-		rc = 1;
+		rc = sw.usage ? 2 : 1;
 		goto out;
 	}
 	if (sw.o.shuffle)
@@ -457,9 +571,10 @@ int sweep_main(int argc, char **argv)
 	rc = err < 0 || failed != 0;
 	if (err < 0)
 		fprintf(stderr, "blktune sweep: %s\n", strerror(-err));
-	save_csv(&sw);
+	/* Results not saved are a failure, whatever was measured. */
+	saved = save_csv(&sw) == 0 && !sw.save_failed;
 	/* with stdout gone the files are still written */
-	if (finish(&sw, err != SIGPIPE) < 0)
+	if (finish(&sw, err != SIGPIPE, saved) < 0 || !saved)
 		rc = 1;
 	for (size_t i = 0; i < sw.nruns; i++)
 		if (sw.runs[i].status > 0 && !sw.runs[i].stopped)
@@ -470,6 +585,17 @@ int sweep_main(int argc, char **argv)
 		rc = 128 + err;
 out:
 	sweep_runner_close(&sw.rn);
+	/* A signal that came after the first (during the restore or the
+	 * table) is still blocked: ignored, it is dropped instead of killing
+	 * us when loop_free unblocks it, before stdout is flushed and with
+	 * another exit status. The sweep is over; nothing is left to stop. */
+	fflush(stdout);
+	if (sw.l) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+	}
 	loop_free(sw.l);
 	series_free(sw.se);
 	if (sw.ts)

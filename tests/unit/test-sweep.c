@@ -789,6 +789,68 @@ START_TEST(test_csv_round_trip)
 }
 END_TEST
 
+/* The value list and the command line as sweep.info keeps them: the
+ * length a whole copy needs is returned, and a buffer too short is never
+ * written past (64 values of 43 characters once overran values[2048]). */
+START_TEST(test_info_lengths)
+{
+	static struct sweep_opts o;
+	static char vals[SWEEP_VALUES_MAX][48];
+	char *buf = malloc(2048), small[8];
+	char *argv[] = { (char *)"sweep", (char *)"it's" };
+	size_t n;
+
+	ck_assert_ptr_nonnull(buf);
+	for (size_t v = 0; v < SWEEP_VALUES_MAX; v++) {
+		snprintf(vals[v], sizeof(vals[v]), "%043zu", 100 + v);
+		o.values[o.nvalues++] = vals[v];
+	}
+	n = sweep_info_values(&o, buf, 2048);
+	ck_assert_uint_eq(n, 64 * 43 + 63);
+	/* cut (the length says so) where a piece no longer fits, inside it */
+	ck_assert_uint_eq(strlen(buf), 46 * 44);
+	ck_assert_int_eq(strncmp(buf + strlen(buf) - 44, vals[45], 43), 0);
+	o.nvalues = 3;
+	ck_assert_uint_eq(sweep_info_values(&o, buf, 2048), 3 * 43 + 2);
+	ck_assert_uint_eq(strlen(buf), 3 * 43 + 2);
+	ck_assert_uint_eq(sweep_info_values(&o, NULL, 0), 3 * 43 + 2);
+	ck_assert_uint_eq(sweep_info_command(2, argv, NULL, 0), strlen("sweep 'it'\\''s'"));
+	ck_assert_uint_eq(sweep_info_command(2, argv, small, sizeof(small)), strlen("sweep 'it'\\''s'"));
+	ck_assert_str_eq(small, "sweep '");
+	ck_assert_uint_eq(sweep_info_command(2, argv, buf, 2048), strlen(buf));
+	ck_assert_str_eq(buf, "sweep 'it'\\''s'");
+	free(buf);
+}
+END_TEST
+
+/* A --run as long as it may be (and the command line quoting it) goes to
+ * sweep.info and back whole: the report's "each run:" line is not cut. */
+START_TEST(test_info_long_run)
+{
+	static struct sweep_info in, back;
+	static char run[SWEEP_RUN_MAX];
+	char *text = NULL, msg[128], *argv[] = { (char *)"sweep", (char *)"--run", run };
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	memset(run, 'x', sizeof(run) - 1);
+	memset(run, '\'', 1000); /* each quoted in 4 bytes on the command line */
+	run[sizeof(run) - 1] = '\0';
+	fixed_info(&in);
+	snprintf(in.run, sizeof(in.run), "%s", run);
+	ck_assert_uint_lt(sweep_info_command(3, argv, in.command, sizeof(in.command)), sizeof(in.command));
+	ck_assert_int_eq(sweep_info_write(f, &in), 0);
+	fclose(f);
+	f = fmemopen(text, len, "r");
+	ck_assert_int_eq(sweep_info_read(f, &back, msg, sizeof(msg)), 0);
+	fclose(f);
+	ck_assert_str_eq(back.run, run);
+	ck_assert_str_eq(back.command, in.command);
+	ck_assert_str_eq(back.tunable, "max_sectors_kb");
+	free(text);
+}
+END_TEST
+
 START_TEST(test_info_round_trip)
 {
 	static struct sweep_info in, back;
@@ -1046,6 +1108,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_info_round_trip);
+	tcase_add_test(tc, test_info_lengths);
+	tcase_add_test(tc, test_info_long_run);
 	tcase_add_test(tc, test_files_sanitised_and_safe);
 	tcase_add_test(tc, test_plot_error_bars);
 	tcase_add_test(tc, test_fuzz_seeds_parse);
