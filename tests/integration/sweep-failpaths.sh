@@ -2,7 +2,7 @@
 # blktune sweep's failure paths and quiet success, on a loop device made here:
 # a clean sweep writes nothing to stderr and restores on stdout; a command
 # that exits 1 makes the sweep exit 1 and says so; a --report that cannot
-# be written is a one-line error and exit 1; a --dir that cannot be made is
+# be written is a one-line error and exit 2; a --dir that cannot be made is
 # refused with the options (exit 2, the device untouched), a journal
 # directory that is a file before anything changes (exit 1); an unknown device
 # is exit 1; a --metric
@@ -10,9 +10,8 @@
 # of its own gets no "command's MB/s" table (all zeros say nothing); a
 # restore the kernel refuses is an error (stderr, exit 1); a --dir at the
 # PATH_MAX boundary still gets sweep.info and sweep.csv; a value the device
-# refuses is said and makes the sweep exit 1; no cache drop unless asked;
-# the baseline is the original value when it is swept, else the first;
-# every value refused still leaves sweep.csv (its header) and sweep.info.
+# refuses is said before anything changes (exit 2); no cache drop unless
+# asked; the baseline is the original value when it is swept, else the first.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
 umask 022
@@ -60,11 +59,12 @@ t_eq "no --dir: the results directory is 0755 (umask 022)" \
 	"$(stat -c %a "$XDG_STATE_HOME"/blktune/sweep-*-"$n" 2>/dev/null)" 755
 t_eq "a failed command: original back" "$(cat "$ra")" "$orig"
 
-# 3. a --report that cannot be written
+# 3. a --report that cannot be written: refused before anything changes
 sw --run "true" --dir "$T_TMP/rep3" --report "$T_TMP/missing/report.txt"
-t_eq "an unwritable --report: exit status" "$?" 1
+t_eq "an unwritable --report: exit status" "$?" 2
 t_check "an unwritable --report: one line naming it" \
-	grep -q "^blktune sweep: $T_TMP/missing.*: No such file or directory" "$T_TMP/err"
+	grep -q "^blktune sweep: --report $T_TMP/missing.*: No such file or directory" "$T_TMP/err"
+t_check "an unwritable --report: no value was set" sh -c "! grep -q 'read_ahead_kb $orig -> 128' '$T_TMP/out'"
 t_eq "an unwritable --report: original back" "$(cat "$ra")" "$orig"
 
 # 4. a --dir that cannot be made (missing parents are made, but a parent
@@ -132,25 +132,17 @@ t_eq "nothing else in it" "$(ls "$long" | grep -cv '\.snap$')" 2
 t_eq "a --dir of ${#long} bytes: original back" "$(cat "$ra")" "$orig"
 
 # 8. a value the device refuses (nr_requests above the tag depth with
-#    scheduler none): said, the other value still measured, the sweep exits 1
+#    scheduler none): found before anything changes, said on stderr, exit 2
 q=/sys/block/$n/queue
 if echo none >"$q/scheduler" 2>/dev/null && [ "$(cat "$q/nr_requests")" -lt 4096 ]; then
 	nr=$(cat "$q/nr_requests")
-	# (the run lasts some intervals: one that ends before its first interval
-	# does has no snapshot)
 	"$BLKTUNE" sweep "$dev" nr_requests=64,4096 -d 0.2 --settle 0 --run "sleep 0.6" --dir "$T_TMP/refval" \
 		>"$T_TMP/out" 2>"$T_TMP/err"
-	t_eq "a value the device refuses: sweep exit status" "$?" 1
-	t_check "the refusal is said" grep -q "nr_requests 4096 refused: above the device's limit" "$T_TMP/out"
-	t_eq "the other value has its snapshot" "$(ls "$T_TMP/refval"/*.snap 2>/dev/null | wc -l)" 1
-	t_eq "a value the device refuses: original back" "$(cat "$q/nr_requests")" "$nr"
-	# every value refused: nothing measured, and the directory says so (a
-	# sweep.csv of its header alone beside sweep.info)
-	"$BLKTUNE" sweep "$dev" nr_requests=4096 -d 0.2 --settle 0 --run "sleep 0.6" --dir "$T_TMP/refall" \
-		>"$T_TMP/out" 2>"$T_TMP/err"
-	t_eq "every value refused: sweep exit status" "$?" 1
-	t_eq "every value refused: sweep.csv is its header alone" "$(wc -l <"$T_TMP/refall/sweep.csv" 2>&1)" 1
-	t_check "every value refused: sweep.info written" test -s "$T_TMP/refall/sweep.info"
+	t_eq "a value the device refuses: sweep exit status" "$?" 2
+	t_check "the refusal is said on stderr" grep -q "nr_requests 4096 refused: above the device's limit" "$T_TMP/err"
+	t_check "the other value is not set first" sh -c "! grep -q 'nr_requests $nr -> 64' '$T_TMP/out'"
+	t_eq "nothing measured" "$(ls "$T_TMP/refval"/*.snap 2>/dev/null | wc -l)" 0
+	t_eq "a value the device refuses: untouched" "$(cat "$q/nr_requests")" "$nr"
 else
 	t_subskip "scheduler none with nr_requests below 4096 on $n"
 fi
