@@ -17,8 +17,11 @@ int sweep_csv_write(FILE *f, const struct sweep_run *runs, size_t n, const struc
 int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
 		   const struct sweep_metric_opt *metrics, size_t nmetrics, char *msg, size_t msg_size);
 /* Read a CSV this program wrote: runs (up to max) and the metric names from
- * the header. Returns the number of runs or -errno (-EINVAL: msg names the
- * line). */
+ * the header. Every column the writer writes is read (per-CPU groups up to
+ * SWEEP_CPUS_MAX, SWEEP_METRICS_MAX metrics); a column or field beyond what
+ * a run holds is an error, never dropped; a column name this version does
+ * not know is skipped. Returns the number of runs or -errno (-EINVAL: msg
+ * names the line). */
 int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_metric_opt *metrics,
 		   size_t *nmetrics, char *msg, size_t len);
 

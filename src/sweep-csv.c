@@ -166,13 +166,24 @@ int sweep_csv_save(const char *path, const struct sweep_run *runs, size_t n,
 	return safe_save(path, csv_writer, &a, msg, msg_size);
 }
 
-/* Split one CSV line in place (quotes honoured); returns the field count. */
+/* Every column the writer can write: lead, figures, metrics, per-CPU
+ * groups up to SWEEP_CPUS_MAX (the runner's limit), tail. */
+#define CSV_FIELDS_MAX (NLEAD + SF_COUNT + SWEEP_METRICS_MAX + SWEEP_CPUS_MAX * SCP_COUNT + NTAIL)
+/* Far above the longest line the writer writes (two quoted values, a
+ * quoted snapshot path and CSV_FIELDS_MAX numbers of a few hundred
+ * digits at most). */
+#define CSV_LINE_MAX (1 << 20)
+
+/* Split one CSV line in place (quotes honoured); returns the field count,
+ * max + 1 when there are more than max (the rest is not split). */
 static size_t split(char *line, char **fields, size_t max)
 {
 	size_t n = 0;
 	char *p = line, *w;
 
-	while (n < max) {
+	for (;;) {
+		if (n == max)
+			return max + 1;
 		fields[n++] = w = p;
 		if (*p == '"') {
 			p++;
@@ -197,12 +208,11 @@ static size_t split(char *line, char **fields, size_t max)
 		}
 		if (*p != ',') {
 			*w = '\0';
-			break;
+			return n;
 		}
 		p++;
 		*w = '\0';
 	}
-	return n;
 }
 
 static int get_col(const struct csv_col *c, const char *s, struct sweep_run *r)
@@ -238,107 +248,176 @@ static int get_col(const struct csv_col *c, const char *s, struct sweep_run *r)
 	return *s && !*end && !errno ? 0 : -EINVAL;
 }
 
-#define CSV_FIELDS_MAX (SF_COUNT + SWEEP_METRICS_MAX + 32)
-#define CSV_LINE_MAX 16384
+/* The next line, its LF dropped: 1, 0 at the end, or -errno (msg names
+ * the line). */
+static int get_line(FILE *f, char **buf, size_t *cap, size_t lineno, char *msg, size_t len)
+{
+	ssize_t n;
+
+	errno = 0;
+	if ((n = getline(buf, cap, f)) < 0) {
+		if (feof(f))
+			return 0;
+		snprintf(msg, len, "line %zu: %s", lineno, strerror(errno ? errno : EIO));
+		return errno ? -errno : -EIO;
+	}
+	if ((size_t)n > CSV_LINE_MAX) {
+		snprintf(msg, len, "line %zu: longer than %d bytes", lineno, CSV_LINE_MAX);
+		return -EINVAL;
+	}
+	if (n && (*buf)[n - 1] == '\n')
+		(*buf)[--n] = '\0';
+	if (strlen(*buf) != (size_t)n) {
+		snprintf(msg, len, "line %zu: a NUL byte", lineno);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+struct csv_head {
+	char *name[CSV_FIELDS_MAX];
+	/* per column: -1 unknown, else lead (0..), figure (100+), metric (1000+),
+	 * tail (2000+), per-CPU split (3000 + cpu x parts + part) */
+	int map[CSV_FIELDS_MAX];
+	size_t n;
+};
+
+/* Where header column h goes. A column the runs cannot hold (a CPU past
+ * SWEEP_CPUS_MAX, a ninth metric) is an error, never dropped; a name this
+ * version does not know is skipped. */
+static int head_column(const char *h, int *map, struct sweep_metric_opt *metrics, size_t *nmetrics, char *msg,
+		       size_t len)
+{
+	unsigned cpu;
+	char part[16];
+	int used = 0, fig;
+
+	*map = -1;
+	for (size_t c = 0; c < NLEAD; c++)
+		if (!strcmp(h, lead[c].name))
+			*map = (int)c;
+	for (size_t c = 0; c < NTAIL; c++)
+		if (!strcmp(h, tail[c].name))
+			*map = 2000 + (int)c;
+	if ((fig = sweep_figure_lookup(h, NULL, 0)) >= 0)
+		*map = 100 + fig;
+	if (sscanf(h, "cpu%u_%15[a-z]_pct%n", &cpu, part, &used) == 2 && !h[used])
+		for (int k = 0; k < SCP_COUNT; k++) {
+			if (strcmp(part, sweep_cpu_parts[k]))
+				continue;
+			if (cpu >= SWEEP_CPUS_MAX) {
+				snprintf(msg, len, "line 1: %.40s: more than %d CPUs", h, SWEEP_CPUS_MAX);
+				return -EINVAL;
+			}
+			*map = 3000 + (int)cpu * SCP_COUNT + k;
+		}
+	if (!strncmp(h, "metric:", 7)) {
+		if (*nmetrics == SWEEP_METRICS_MAX || strlen(h + 7) >= SWEEP_METRIC_NAME_MAX) {
+			snprintf(msg, len, "line 1: %.40s: more than %d metrics or a name over %d bytes", h,
+				 SWEEP_METRICS_MAX, SWEEP_METRIC_NAME_MAX - 1);
+			return -EINVAL;
+		}
+		format_sanitize(h + 7, metrics[*nmetrics].name, SWEEP_METRIC_NAME_MAX);
+		metrics[*nmetrics].regex = NULL;
+		*map = 1000 + (int)(*nmetrics)++;
+	}
+	return 0;
+}
+
+static int read_head(char *line, struct csv_head *h, struct sweep_metric_opt *metrics, size_t *nmetrics, char *msg,
+		     size_t len)
+{
+	int err;
+
+	if ((h->n = split(line, h->name, CSV_FIELDS_MAX)) > CSV_FIELDS_MAX) {
+		snprintf(msg, len, "line 1: more than %zu columns", (size_t)CSV_FIELDS_MAX);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < h->n; i++)
+		if ((err = head_column(h->name[i], &h->map[i], metrics, nmetrics, msg, len)) < 0)
+			return err;
+	if (h->n < 2 || h->map[0] != 0) {
+		snprintf(msg, len, "line 1: not a blktune sweep CSV header");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_row(char *line, size_t lineno, const struct csv_head *h, struct sweep_run *r, char *msg, size_t len)
+{
+	char *vf[CSV_FIELDS_MAX];
+	size_t nv;
+
+	sweep_run_init(r);
+	if ((nv = split(line, vf, CSV_FIELDS_MAX)) != h->n) {
+		if (nv > CSV_FIELDS_MAX)
+			snprintf(msg, len, "line %zu: more than %zu fields, the header has %zu", lineno,
+				 (size_t)CSV_FIELDS_MAX, h->n);
+		else
+			snprintf(msg, len, "line %zu: %zu fields, the header has %zu", lineno, nv, h->n);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < h->n; i++) {
+		int err = 0, m = h->map[i];
+		if (m < 0)
+			continue;
+		if (m < 100)
+			err = get_col(&lead[m], vf[i], r);
+		else if (m < 1000)
+			err = get_col(&(struct csv_col){ "", CT_DOUBLE,
+				offsetof(struct sweep_run, fig) + (size_t)(m - 100) * sizeof(double), 8 }, vf[i], r);
+		else if (m < 2000)
+			err = get_col(&(struct csv_col){ "", CT_DOUBLE,
+				offsetof(struct sweep_run, metric) + (size_t)(m - 1000) * sizeof(double), 8 }, vf[i], r);
+		else if (m < 3000)
+			err = get_col(&tail[m - 2000], vf[i], r);
+		else {
+			unsigned cpu = (unsigned)(m - 3000) / SCP_COUNT;
+			err = get_col(&(struct csv_col){ "", CT_DOUBLE,
+				offsetof(struct sweep_run, cpu) + (size_t)(m - 3000) * sizeof(double), 8 }, vf[i], r);
+			if (*vf[i] && cpu + 1 > r->ncpu)
+				r->ncpu = cpu + 1;
+		}
+		if (err) {
+			snprintf(msg, len, "line %zu: bad %s '%.40s'", lineno, h->name[i], vf[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
 
 int sweep_csv_read(FILE *f, struct sweep_run *runs, size_t max, struct sweep_metric_opt *metrics,
 		   size_t *nmetrics, char *msg, size_t len)
 {
-	static char head[CSV_LINE_MAX], line[CSV_LINE_MAX];
-	char *hf[CSV_FIELDS_MAX], *vf[CSV_FIELDS_MAX];
-	/* per header column: -1 unknown, else lead (0..), figure (100+), metric (1000+), tail (2000+),
-	 * per-CPU split (3000 + cpu x parts + part) */
-	int map[CSV_FIELDS_MAX];
-	size_t nh, n = 0, lineno = 1;
+	struct csv_head h;
+	char *head = NULL, *line = NULL;
+	size_t hcap = 0, lcap = 0, n = 0, lineno = 1;
+	int err;
 
 	*nmetrics = 0;
-	if (!fgets(head, sizeof(head), f) || !strchr(head, '\n')) {
-		snprintf(msg, len, "line 1: no CSV header");
-		return -EINVAL;
-	}
-	head[strcspn(head, "\n")] = '\0';
-	nh = split(head, hf, CSV_FIELDS_MAX);
-	for (size_t i = 0; i < nh; i++) {
-		int fig;
-		map[i] = -1;
-		for (size_t c = 0; c < NLEAD; c++)
-			if (!strcmp(hf[i], lead[c].name))
-				map[i] = (int)c;
-		for (size_t c = 0; c < NTAIL; c++)
-			if (!strcmp(hf[i], tail[c].name))
-				map[i] = 2000 + (int)c;
-		if ((fig = sweep_figure_lookup(hf[i], NULL, 0)) >= 0)
-			map[i] = 100 + fig;
-		{
-			unsigned cpu;
-			char part[16];
-			int used = 0;
-			if (sscanf(hf[i], "cpu%u_%15[a-z]_pct%n", &cpu, part, &used) == 2 && !hf[i][used] &&
-			    cpu < SWEEP_CPUS_MAX)
-				for (int k = 0; k < SCP_COUNT; k++)
-					if (!strcmp(part, sweep_cpu_parts[k]))
-						map[i] = 3000 + (int)cpu * SCP_COUNT + k;
+	if ((err = get_line(f, &head, &hcap, lineno, msg, len)) <= 0) {
+		if (!err) {
+			snprintf(msg, len, "line 1: no CSV header");
+			err = -EINVAL;
 		}
-		if (!strncmp(hf[i], "metric:", 7) && *nmetrics < SWEEP_METRICS_MAX &&
-		    strlen(hf[i] + 7) < SWEEP_METRIC_NAME_MAX) {
-			format_sanitize(hf[i] + 7, metrics[*nmetrics].name, SWEEP_METRIC_NAME_MAX);
-			metrics[*nmetrics].regex = NULL;
-			map[i] = 1000 + (int)(*nmetrics)++;
-		}
+		goto out;
 	}
-	if (nh < 2 || map[0] != 0) {
-		snprintf(msg, len, "line 1: not a blktune sweep CSV header");
-		return -EINVAL;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		struct sweep_run *r;
-		size_t nv;
-
-		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			snprintf(msg, len, "line %zu: longer than %d bytes", lineno, CSV_LINE_MAX);
-			return -EINVAL;
-		}
-		line[strcspn(line, "\n")] = '\0';
+	if ((err = read_head(head, &h, metrics, nmetrics, msg, len)) < 0)
+		goto out;
+	while ((err = get_line(f, &line, &lcap, ++lineno, msg, len)) > 0) {
 		if (!*line)
 			continue;
 		if (n == max) {
 			snprintf(msg, len, "line %zu: more than %zu runs", lineno, max);
-			return -EINVAL;
+			err = -EINVAL;
+			break;
 		}
-		r = &runs[n];
-		sweep_run_init(r);
-		if ((nv = split(line, vf, CSV_FIELDS_MAX)) != nh) {
-			snprintf(msg, len, "line %zu: %zu fields, the header has %zu", lineno, nv, nh);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < nh; i++) {
-			int err = 0, m = map[i];
-			if (m < 0)
-				continue;
-			if (m < 100)
-				err = get_col(&lead[m], vf[i], r);
-			else if (m < 1000)
-				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
-					offsetof(struct sweep_run, fig) + (size_t)(m - 100) * sizeof(double), 8 }, vf[i], r);
-			else if (m < 2000)
-				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
-					offsetof(struct sweep_run, metric) + (size_t)(m - 1000) * sizeof(double), 8 }, vf[i], r);
-			else if (m < 3000)
-				err = get_col(&tail[m - 2000], vf[i], r);
-			else {
-				unsigned cpu = (unsigned)(m - 3000) / SCP_COUNT;
-				err = get_col(&(struct csv_col){ "", CT_DOUBLE,
-					offsetof(struct sweep_run, cpu) + (size_t)(m - 3000) * sizeof(double), 8 }, vf[i], r);
-				if (*vf[i] && cpu + 1 > r->ncpu)
-					r->ncpu = cpu + 1;
-			}
-			if (err) {
-				snprintf(msg, len, "line %zu: bad %s '%.40s'", lineno, hf[i], vf[i]);
-				return -EINVAL;
-			}
-		}
+		if ((err = read_row(line, lineno, &h, &runs[n], msg, len)) < 0)
+			break;
 		n++;
 	}
-	return (int)n;
+out:
+	free(head);
+	free(line);
+	return err < 0 ? err : (int)n;
 }

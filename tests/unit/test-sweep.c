@@ -851,6 +851,122 @@ START_TEST(test_info_long_run)
 }
 END_TEST
 
+/* Write n runs with ncpu CPUs and nm metrics, read them back. */
+static char *csv_cpus(struct sweep_run *runs, size_t n, unsigned ncpu, struct sweep_metric_opt *metrics, size_t nm)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	for (size_t i = 0; i < n; i++) {
+		sweep_run_init(&runs[i]);
+		snprintf(runs[i].asked, sizeof(runs[i].asked), "%zu", 128 * (i + 1));
+		snprintf(runs[i].value, sizeof(runs[i].value), "%zu", 128 * (i + 1));
+		runs[i].repeat = 1;
+		runs[i].order = i + 1;
+		runs[i].status = (int)i + 3;
+		runs[i].fig[SF_MB_S] = 100.5 + (double)i;
+		snprintf(runs[i].snapshot, sizeof(runs[i].snapshot), "/tmp/run%zu.snap", i);
+		for (size_t m = 0; m < nm; m++)
+			runs[i].metric[m] = (double)m + 0.25;
+		runs[i].ncpu = ncpu;
+		for (unsigned c = 0; c < ncpu; c++)
+			for (int k = 0; k < SCP_COUNT; k++)
+				runs[i].cpu[c][k] = c * 0.5 + k + 0.125;
+	}
+	ck_assert_int_eq(sweep_csv_write(f, runs, n, metrics, nm), 0);
+	fclose(f);
+	return text;
+}
+
+/* Per-CPU columns at every count the writer writes (up to the runner's
+ * SWEEP_CPUS_MAX), with and without all 8 metrics: nothing lost, nothing
+ * shifted. Fields were capped at 82, so with 7 CPUs the snapshot column
+ * was dropped, with 8 cmd_status read as -1 and later CPUs vanished. */
+START_TEST(test_csv_many_cpus)
+{
+	static struct sweep_run runs[2], back[2];
+	static const unsigned ncpus[] = { 1, 7, 8, SWEEP_CPUS_MAX };
+	struct sweep_metric_opt metrics[SWEEP_METRICS_MAX], mback[SWEEP_METRICS_MAX];
+	char msg[128];
+
+	for (size_t m = 0; m < SWEEP_METRICS_MAX; m++) {
+		snprintf(metrics[m].name, sizeof(metrics[m].name), "m%zu", m);
+		metrics[m].regex = "x";
+	}
+	for (size_t i = 0; i < sizeof(ncpus) / sizeof(ncpus[0]); i++)
+		for (size_t nm = 0; nm <= SWEEP_METRICS_MAX; nm += SWEEP_METRICS_MAX) {
+			char *text = csv_cpus(runs, 2, ncpus[i], metrics, nm);
+			size_t nmb = 0;
+			FILE *f = fmemopen(text, strlen(text), "r");
+			int n = sweep_csv_read(f, back, 2, mback, &nmb, msg, sizeof(msg));
+
+			fclose(f);
+			ck_assert_msg(n == 2, "%u CPUs, %zu metrics: %d (%s)", ncpus[i], nm, n, n < 0 ? msg : "");
+			ck_assert_uint_eq(nmb, nm);
+			for (size_t r = 0; r < 2; r++) {
+				ck_assert_uint_eq(back[r].ncpu, ncpus[i]);
+				ck_assert_int_eq(back[r].status, (int)r + 3);
+				ck_assert_str_eq(back[r].snapshot, runs[r].snapshot);
+				ck_assert_double_eq(back[r].fig[SF_MB_S], runs[r].fig[SF_MB_S]);
+				for (size_t m = 0; m < nm; m++)
+					ck_assert_double_eq(back[r].metric[m], runs[r].metric[m]);
+				for (unsigned c = 0; c < ncpus[i]; c++)
+					for (int k = 0; k < SCP_COUNT; k++)
+						ck_assert_double_eq(back[r].cpu[c][k], runs[r].cpu[c][k]);
+			}
+			free(text);
+		}
+}
+END_TEST
+
+/* Columns the runs cannot hold are an error naming the line, never dropped. */
+START_TEST(test_csv_too_many_columns)
+{
+	static struct sweep_run runs[1], back[1];
+	struct sweep_metric_opt metrics[SWEEP_METRICS_MAX], mback[SWEEP_METRICS_MAX];
+	char msg[128], *text, *big, *nl;
+	size_t nmb, len;
+	FILE *f;
+
+	for (size_t m = 0; m < SWEEP_METRICS_MAX; m++) {
+		snprintf(metrics[m].name, sizeof(metrics[m].name), "m%zu", m);
+		metrics[m].regex = "x";
+	}
+	text = csv_cpus(runs, 1, SWEEP_CPUS_MAX, metrics, SWEEP_METRICS_MAX);
+	len = strlen(text);
+	/* the widest CSV the writer writes, plus one field in the row only */
+	big = malloc(len + 8);
+	snprintf(big, len + 8, "%.*s,x\n", (int)len - 1, text);
+	f = fmemopen(big, strlen(big), "r");
+	ck_assert_int_eq(sweep_csv_read(f, back, 1, mback, &nmb, msg, sizeof(msg)), -EINVAL);
+	fclose(f);
+	ck_assert_msg(strstr(msg, "line 2: more than ") != NULL, "%s", msg);
+	/* ... and one more column in the header too */
+	nl = strchr(text, '\n');
+	snprintf(big, len + 8, "%.*s,x\n%.*s,x\n", (int)(nl - text), text, (int)(len - 1 - (size_t)(nl + 1 - text)),
+		 nl + 1);
+	f = fmemopen(big, strlen(big), "r");
+	ck_assert_int_eq(sweep_csv_read(f, back, 1, mback, &nmb, msg, sizeof(msg)), -EINVAL);
+	fclose(f);
+	ck_assert_msg(strstr(msg, "line 1: more than ") != NULL, "%s", msg);
+	free(big);
+	free(text);
+	/* a CPU past the limit, a ninth metric */
+	static const char *const heads[] = {
+		"value,cpu64_user_pct\n1,2\n",
+		"value,metric:a,metric:b,metric:c,metric:d,metric:e,metric:f,metric:g,metric:h,metric:i\n"
+		"1,1,1,1,1,1,1,1,1,1\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		f = fmemopen((char *)heads[i], strlen(heads[i]), "r");
+		ck_assert_int_eq(sweep_csv_read(f, back, 1, mback, &nmb, msg, sizeof(msg)), -EINVAL);
+		fclose(f);
+		ck_assert_msg(!strncmp(msg, "line 1: ", 8), "%s", msg);
+	}
+}
+END_TEST
+
 START_TEST(test_info_round_trip)
 {
 	static struct sweep_info in, back;
@@ -1107,6 +1223,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_warnings_edges);
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_csv_round_trip);
+	tcase_add_test(tc, test_csv_many_cpus);
+	tcase_add_test(tc, test_csv_too_many_columns);
 	tcase_add_test(tc, test_info_round_trip);
 	tcase_add_test(tc, test_info_lengths);
 	tcase_add_test(tc, test_info_long_run);
