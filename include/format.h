@@ -55,8 +55,14 @@ int format_pad(const char *s, int width);
 /* Whether the locale's character set is UTF-8 (after setlocale). */
 bool format_locale_utf8(void);
 
-/* v with sig significant digits in plain decimal notation (never 1e+06,
- * trailing zeros dropped); "" for NAN. For CSV and text outputs. */
-void format_plain(double v, int sig, char *out, size_t len);
+/* Bytes that hold any finite double in plain notation with up to 17
+ * significant digits: "-0." and 340 decimals (4.9e-324), or a sign and
+ * 309 digits (1.8e308). */
+#define FORMAT_PLAIN_MAX 352
+/* v with sig (1 to 17) significant digits in plain decimal notation, never
+ * an exponent (1e+06, 1.23e-05), trailing zeros dropped; "" for NAN and
+ * infinities. For CSV, text and JSON outputs. Returns 0, or -ERANGE (out
+ * "") when len is too small: FORMAT_PLAIN_MAX bytes always suffice. */
+int format_plain(double v, int sig, char *out, size_t len);
 
 #endif

@@ -349,25 +349,26 @@ void format_json_string(const char *s, char *out, size_t len)
 	out[o] = '\0';
 }
 
-void format_plain(double v, int sig, char *out, size_t len)
+int format_plain(double v, int sig, char *out, size_t len)
 {
 	int dec;
 	char *p;
 
 	if (isnan(v) || isinf(v)) {
 		snprintf(out, len, "%s", "");
-		return;
+		return 0;
 	}
-	/* sig significant digits, no exponent where the plain form fits:
-	 * 1187290 stays 1187290, 0.000123456 is 0.000123456; trailing zeros
-	 * go. A number too large for OUT or too small for 12 decimals takes
-	 * an exponent rather than losing digits (1e99 was cut to 63 of them). */
+	/* sig significant digits, never an exponent (the man page promises no
+	 * scientific notation in any output): 1187290 stays 1187290,
+	 * 0.0000123 is 0.0000123, 1e99 is its 100 digits (FORMAT_PLAIN_MAX
+	 * holds any double); trailing zeros go. Cut digits would be a wrong
+	 * number (1e99 was cut to 63 digits once), so a short OUT is an error. */
 	dec = v == 0 ? 0 : sig - 1 - (int)floor(log10(fabs(v)));
 	if (dec < 0)
 		dec = 0;
-	if (dec > 12 || (size_t)snprintf(out, len, "%.*f", dec, v) >= len) {
-		snprintf(out, len, "%.*g", sig, v);
-		return;
+	if ((size_t)snprintf(out, len, "%.*f", dec, v) >= len) {
+		snprintf(out, len, "%s", "");
+		return -ERANGE;
 	}
 	if (dec > 0 && (p = strchr(out, '.'))) {
 		char *e = out + strlen(out) - 1;
@@ -378,6 +379,7 @@ void format_plain(double v, int sig, char *out, size_t len)
 	}
 	if (!strcmp(out, "-0"))
 		snprintf(out, len, "0");
+	return 0;
 }
 
 /* fmt comes from the callers, literals all; strftime needs no checking. */

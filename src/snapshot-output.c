@@ -43,18 +43,19 @@ static double vec_sum(const struct snapshot_vec *v)
 	return s;
 }
 
-/* Plain decimal, never 1.18729e+06; "n/a" for NAN. buf holds 48 bytes. */
+/* Plain decimal, never 1.18729e+06; "n/a" for NAN. buf holds
+ * FORMAT_PLAIN_MAX bytes. */
 static const char *plain(double v, int sig, char *buf)
 {
 	if (isnan(v))
 		return "n/a";
-	format_plain(v, sig, buf, 48);
+	format_plain(v, sig, buf, FORMAT_PLAIN_MAX);
 	return buf;
 }
 
 static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct snapshot_vec *v, size_t i, bool utf8)
 {
-	char label[32], n[48];
+	char label[32], n[FORMAT_PLAIN_MAX];
 
 	if (def->kind == SNAP_VEC_HIST)
 		snapshot_bucket_label(def, (unsigned)i, utf8, label, sizeof(label));
@@ -67,7 +68,7 @@ static void vec_line(FILE *f, const struct snapshot_vec_def *def, const struct s
 
 int snapshot_print_text(FILE *f, const struct snapshot *s)
 {
-	char t[32], a[32], b[32];
+	char t[32], a[FORMAT_PLAIN_MAX], b[32];
 	bool utf8 = format_locale_utf8();
 
 	when(s->time, t, sizeof(t));
@@ -88,7 +89,8 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 			const struct stats_summary *st = &d->st[c];
 			if (st->n == 0 || (st->min == 0 && st->max == 0))
 				continue;
-			char n1[48], n2[48], n3[48], n4[48];
+			char n1[FORMAT_PLAIN_MAX], n2[FORMAT_PLAIN_MAX];
+			char n3[FORMAT_PLAIN_MAX], n4[FORMAT_PLAIN_MAX];
 			fprintf(f, "  %-10s %5zu %12s %12s %12s %12s\n", columns[c].header, st->n, plain(st->mean, 6, n1),
 				plain(st->sd, 6, n2), plain(st->min, 6, n3), plain(st->max, 6, n4));
 		}
@@ -126,7 +128,7 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 	fprintf(f, "  %s (%s)\n    %-10s %18s %18s\n", def->title, snapshot_unit_text(def, utf8), "", "A", "B");
 	for (size_t i = 0; i < n; i++) {
 		double x = va && i < va->n ? va->v[i] : NAN, y = vb && i < vb->n ? vb->v[i] : NAN;
-		char label[32], n1[48], n2[48];
+		char label[32], n1[FORMAT_PLAIN_MAX], n2[FORMAT_PLAIN_MAX];
 
 		if (def->kind != SNAP_VEC_VALUES && !(x > 0) && !(y > 0))
 			continue;
@@ -222,7 +224,7 @@ int compare_print_text(FILE *f, const struct compare_result *r)
 
 static void jnum(FILE *f, double v)
 {
-	char b[48];
+	char b[FORMAT_PLAIN_MAX];
 
 	if (isfinite(v))
 		fputs(plain(v, 10, b), f);

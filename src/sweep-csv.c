@@ -1,6 +1,7 @@
 #include "sweep-csv.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +62,10 @@ static void put_str(FILE *f, const char *s)
 
 static void put_num(FILE *f, double v)
 {
-	char b[64];
+	char b[FORMAT_PLAIN_MAX];
 
-	/* Counts and bytes are exact integers; rates keep 9 significant digits. */
+	/* Counts and bytes are exact integers; rates keep 9 significant digits;
+	 * never an exponent (0.0000123, not 1.23e-05). */
 	format_plain(v, 9, b, sizeof(b));
 	fputs(b, f);
 }
@@ -242,8 +244,15 @@ static int get_col(const struct csv_col *c, const char *s, struct sweep_run *r)
 			*(double *)p = NAN;
 			return 0;
 		}
+		/* Decimal only (no blanks, hex, inf or nan; an exponent from
+		 * files of older versions); a value too small for a normal
+		 * double (the writer writes 4.9e-324 in full) is no error. */
+		if (s[strspn(s, "0123456789.-+eE")])
+			return -EINVAL;
 		*(double *)p = strtod(s, &end);
-		break;
+		if (errno == ERANGE && fabs(*(double *)p) <= DBL_MIN)
+			errno = 0;
+		return *s && !*end && !errno && isfinite(*(double *)p) ? 0 : -EINVAL;
 	}
 	return *s && !*end && !errno ? 0 : -EINVAL;
 }

@@ -147,7 +147,7 @@ size_t sweep_report_warnings(FILE *f, const struct sweep_report *rp)
 
 static void num(FILE *f, const char *label, double v)
 {
-	char b[48];
+	char b[FORMAT_PLAIN_MAX];
 
 	format_plain(v, 15, b, sizeof(b));
 	fprintf(f, "%s%s", label, isnan(v) ? "n/a" : b);

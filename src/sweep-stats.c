@@ -64,7 +64,7 @@ size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const 
 			    double interval, int fig, const char *figname, char (*out)[SWEEP_WARN_LEN], size_t max)
 {
 	size_t k = 0;
-	char a[32], b[32];
+	char a[FORMAT_PLAIN_MAX], b[FORMAT_PLAIN_MAX];
 
 	for (size_t i = 0; i < n && k < max; i++) {
 		const struct sweep_run *r = &runs[i];

@@ -2,6 +2,7 @@
  * and info round trips, plain number formatting, and the report's
  * statistics checked against hand computations on fixed numbers. */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -368,16 +369,33 @@ START_TEST(test_format_plain)
 	ck_assert_str_eq(b, "0");
 	format_plain(NAN, 6, b, sizeof(b));
 	ck_assert_str_eq(b, "");
-	/* too long for the buffer (99 digits in 64 bytes were cut to 63, a CSV
-	 * the reader took back as 5.42e62: make fuzz-sweep), and too small for
-	 * 12 decimals: an exponent, every significant digit kept */
-	format_plain(5.422222222222222e98, 9, b, sizeof(b));
-	ck_assert_str_eq(b, "5.42222222e+98");
-	ck_assert_double_eq_tol(strtod(b, NULL), 5.422222222222222e98, 1e90);
+	/* never an exponent (the man page: no number in scientific notation):
+	 * a --metric of 0.0000123 was 1.23e-05 in sweep.csv */
+	format_plain(0.0000123, 9, b, sizeof(b));
+	ck_assert_str_eq(b, "0.0000123");
 	format_plain(1.2345678912e-9, 9, b, sizeof(b));
-	ck_assert_str_eq(b, "1.23456789e-09");
-	format_plain(1e63, 3, b, 8);
-	ck_assert_str_eq(b, "1e+63");
+	ck_assert_str_eq(b, "0.00000000123456789");
+	format_plain(-1.5e-13, 6, b, sizeof(b));
+	ck_assert_str_eq(b, "-0.00000000000015");
+	/* too long for the buffer (99 digits in 64 bytes were cut to 63, a CSV
+	 * the reader took back as 5.42e62: make fuzz-sweep): an error and "",
+	 * never a cut number; FORMAT_PLAIN_MAX holds every double */
+	ck_assert_int_eq(format_plain(5.422222222222222e98, 9, b, sizeof(b)), -ERANGE);
+	ck_assert_str_eq(b, "");
+	ck_assert_int_eq(format_plain(1e63, 3, b, 8), -ERANGE);
+	ck_assert_str_eq(b, "");
+	{
+		static const double ends[] = { DBL_MAX, -DBL_MAX, DBL_MIN, -DBL_TRUE_MIN, 5.422222222222222e98 };
+		char big[FORMAT_PLAIN_MAX];
+
+		for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+			ck_assert_int_eq(format_plain(ends[i], 17, big, sizeof(big)), 0);
+			ck_assert_msg(strspn(big, "-0123456789.") == strlen(big) && strlen(big) > 90, "%g: %s",
+				      ends[i], big);
+			ck_assert_msg(strtod(big, NULL) == ends[i], "%g read back as %.17g", ends[i],
+				      strtod(big, NULL));
+		}
+	}
 }
 END_TEST
 
@@ -967,6 +985,40 @@ START_TEST(test_csv_too_many_columns)
 }
 END_TEST
 
+/* Numbers round-trip in plain notation: a --metric of 0.0000123 was
+ * written 1.23e-05, which the man page forbids. */
+START_TEST(test_csv_plain_numbers)
+{
+	static struct sweep_run runs[1], back[1];
+	struct sweep_metric_opt metrics[1] = { { "tiny", "x" } }, mback[SWEEP_METRICS_MAX];
+	static const double v[] = { 0.0000123, 1.2345678912e-9, 5.422222222222222e98, -DBL_MAX, DBL_TRUE_MIN };
+	char msg[128];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char *text = csv_cpus(runs, 1, 1, metrics, 1);
+		size_t nmb, len = 0;
+		FILE *f;
+
+		free(text);
+		runs[0].metric[0] = v[i];
+		runs[0].cpu[0][SCP_SYS] = v[i];
+		text = NULL;
+		f = open_memstream(&text, &len);
+		ck_assert_int_eq(sweep_csv_write(f, runs, 1, metrics, 1), 0);
+		fclose(f);
+		ck_assert_msg(!strpbrk(strchr(text, '\n'), "eE"), "an exponent in %s", text);
+		ck_assert_msg(i || strstr(text, ",0.0000123,"), "%s", text);
+		f = fmemopen(text, strlen(text), "r");
+		ck_assert_msg(sweep_csv_read(f, back, 1, mback, &nmb, msg, sizeof(msg)) == 1, "%g: %s", v[i], msg);
+		fclose(f);
+		ck_assert_msg(fabs(back[0].metric[0] - v[i]) <= 1e-8 * fabs(v[i]), "%g read back as %g", v[i],
+			      back[0].metric[0]);
+		ck_assert_msg(fabs(back[0].cpu[0][SCP_SYS] - v[i]) <= 1e-8 * fabs(v[i]), "%g", v[i]);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(test_info_round_trip)
 {
 	static struct sweep_info in, back;
@@ -1225,6 +1277,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_csv_many_cpus);
 	tcase_add_test(tc, test_csv_too_many_columns);
+	tcase_add_test(tc, test_csv_plain_numbers);
 	tcase_add_test(tc, test_info_round_trip);
 	tcase_add_test(tc, test_info_lengths);
 	tcase_add_test(tc, test_info_long_run);
