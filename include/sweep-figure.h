@@ -38,7 +38,7 @@ struct sweep_figure_def {
 	const char *name;  /* CSV column, --plot name */
 	const char *title; /* what it is, with its unit */
 	enum sweep_fig_dir dir;
-	int good;          /* +1 higher is better, -1 lower is better, 0 neither */
+	int good;          /* +1 higher is better, -1 lower is better, 0 not known */
 	int prec;          /* decimals in tables */
 };
 

@@ -7,7 +7,11 @@
 #include "crc32c.h"
 
 /* MB is 2^20 bytes, as iostat -m and fio's MiB/s; rates are over the busy
- * span (first to last I/O), totals over the whole window. */
+ * span (first to last I/O), totals over the whole window. good is known
+ * for throughput and the readahead hit ratio (higher) and latency (lower);
+ * CPU figures have none: a setting that does the work sooner may use more
+ * CPU per second or per (larger, fewer) I/O, a time-limited command more
+ * CPU in all. */
 const struct sweep_figure_def sweep_figures[SF_COUNT] = {
 	[SF_READS] = { "reads", "reads completed on the device", SFD_READS, 0, 0 },
 	[SF_WRITES] = { "writes", "writes completed on the device", SFD_WRITES, 0, 0 },
@@ -26,14 +30,14 @@ const struct sweep_figure_def sweep_figures[SF_COUNT] = {
 	[SF_OWN_WRITE_BYTES] = { "own_write_bytes", "the command's bytes written", SFD_WRITES, 0, 0 },
 	[SF_OWN_MB_S] = { "own_mb_s", "the command's MB/s, reads and writes", SFD_BOTH, +1, 2 },
 	[SF_OWN_IOPS] = { "own_iops", "the command's bios/s, reads and writes", SFD_BOTH, 0, 1 },
-	[SF_OWN_CPU_USER_US] = { "own_cpu_user_us", "the command's user CPU, us", SFD_NONE, -1, 0 },
-	[SF_OWN_CPU_SYS_US] = { "own_cpu_sys_us", "the command's system CPU, us", SFD_NONE, -1, 0 },
-	[SF_OWN_CPU_US_PER_IO] = { "own_cpu_us_per_io", "the command's CPU us per own I/O", SFD_BOTH, -1, 2 },
+	[SF_OWN_CPU_USER_US] = { "own_cpu_user_us", "the command's user CPU, us", SFD_NONE, 0, 0 },
+	[SF_OWN_CPU_SYS_US] = { "own_cpu_sys_us", "the command's system CPU, us", SFD_NONE, 0, 0 },
+	[SF_OWN_CPU_US_PER_IO] = { "own_cpu_us_per_io", "the command's CPU us per own I/O", SFD_BOTH, 0, 2 },
 	[SF_CPU_USER_PCT] = { "cpu_user_pct", "all CPUs user+nice %", SFD_NONE, 0, 1 },
 	[SF_CPU_SYS_PCT] = { "cpu_sys_pct", "all CPUs system %", SFD_NONE, 0, 1 },
 	[SF_CPU_IRQ_PCT] = { "cpu_irq_pct", "all CPUs irq %", SFD_NONE, 0, 1 },
 	[SF_CPU_SOFTIRQ_PCT] = { "cpu_softirq_pct", "all CPUs softirq %", SFD_NONE, 0, 1 },
-	[SF_CPU_US_PER_IO] = { "cpu_us_per_io", "system busy CPU us per device I/O", SFD_BOTH, -1, 2 },
+	[SF_CPU_US_PER_IO] = { "cpu_us_per_io", "system busy CPU us per device I/O", SFD_BOTH, 0, 2 },
 	[SF_R_AWAIT] = { "r_await", "read await ms (mean of intervals)", SFD_READS, -1, 3 },
 	[SF_W_AWAIT] = { "w_await", "write await ms (mean of intervals)", SFD_WRITES, -1, 3 },
 	[SF_AQU_SZ] = { "aqu_sz", "average queue size (mean of intervals)", SFD_BOTH, 0, 2 },
@@ -50,8 +54,8 @@ const struct sweep_figure_def sweep_figures[SF_COUNT] = {
 	[SF_FIO_WRITE_MB_S] = { "fio_write_mb_s", "fio MB/s, writes only", SFD_WRITES, +1, 2 },
 	[SF_FIO_WRITE_P50] = { "fio_write_clat_p50_us", "fio write clat p50 us", SFD_WRITES, -1, 1 },
 	[SF_FIO_WRITE_P99] = { "fio_write_clat_p99_us", "fio write clat p99 us", SFD_WRITES, -1, 1 },
-	[SF_FIO_USR_CPU] = { "fio_usr_cpu", "fio usr CPU %", SFD_NONE, -1, 2 },
-	[SF_FIO_SYS_CPU] = { "fio_sys_cpu", "fio sys CPU %", SFD_NONE, -1, 2 },
+	[SF_FIO_USR_CPU] = { "fio_usr_cpu", "fio usr CPU %", SFD_NONE, 0, 2 },
+	[SF_FIO_SYS_CPU] = { "fio_sys_cpu", "fio sys CPU %", SFD_NONE, 0, 2 },
 };
 
 const char *const sweep_cpu_parts[SCP_COUNT] = { "user", "sys", "irq", "softirq" };

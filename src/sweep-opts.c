@@ -122,7 +122,8 @@ static const struct sweep_opt_def opts[] = {
 	  "                        else the first)", STR(baseline) },
 	{ "--metric", ARG_NEEDED, "NAME=REGEX", "the last number matching REGEX in CMD's output (repeatable)",
 	  set_metric, 0 },
-	{ "--plot", ARG_NEEDED, "FIGURE", "the figure plotted and judged better/worse (default mb_s)", STR(plot) },
+	{ "--plot", ARG_NEEDED, "FIGURE", "the figure plotted and judged (better/worse if its direction\n"
+	  "                        is known, else higher/lower; default mb_s)", STR(plot) },
 	{ "--report", ARG_NEEDED, "FILE", "write the plain-text report (as blktune report DIR prints)", STR(report) },
 	{ "--csv", ARG_NEEDED, "FILE", "a copy of the runs' CSV (always saved as DIR/sweep.csv)", STR(csv) },
 	{ "--dir", ARG_NEEDED, "DIR", "snapshots, CSV, sweep.info and command output go here", STR(dir) },

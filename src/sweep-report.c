@@ -59,15 +59,14 @@ static void cell(double v, int prec, char *out, size_t len)
 		snprintf(out, len, "%.*f", prec, v);
 }
 
+/* better/worse only for the judged figure and latency, and only where the
+ * table knows which way is good: a --metric, %util or a CPU share judged
+ * is "higher"/"lower", never "better" because it went up. */
 static int judge_dir(int fig, bool judged)
 {
-	/* better/worse only for the judged figure and latency */
-	if (judged)
-		return sweep_figure_good(fig) ? sweep_figure_good(fig) : +1;
-	if (fig == SF_LAT_P99_US || fig == SF_FIO_READ_P50 || fig == SF_FIO_READ_P99 || fig == SF_FIO_WRITE_P50 ||
-	    fig == SF_FIO_WRITE_P99 || fig == SF_R_AWAIT || fig == SF_W_AWAIT)
-		return -1;
-	return 0;
+	int good = sweep_figure_good(fig);
+
+	return judged || good < 0 ? good : 0;
 }
 
 void sweep_report_table(FILE *f, const struct sweep_report *rp, int fig, bool judged)

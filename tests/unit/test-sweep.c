@@ -237,11 +237,12 @@ END_TEST
 
 /* Which way each figure is better, from what it measures rather than from
  * the table: throughput (MB/s of any kind, and fio's IOPS) and the
- * readahead hit ratio higher; latency (await, us figures, CPU per I/O,
- * fio's CPU) lower; counts, sizes, the device's own IOPS (larger requests
- * mean fewer: issue 9), queue size, utilisation and system-wide CPU shares
- * neither. A figure judged the wrong way prints "better" for a slower
- * setting; one judged that should not be prints a verdict nobody asked for. */
+ * readahead hit ratio higher; latency (await, latency us figures) lower;
+ * counts, sizes, the device's own IOPS (larger requests mean fewer: issue
+ * 9), queue size, utilisation, the trace gap and every CPU figure (the man
+ * page gives CPU no direction: a faster setting may use more) neither. A
+ * figure judged the wrong way prints "better" for a slower setting; one
+ * judged that should not be prints a verdict nobody asked for. */
 static int good_by_name(const char *n)
 {
 	size_t l = strlen(n);
@@ -249,7 +250,9 @@ static int good_by_name(const char *n)
 #define ENDS(s) (l >= strlen(s) && !strcmp(n + l - strlen(s), s))
 	if (!strcmp(n, "mb_s") || ENDS("_mb_s") || !strcmp(n, "hit_pct") || (fio && ENDS("_iops")))
 		return +1;
-	if (ENDS("_await") || ENDS("_us") || ENDS("_per_io") || (fio && ENDS("_cpu")))
+	if (strstr(n, "cpu"))
+		return 0;
+	if (ENDS("_await") || ENDS("_us"))
 		return -1;
 #undef ENDS
 	return 0;
@@ -753,6 +756,54 @@ START_TEST(test_report_fields_and_ci)
 	ck_assert_msg(strstr(text, want) != NULL, "no row '%s' in\n%s", want, text);
 	ck_assert_msg(!strstr(text, "e+"), "scientific notation in\n%s", text);
 	free(text);
+}
+END_TEST
+
+/* The verdict of the 1024 row (mean 112 against 102, significant) when fig
+ * holds mb_s's numbers. */
+static const char *verdict_1024(int fig, bool judged, int metric)
+{
+	static struct sweep_run runs[9];
+	static struct sweep_info info;
+	static char row[256];
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
+	struct sweep_report rp = { &info, runs, 9, metrics, 1 };
+	char *text = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fixed_runs(runs);
+	fixed_info(&info);
+	for (int k = 0; k < 9; k++) {
+		runs[k].fig[fig] = runs[k].fig[SF_MB_S];
+		runs[k].metric[0] = runs[k].fig[SF_MB_S];
+	}
+	sweep_report_table(f, &rp, metric ? SF_COUNT : fig, judged);
+	fclose(f);
+	p = strstr(text, "\n  1024 ");
+	ck_assert_msg(p != NULL, "%s", text);
+	snprintf(row, sizeof(row), "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+	free(text);
+	return strrchr(row, ' ') + 1;
+}
+
+/* A judged figure without a known direction (a --metric, %util, a CPU
+ * share, the trace gap) went up: "higher", not "better"; mb_s and latency
+ * keep their direction judged or not. */
+START_TEST(test_verdict_direction)
+{
+	static const int none[] = { SF_UTIL, SF_AQU_SZ, SF_CPU_SYS_PCT, SF_TRACE_GAP_PCT, SF_IOPS, SF_CPU_US_PER_IO };
+
+	ck_assert_str_eq(verdict_1024(SF_MB_S, true, 0), "better");
+	ck_assert_str_eq(verdict_1024(SF_MB_S, false, 0), "higher");
+	ck_assert_str_eq(verdict_1024(SF_R_AWAIT, false, 0), "worse");
+	ck_assert_str_eq(verdict_1024(SF_LAT_P99_US, true, 0), "worse");
+	ck_assert_str_eq(verdict_1024(SF_MB_S, true, 1), "higher"); /* metric:ops */
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		ck_assert_msg(!strcmp(verdict_1024(none[i], true, 0), "higher"), "%s judged: %s",
+			      sweep_figures[none[i]].name, verdict_1024(none[i], true, 0));
+		ck_assert_str_eq(verdict_1024(none[i], false, 0), "higher");
+	}
 }
 END_TEST
 
@@ -1274,6 +1325,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_stats_edges);
 	tcase_add_test(tc, test_warnings_edges);
 	tcase_add_test(tc, test_report_fields_and_ci);
+	tcase_add_test(tc, test_verdict_direction);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_csv_many_cpus);
 	tcase_add_test(tc, test_csv_too_many_columns);
