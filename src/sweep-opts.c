@@ -24,13 +24,24 @@ struct sweep_opt_def {
 
 #define STR(field) NULL, offsetof(struct sweep_opts, field)
 
-static bool number(const char *s, double lo, double hi, double *out)
+/* Plain decimal only ("10", "0.5"; whole: digits only), in [lo, hi]:
+ * strtod alone takes blanks, signs, hex, exponents, inf and nan. */
+static bool number(const char *s, bool whole, double lo, double hi, double *out)
 {
-	char *end;
+	size_t n = strspn(s, "0123456789"), f;
 
+	if (!n)
+		return false;
+	if (s[n] == '.' && !whole) {
+		if (!(f = strspn(s + n + 1, "0123456789")))
+			return false;
+		n += 1 + f;
+	}
+	if (s[n])
+		return false;
 	errno = 0;
-	*out = strtod(s, &end);
-	return *s && !*end && !errno && isfinite(*out) && *out >= lo && *out <= hi;
+	*out = strtod(s, NULL);
+	return !errno && isfinite(*out) && *out >= lo && *out <= hi;
 }
 
 static const char *set_run(struct sweep_opts *o, char *v)
@@ -43,14 +54,14 @@ static const char *set_run(struct sweep_opts *o, char *v)
 
 static const char *set_duration(struct sweep_opts *o, char *v)
 {
-	return number(v, 0, 86400, &o->duration) ? NULL : "--duration wants seconds, 0 to 86400";
+	return number(v, false, 0, 86400, &o->duration) ? NULL : "--duration wants seconds, 0 to 86400";
 }
 
 static const char *set_repeat(struct sweep_opts *o, char *v)
 {
 	double d;
 
-	if (!number(v, 1, SWEEP_REPEAT_MAX, &d) || d != floor(d))
+	if (!number(v, true, 1, SWEEP_REPEAT_MAX, &d))
 		return "--repeat wants a count from 1 to 100";
 	o->repeat = (long)d;
 	return NULL;
@@ -63,17 +74,20 @@ static const char *set_shuffle(struct sweep_opts *o, char *v)
 	o->shuffle = true;
 	if (!v)
 		return NULL;
+	/* digits only: strtoull takes " -1" as 2^64 - 1 */
+	if (!*v || v[strspn(v, "0123456789")])
+		return "--shuffle=SEED wants a whole number, 0 to 18446744073709551615";
 	errno = 0;
 	o->seed = strtoull(v, &end, 10);
-	if (!*v || *end || errno || *v == '-')
-		return "--shuffle=SEED wants a whole number";
+	if (errno)
+		return "--shuffle=SEED wants a whole number, 0 to 18446744073709551615";
 	o->seed_given = true;
 	return NULL;
 }
 
 static const char *set_settle(struct sweep_opts *o, char *v)
 {
-	return number(v, 0, 3600, &o->settle) ? NULL : "--settle wants seconds, 0 to 3600";
+	return number(v, false, 0, 3600, &o->settle) ? NULL : "--settle wants seconds, 0 to 3600";
 }
 
 static const char *set_metric(struct sweep_opts *o, char *v)
@@ -107,7 +121,7 @@ static const char *set_drop(struct sweep_opts *o, char *v)
 
 static const char *set_interval(struct sweep_opts *o, char *v)
 {
-	return number(v, APP_INTERVAL_MIN, APP_INTERVAL_MAX, &o->interval) ? NULL
+	return number(v, false, APP_INTERVAL_MIN, APP_INTERVAL_MAX, &o->interval) ? NULL
 		: "-d wants an interval from 0.1 to 60 seconds";
 }
 

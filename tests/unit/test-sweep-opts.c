@@ -1,5 +1,7 @@
 /* sweep-opts: the sweep's command line and its run order. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sweep-figure.h"
@@ -86,6 +88,65 @@ START_TEST(test_parse_bad)
 }
 END_TEST
 
+/* One option's value: the exit code of parsing it on a plain sweep. */
+static int one(const char *opt, const char *val)
+{
+	const char *a[] = { "sweep", "sda", "read_ahead_kb=128", "--run", "true", opt, val };
+	struct sweep_opts o;
+
+	return parse(&o, 7, a);
+}
+
+/* Plain decimal only: strtod and strtoull took blanks, signs, hex and
+ * exponents (--shuffle=" -1" was seed 2^64 - 1, --repeat 0x10 16 repeats). */
+START_TEST(test_parse_numbers)
+{
+	static const char *const never[] = { "", " 5", "5 ", "+5", "-5", "-0", "0x10", "1e1", "1E1", "inf", "nan",
+					     "5.", ".5", "1,5", "5s", "--" };
+	struct sweep_opts o;
+
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
+		char sh[32];
+		ck_assert_msg(one("--repeat", never[i]) == 2, "--repeat '%s' accepted", never[i]);
+		ck_assert_msg(one("--duration", never[i]) == 2, "--duration '%s' accepted", never[i]);
+		ck_assert_msg(one("--settle", never[i]) == 2, "--settle '%s' accepted", never[i]);
+		ck_assert_msg(one("-d", never[i]) == 2, "-d '%s' accepted", never[i]);
+		snprintf(sh, sizeof(sh), "--shuffle=%s", never[i]);
+		ck_assert_msg(one(sh, "--repeat=1") == 2, "%s accepted", sh);
+	}
+	/* the ends of each range, one past them, and overflow */
+	ck_assert_int_eq(one("--repeat", "0"), 2);
+	ck_assert_int_eq(one("--repeat", "1"), 0);
+	ck_assert_int_eq(one("--repeat", "100"), 0);
+	ck_assert_int_eq(one("--repeat", "101"), 2);
+	ck_assert_int_eq(one("--repeat", "1.5"), 2);
+	ck_assert_int_eq(one("--repeat", "99999999999999999999999999"), 2);
+	ck_assert_int_eq(one("--repeat", "007"), 0);
+	ck_assert_int_eq(one("--duration", "0"), 0);
+	ck_assert_int_eq(one("--duration", "86400"), 0);
+	ck_assert_int_eq(one("--duration", "86400.001"), 2);
+	ck_assert_int_eq(one("--duration", "0.5"), 0);
+	ck_assert_int_eq(one("--settle", "3600"), 0);
+	ck_assert_int_eq(one("--settle", "3600.5"), 2);
+	ck_assert_int_eq(one("-d", "0.1"), 0);
+	ck_assert_int_eq(one("-d", "0.09"), 2);
+	ck_assert_int_eq(one("-d", "60"), 0);
+	ck_assert_int_eq(one("-d", "60.01"), 2);
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=128", "--shuffle=18446744073709551615" };
+		ck_assert_int_eq(parse(&o, 4, a), 0);
+		ck_assert(o.seed == UINT64_MAX && o.seed_given);
+		a[3] = "--shuffle=18446744073709551616";
+		ck_assert_int_eq(parse(&o, 4, a), 2);
+		a[3] = "--shuffle=0";
+		ck_assert_int_eq(parse(&o, 4, a), 0);
+		ck_assert(o.seed == 0 && o.seed_given);
+		a[3] = "--shuffle= -1";
+		ck_assert_int_eq(parse(&o, 4, a), 2);
+	}
+}
+END_TEST
+
 START_TEST(test_order_interleaved)
 {
 	const char *a[] = { "sweep", "sda", "nr_requests=4,8,16", "--repeat", "3" };
@@ -133,6 +194,7 @@ static Suite *sweep_opts_suite(void)
 	tcase_add_test(tc, test_parse_full);
 	tcase_add_test(tc, test_parse_defaults);
 	tcase_add_test(tc, test_parse_bad);
+	tcase_add_test(tc, test_parse_numbers);
 	tcase_add_test(tc, test_order_interleaved);
 	tcase_add_test(tc, test_order_shuffled);
 	suite_add_tcase(s, tc);
