@@ -40,7 +40,8 @@ const char *sweep_stats_verdict_text(enum sweep_verdict v, int good);
 
 #define SWEEP_WARN_LEN 200
 /* Warnings: a run shorter than 10 intervals or 5 s, a device idle more than
- * 10% of a window, a CV above 10% for the figure. Returns how many were
+ * 10% of a window, a value the kernel set as another or two values it set
+ * alike (runs' value against asked), a CV above 10% for the figure. Returns how many were
  * written (at most max). */
 size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const *values, size_t nvalues,
 			    double interval, int fig, const char *figname, char (*out)[SWEEP_WARN_LEN], size_t max);

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "safe-file.h"
 #include "sweep-figure.h"
+#include "tunable-table.h"
 
 enum arg { ARG_NONE, ARG_NEEDED, ARG_OPTIONAL };
 
@@ -165,6 +166,40 @@ void sweep_opts_usage(FILE *f)
 	fprintf(f, ", or metric:NAME\n");
 }
 
+/* A value as the tunable takes it: the number of a numeric tunable
+ * ("0128" is 128), a CPU list in order; else as given. */
+static void value_key(const char *name, const char *v, char *key, size_t len)
+{
+	const struct tunable_def *def = tunable_table_find(name);
+	struct tunable_limits lim;
+	char msg[TUNABLE_MSG_MAX];
+
+	if (def) {
+		tunable_table_limits(def, &lim);
+		if (tunable_table_validate(def, &lim, v, key, len, msg, sizeof(msg)) == 0)
+			return;
+	}
+	snprintf(key, len, "%s", v);
+}
+
+/* Why v repeats a value already in o, or NULL. */
+static const char *same_value(const struct sweep_opts *o, const char *v)
+{
+	static char why[2 * TUNABLE_VALUE_MAX + 64];
+	char a[TUNABLE_VALUE_MAX], b[TUNABLE_VALUE_MAX];
+
+	value_key(o->name, v, a, sizeof(a));
+	for (size_t k = 0; k < o->nvalues; k++) {
+		value_key(o->name, o->values[k], b, sizeof(b));
+		if (!strcmp(a, b)) {
+			snprintf(why, sizeof(why), "values %.*s and %.*s are the same setting", TUNABLE_VALUE_MAX,
+				 o->values[k], TUNABLE_VALUE_MAX, v);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 static int bad(FILE *err, const char *why, const char *what)
 {
 	fprintf(err, "blktune sweep: %s%s%s (blktune sweep --help lists the options)\n", what ? what : "",
@@ -194,7 +229,7 @@ static const struct sweep_opt_def *find(const char *a, char **val)
 int sweep_opts_parse(int argc, char **argv, struct sweep_opts *o, FILE *out, FILE *err)
 {
 	const char *dev = NULL, *sp = NULL, *why;
-	char *eq, *save = NULL, *tok;
+	char *eq;
 
 	memset(o, 0, sizeof(*o));
 	o->interval = 1;
@@ -244,16 +279,19 @@ int sweep_opts_parse(int argc, char **argv, struct sweep_opts *o, FILE *out, FIL
 		return bad(err, "expected TUNABLE=V1,V2,...", sp);
 	*eq = '\0';
 	snprintf(o->name, sizeof(o->name), "%s", o->spec);
-	for (tok = strtok_r(eq + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (char *v = eq + 1, *comma;; v = comma + 1) {
+		if ((comma = strchr(v, ',')))
+			*comma = '\0';
+		if (!*v)
+			return bad(err, "an empty value (two commas in a row, or one at an end)", sp);
 		if (o->nvalues == SWEEP_VALUES_MAX)
 			return bad(err, "more than 64 values", NULL);
-		for (size_t k = 0; k < o->nvalues; k++)
-			if (!strcmp(o->values[k], tok))
-				return bad(err, "a value is given twice", tok);
-		o->values[o->nvalues++] = tok;
+		if ((why = same_value(o, v)))
+			return bad(err, why, NULL);
+		o->values[o->nvalues++] = v;
+		if (!comma)
+			break;
 	}
-	if (!o->nvalues)
-		return bad(err, "no values", NULL);
 	if ((size_t)o->repeat * o->nvalues > SWEEP_RUNS_MAX)
 		return bad(err, "values x repeats above 512", NULL);
 	if (o->duration < 0)

@@ -60,6 +60,15 @@ const char *sweep_stats_verdict_text(enum sweep_verdict v, int good)
 	return "n/a (<2 runs)";
 }
 
+/* What the kernel set for value (its first run that says), or NULL. */
+static const char *kernel_value(const struct sweep_run *runs, size_t n, const char *value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(runs[i].asked, value) && runs[i].value[0])
+			return runs[i].value;
+	return NULL;
+}
+
 size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const *values, size_t nvalues,
 			    double interval, int fig, const char *figname, char (*out)[SWEEP_WARN_LEN], size_t max)
 {
@@ -101,6 +110,24 @@ size_t sweep_stats_warnings(const struct sweep_run *runs, size_t n, char *const 
 				 "run %zu (%s, repeat %ld): the device was idle %s%% of the window", r->order, r->asked,
 				 r->repeat, a);
 		}
+	}
+	/* The kernel rounds some values (read_ahead_kb to pages): rows are
+	 * labelled as asked, so say which ran as what, and which two rows are
+	 * one kernel setting measured twice. */
+	for (size_t v = 0; v < nvalues && k < max; v++) {
+		const char *kv = kernel_value(runs, n, values[v]), *ku;
+		size_t u = 0;
+
+		if (!kv)
+			continue;
+		while (u < v && (!(ku = kernel_value(runs, n, values[u])) || strcmp(ku, kv)))
+			u++;
+		if (u < v)
+			snprintf(out[k++], SWEEP_WARN_LEN, "values %.60s and %.60s both ran as %.60s: one setting, not two",
+				 values[u], values[v], kv);
+		else if (strcmp(kv, values[v]))
+			snprintf(out[k++], SWEEP_WARN_LEN, "value %.60s ran as %.60s (what the kernel set)", values[v],
+				 kv);
 	}
 	for (size_t v = 0; v < nvalues && k < max; v++) {
 		struct sweep_value_stats st;

@@ -147,6 +147,46 @@ START_TEST(test_parse_numbers)
 }
 END_TEST
 
+/* Empty items and values that are one setting are refused, naming both. */
+START_TEST(test_parse_values)
+{
+	static const char *const never[] = {
+		"read_ahead_kb=128,,256", "read_ahead_kb=,128", "read_ahead_kb=128,", "read_ahead_kb=,",
+		"read_ahead_kb=128,0128", "read_ahead_kb=128, 128", "wbt_lat_usec=-1,-01", "nr_requests=64,64",
+		"scheduler=none,none",
+	};
+	struct sweep_opts o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *err;
+
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
+		const char *a[] = { "sweep", "sda", never[i] };
+		ck_assert_msg(parse(&o, 3, a) == 2, "%s accepted", never[i]);
+	}
+	/* different numbers, different words: fine, kept as given */
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=0128,256,1024" };
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+		ck_assert_uint_eq(o.nvalues, 3);
+		ck_assert_str_eq(o.values[0], "0128");
+		a[2] = "iosched/foo=a,b";
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+	}
+	/* the message names both */
+	{
+		char av0[] = "sweep", av1[] = "sda", av2[] = "read_ahead_kb=128,256,0128";
+		char *av[] = { av0, av1, av2 };
+		err = open_memstream(&text, &len);
+		ck_assert_int_eq(sweep_opts_parse(3, av, &o, err, err), 2);
+		fclose(err);
+		ck_assert_msg(strstr(text, "values 128 and 0128 are the same setting") != NULL, "%s", text);
+		ck_assert_msg(strchr(text, '\n') == text + len - 1, "not one line: %s", text);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(test_order_interleaved)
 {
 	const char *a[] = { "sweep", "sda", "nr_requests=4,8,16", "--repeat", "3" };
@@ -195,6 +235,7 @@ static Suite *sweep_opts_suite(void)
 	tcase_add_test(tc, test_parse_defaults);
 	tcase_add_test(tc, test_parse_bad);
 	tcase_add_test(tc, test_parse_numbers);
+	tcase_add_test(tc, test_parse_values);
 	tcase_add_test(tc, test_order_interleaved);
 	tcase_add_test(tc, test_order_shuffled);
 	suite_add_tcase(s, tc);

@@ -707,6 +707,40 @@ START_TEST(test_warnings_edges)
 }
 END_TEST
 
+/* Values the kernel rounds to one setting (read_ahead_kb 100 and 101 are
+ * both 25 pages): the rows are labelled as asked, so the warnings say the
+ * two are one setting, whichever comes first; a value set as asked says
+ * nothing. */
+START_TEST(test_warnings_kernel_value)
+{
+	static struct sweep_run runs[4];
+	static const char *const asked[][3] = { { "100", "101", "200" }, { "101", "100", "200" } };
+	char (*out)[SWEEP_WARN_LEN] = malloc(8 * SWEEP_WARN_LEN);
+
+	ck_assert_ptr_nonnull(out);
+	for (size_t o = 0; o < 2; o++) {
+		char *vals[3] = { (char *)asked[o][0], (char *)asked[o][1], (char *)asked[o][2] };
+		char want[SWEEP_WARN_LEN];
+		size_t n, first = 0;
+
+		for (size_t i = 0; i < 3; i++) {
+			sweep_run_init(&runs[i]);
+			snprintf(runs[i].asked, sizeof(runs[i].asked), "%s", vals[i]);
+			snprintf(runs[i].value, sizeof(runs[i].value), "%s", i < 2 ? "100" : "200");
+		}
+		n = sweep_stats_warnings(runs, 3, vals, 3, 1, SF_MB_S, "mb_s", out, 8);
+		if (o == 1) {
+			ck_assert_str_eq(out[0], "value 101 ran as 100 (what the kernel set)");
+			first = 1;
+		}
+		ck_assert_uint_eq(n, first + 1);
+		snprintf(want, sizeof(want), "values %s and %s both ran as 100: one setting, not two", vals[0], vals[1]);
+		ck_assert_str_eq(out[first], want);
+	}
+	free(out);
+}
+END_TEST
+
 START_TEST(test_report_fields_and_ci)
 {
 	static struct sweep_run runs[9];
@@ -1324,6 +1358,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_stats_by_hand);
 	tcase_add_test(tc, test_stats_edges);
 	tcase_add_test(tc, test_warnings_edges);
+	tcase_add_test(tc, test_warnings_kernel_value);
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_verdict_direction);
 	tcase_add_test(tc, test_csv_round_trip);
