@@ -20,7 +20,9 @@ int sweep_workload_fio_cmd(const char *cmd, const char *json, char **out);
 /* fio's JSON text into run->fig[SF_FIO_*]. Returns 0 or -EINVAL. */
 int sweep_workload_fio_parse(const char *text, struct sweep_run *run);
 /* The last number in the last match of regex in text (the first
- * parenthesised group if the regex has one, else the whole match), or NAN. */
+ * parenthesised group if the regex has one, else the whole match), or NAN.
+ * A '-' is a minus sign only where it starts a number: in "10-20" the
+ * numbers are 10 and 20, and 20 is taken. */
 double sweep_workload_metric(const char *text, const char *regex);
 
 #endif

@@ -136,6 +136,11 @@ int sweep_workload_fio_parse(const char *text, struct sweep_run *run)
 	return 0;
 }
 
+#define DIGIT(c) ((c) >= '0' && (c) <= '9')
+
+/* The last number in s[0, len). A '-' is a minus sign only where it starts
+ * a number, not after a digit or a point: "10-20" is 10 and 20 (the last
+ * is 20), never -20. */
 static double last_number(const char *s, size_t len)
 {
 	double v = NAN;
@@ -143,8 +148,8 @@ static double last_number(const char *s, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		char *end, buf[64];
 		size_t n;
-		if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] == '-' || s[i] == '.') && i + 1 < len &&
-							 s[i + 1] >= '0' && s[i + 1] <= '9')))
+		bool sign = s[i] == '-' && !(i > 0 && (DIGIT(s[i - 1]) || s[i - 1] == '.'));
+		if (!(DIGIT(s[i]) || ((sign || s[i] == '.') && i + 1 < len && DIGIT(s[i + 1]))))
 			continue;
 		n = strspn(s + i, "0123456789.-eE+");
 		if (n > len - i)

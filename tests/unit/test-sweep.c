@@ -349,6 +349,14 @@ START_TEST(test_metric)
 	/* a group picks the number inside it */
 	ck_assert_double_eq_tol(sweep_workload_metric(out, "rate: ([0-9.]+) MB/s \\(([0-9]) runs"), 42.25, 1e-12);
 	ck_assert_double_eq_tol(sweep_workload_metric("x -3.5 y\n", "x .* y"), -3.5, 1e-12);
+	/* a hyphen after a digit is a range, not a minus sign: 20, not -20 */
+	ck_assert_double_eq_tol(sweep_workload_metric("lat 10-20 us\n", "lat [0-9-]+"), 20, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("lat 1.5-2.5 us\n", "lat [0-9.-]+"), 2.5, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("lat 10.-20 us\n", "lat [0-9.-]+"), 20, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("d -20 x\n", "d [0-9-]+"), -20, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("d=-20\n", "d=[0-9-]+"), -20, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("-7\n", "[0-9-]+"), -7, 1e-12);
+	ck_assert_double_eq_tol(sweep_workload_metric("v 3--4\n", "v [0-9-]+"), -4, 1e-12);
 	ck_assert(isnan(sweep_workload_metric(out, "nothing here")));
 	ck_assert(isnan(sweep_workload_metric(out, "rate: ([a-z]+)")));
 }
