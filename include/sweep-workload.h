@@ -24,5 +24,9 @@ int sweep_workload_fio_parse(const char *text, struct sweep_run *run);
  * A '-' is a minus sign only where it starts a number: in "10-20" the
  * numbers are 10 and 20, and 20 is taken. */
 double sweep_workload_metric(const char *text, const char *regex);
+/* The last max bytes of the file at path (all of a shorter one) into a new
+ * NUL-terminated *out, from the first line that starts inside them: the
+ * last match of --metric is in the output's end. Returns 0 or -errno. */
+int sweep_workload_read_tail(const char *path, size_t max, char **out);
 
 #endif

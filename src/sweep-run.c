@@ -266,33 +266,7 @@ static void own_figures(const struct sweep_window_result *w, struct sweep_run *r
 
 static int slurp(const char *path, char **out)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
-
-	if (!f)
-		return -errno;
-	if (!(buf = malloc(cap))) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n < cap - 1)
-			break;
-		if (cap >= (64u << 20)) /* keep the last 64 MiB at most */
-			break;
-		char *nb = realloc(buf, cap * 2);
-		if (!nb)
-			break;
-		buf = nb;
-		cap *= 2;
-	}
-	buf[n] = '\0';
-	fclose(f);
-	*out = buf;
-	return 0;
+	return sweep_workload_read_tail(path, 64u << 20, out); /* keep the last 64 MiB at most */
 }
 
 static void workload_figures(const struct sweep_runner *rn, struct sweep_run *run, const char *json,

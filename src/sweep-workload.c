@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "json-read.h"
 
@@ -181,4 +182,67 @@ double sweep_workload_metric(const char *text, const char *regex)
 	}
 	regfree(&re);
 	return hit ? last_number(hit, hitlen) : NAN;
+}
+
+int sweep_workload_read_tail(const char *path, size_t max, char **out)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0;
+	bool cut = false;
+	struct stat st;
+	char *buf, *nl;
+
+	if (!f)
+		return -errno;
+	/* a regular file: start max bytes before its end */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) {
+		if (fseeko(f, st.st_size - (off_t)max, SEEK_SET) < 0) {
+			int err = -errno;
+			fclose(f);
+			return err;
+		}
+		cut = true;
+	}
+	if (cap > max + 1)
+		cap = max + 1;
+	if (!(buf = malloc(cap))) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	for (;;) {
+		int c;
+
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1 || (c = getc(f)) == EOF)
+			break;
+		ungetc(c, f);
+		if (cap == max + 1) {
+			/* full and more to come (it grew, or no seek): keep the
+			 * newer half */
+			memmove(buf, buf + n - max / 2, max / 2);
+			n = max / 2;
+			cut = true;
+			continue;
+		}
+		char *nb = realloc(buf, cap * 2 < max + 1 ? cap * 2 : max + 1);
+		if (!nb)
+			break;
+		buf = nb;
+		cap = cap * 2 < max + 1 ? cap * 2 : max + 1;
+	}
+	buf[n] = '\0';
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return -EIO;
+	}
+	fclose(f);
+	/* a line cut at its head could match what the whole line does not */
+	if (cut) {
+		nl = strchr(buf, '\n');
+		n = nl ? n - (size_t)(nl + 1 - buf) : 0;
+		memmove(buf, nl ? nl + 1 : buf + n, n + 1);
+	}
+	*out = buf;
+	return 0;
 }

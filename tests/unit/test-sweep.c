@@ -362,6 +362,73 @@ START_TEST(test_metric)
 }
 END_TEST
 
+/* Write text to a new file, read back its tail of max bytes. */
+static char *tail_of(const char *text, size_t max)
+{
+	char path[] = "/tmp/blktune-unit-tail-XXXXXX", *out = NULL;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	ck_assert_int_eq(sweep_workload_read_tail(path, max, &out), 0);
+	unlink(path);
+	return out;
+}
+
+/* --metric searches the end of the output: slurp kept the first 64 MiB
+ * while its comment said the last, so "the last match" was wrong beyond. */
+START_TEST(test_read_tail)
+{
+	char big[4096], *t;
+
+	/* 20 lines of 10 bytes, the last says 7: 64 bytes are its end, from
+	 * the first whole line in them */
+	big[0] = '\0';
+	for (int i = 0; i < 19; i++)
+		strcat(big, "rate: 512\n");
+	strcat(big, "rate: 007\n");
+	t = tail_of(big, 64);
+	ck_assert_str_eq(t, "rate: 512\nrate: 512\nrate: 512\nrate: 512\nrate: 512\nrate: 007\n");
+	ck_assert_double_eq(sweep_workload_metric(t, "rate: [0-9]+"), 7);
+	free(t);
+	/* a cut inside a number never leaves its tail to match */
+	t = tail_of("rate: 5123\n", 4);
+	ck_assert_str_eq(t, "");
+	free(t);
+	t = tail_of("rate: 5123\nrate: 9\n", 12);
+	ck_assert_str_eq(t, "rate: 9\n");
+	free(t);
+	/* at or under the limit: the whole file */
+	t = tail_of("rate: 1\nrate: 2", 15);
+	ck_assert_str_eq(t, "rate: 1\nrate: 2");
+	free(t);
+	t = tail_of("rate: 1\nrate: 2", 14);
+	ck_assert_str_eq(t, "rate: 2");
+	free(t);
+	/* past the buffer's first size (64 KiB) and the limit: 1 MiB of lines */
+	{
+		size_t len = 1 << 20, at = 0;
+		char *text = malloc(len + 1);
+		ck_assert_ptr_nonnull(text);
+		while (at + 10 <= len - 10) {
+			memcpy(text + at, "rate: 512\n", 10);
+			at += 10;
+		}
+		memcpy(text + at, "rate: 007\n", 10);
+		text[at + 10] = '\0';
+		t = tail_of(text, 100000);
+		ck_assert_uint_le(strlen(t), 100000);
+		ck_assert_uint_ge(strlen(t), 100000 - 10);
+		ck_assert_double_eq(sweep_workload_metric(t, "rate: [0-9]+"), 7);
+		ck_assert_int_eq(strncmp(t, "rate: 512\n", 10), 0);
+		free(t);
+		free(text);
+	}
+	ck_assert_int_eq(sweep_workload_read_tail("/nonexistent/x", 64, &t), -ENOENT);
+}
+END_TEST
+
 START_TEST(test_format_plain)
 {
 	char b[64];
@@ -1362,6 +1429,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_figure_directions);
 	tcase_add_test(tc, test_figure_lookup_and_list);
 	tcase_add_test(tc, test_run_init_and_figures);
+	tcase_add_test(tc, test_read_tail);
 	tcase_add_test(tc, test_format_plain);
 	tcase_add_test(tc, test_stats_by_hand);
 	tcase_add_test(tc, test_stats_edges);
