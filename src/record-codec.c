@@ -175,6 +175,7 @@ static void walk_disk(struct walk *w, struct disk_sample *d)
 {
 	struct disk_stat *st = &d->st;
 	struct disk_info *in = &d->info;
+	size_t kind;
 
 	seg(w, 2, (uint64_t)st->dev ^ (uint64_t)in->diskseq << 32);
 	G(w, RG_HEAD);
@@ -188,7 +189,12 @@ static void walk_disk(struct walk *w, struct disk_sample *d)
 	WU(w, st->dc_ios); WU(w, st->dc_merges); WU(w, st->dc_sectors); WU(w, st->dc_ticks);
 	WU(w, st->fl_ios); WU(w, st->fl_ticks);
 	G(w, RG_INFO);
-	WU(w, in->diskseq); WU(w, in->kind); WU(w, in->has_queue);
+	WU(w, in->diskseq);
+	/* the views and outputs name a kind from a table */
+	kind = wcount(w, (size_t)in->kind, DISK_KIND_UNKNOWN);
+	if (w->dec)
+		in->kind = (enum disk_kind)kind;
+	WU(w, in->has_queue);
 	/* a decoded disk gets its own text (kept only if not empty) */
 	if (w->dec && disk_text_own(&in->text) < 0) {
 		w->err = -ENOMEM;

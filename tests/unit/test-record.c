@@ -567,6 +567,49 @@ START_TEST(test_malformed_payloads)
 }
 END_TEST
 
+/* A device's kind names a row of the outputs' tables: the last kind reads
+ * back, one past it (or far past it) is refused, not used as an index. */
+START_TEST(test_disk_kind_range)
+{
+	static const uint64_t kinds[] = { DISK_KIND_UNKNOWN, DISK_KIND_UNKNOWN + 1, 100000000, 1ull << 32 };
+	struct sample a, out;
+	struct record_flat f, dec;
+	struct record_buf b = { 0 };
+	size_t at = 0;
+
+	sample_init(&a);
+	sample_init(&out);
+	record_flat_init(&f);
+	record_flat_init(&dec);
+	make_sample(&a, 1);
+	ck_assert_int_eq(record_flatten(&a, &f), 0);
+	/* the kind is the second word of the disk's queue settings */
+	for (size_t i = 0; i < f.nw; i++)
+		if (f.g[i] == RG_INFO && f.w[i] == a.disks[1].info.diskseq) {
+			at = i + 1;
+			break;
+		}
+	ck_assert_uint_gt(at, 0);
+	ck_assert_uint_eq(f.w[at], a.disks[1].info.kind);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		ck_assert_int_eq(record_flatten(&a, &f), 0);
+		f.w[at] = kinds[k];
+		b.n = 0;
+		ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
+		ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
+		ck_assert_msg(record_unflatten(&dec, &out) == (kinds[k] <= DISK_KIND_UNKNOWN ? 0 : -EINVAL), "kind %llu",
+			      (unsigned long long)kinds[k]);
+		if (kinds[k] <= DISK_KIND_UNKNOWN)
+			ck_assert_int_eq(out.disks[1].info.kind, kinds[k]);
+	}
+	record_buf_free(&b);
+	record_flat_free(&f);
+	record_flat_free(&dec);
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
 static char *tmpdir(void)
 {
 	char tmpl[] = "/tmp/blktune-unit-XXXXXX";
@@ -832,6 +875,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_size_prediction);
 	tcase_add_test(tc, test_churn);
 	tcase_add_test(tc, test_malformed_payloads);
+	tcase_add_test(tc, test_disk_kind_range);
 	tcase_add_test(tc, test_file_roundtrip_and_seek);
 	tcase_add_test(tc, test_torn_tail);
 	tcase_add_test(tc, test_bad_crc_stops_there);
