@@ -103,6 +103,9 @@ static int add_sample(struct record_reader *r, bool key, size_t off, size_t len)
 
 	if (!key && !r->n)
 		return -EINVAL; /* a delta needs a sample before it */
+	/* From here flat holds this frame's sample or garbage, not the last
+	 * one indexed: a later get must decode again. */
+	r->at = SIZE_MAX;
 	if ((err = record_decode(&r->flat, key, r->map + off, len)) < 0)
 		return err;
 	if (r->n == r->cap) {

@@ -862,6 +862,86 @@ START_TEST(test_malformed_frame_mid_file)
 }
 END_TEST
 
+/* Append to path a frame holding sample k's flat list, with word `at` set
+ * to v when at < SIZE_MAX, coded against the list of sample k - 1 (NULL
+ * prev: a key), as the writer codes it; extra bytes trail the payload. */
+static void append_sample(const char *path, struct record_flat *prev, struct record_flat *cur, unsigned k, size_t at,
+			  uint64_t v, size_t extra)
+{
+	struct record_buf payload = { 0 }, frame = { 0 };
+	struct sample s;
+	FILE *f;
+
+	sample_init(&s);
+	make_sample(&s, k);
+	ck_assert_int_eq(record_flatten(&s, cur), 0);
+	if (at != SIZE_MAX)
+		cur->w[at] = v;
+	ck_assert_int_eq(record_encode(prev, cur, &payload), 0);
+	for (size_t i = 0; i < extra; i++)
+		ck_assert_int_eq(record_buf_put(&payload, "", 1), 0);
+	ck_assert_int_eq(record_frame(&frame, prev ? RECORD_DELTA : RECORD_KEY, &payload), 0);
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(frame.p, 1, frame.n, f), frame.n);
+	ck_assert_int_eq(fclose(f), 0);
+	record_buf_free(&payload);
+	record_buf_free(&frame);
+	sample_free(&s);
+}
+
+/* The lists write_file(path, n) leaves its last sample's coded against:
+ * samples 0 .. n - 1 flattened and coded as the writer did. */
+static void writer_state(struct record_flat f[2], unsigned n)
+{
+	struct record_buf b = { 0 };
+	struct sample s;
+
+	sample_init(&s);
+	for (unsigned k = 0; k < n; k++) {
+		make_sample(&s, k);
+		ck_assert_int_eq(record_flatten(&s, &f[k % 2]), 0);
+		b.n = 0;
+		ck_assert_int_eq(record_encode(k % 4 ? &f[(k + 1) % 2] : NULL, &f[k % 2], &b), 0);
+	}
+	record_buf_free(&b);
+	sample_free(&s);
+}
+
+/* A frame that decodes all its words and then fails (a byte after its
+ * strings) leaves them in the reader's list: sample 0, the one the list
+ * held before, still reads back as sample 0, not as the dropped one. */
+START_TEST(test_malformed_frame_keeps_last_sample)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct record_flat f[2];
+	struct sample want, got;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 1);
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	writer_state(f, 1);
+	append_sample(path, &f[0], &f[1], 1, SIZE_MAX, 0, 1);
+	sample_init(&want);
+	sample_init(&got);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 1);
+	ck_assert_ptr_nonnull(strstr(record_reader_warning(r), "malformed record (type 3)"));
+	make_sample(&want, 0);
+	ck_assert_int_eq(record_reader_get(r, 0, &got), 0);
+	assert_same(&want, &got);
+	record_reader_close(r);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	sample_free(&want);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(record_suite)
 static Suite *record_suite(void)
 {
@@ -881,6 +961,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_malformed_frame_mid_file);
+	tcase_add_test(tc, test_malformed_frame_keeps_last_sample);
 	suite_add_tcase(s, tc);
 	return s;
 }
