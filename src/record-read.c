@@ -30,6 +30,7 @@ struct record_reader {
 	size_t *ch_before, nch, chcap;
 	struct record_flat flat;
 	size_t at;        /* the sample flat holds, or SIZE_MAX */
+	struct sample check; /* each sample rebuilt once at open */
 	char warning[200];
 };
 
@@ -122,6 +123,10 @@ static int add_sample(struct record_reader *r, bool key, size_t off, size_t len)
 	e->key = key ? r->n : r->e[r->n - 1].key;
 	if (record_flat_times(&r->flat, &e->t, &e->wall) < 0)
 		return -EINVAL;
+	/* Words that are no sample are a malformed record like any other:
+	 * found here, replay stops before them instead of failing there. */
+	if ((err = record_unflatten(&r->flat, &r->check)) < 0)
+		return err;
 	r->n++;
 	r->at = r->n - 1;
 	return 0;
@@ -206,6 +211,7 @@ int record_reader_open(const char *path, struct record_reader **out, char *why, 
 	if (!r)
 		return -ENOMEM;
 	record_flat_init(&r->flat);
+	sample_init(&r->check);
 	r->at = SIZE_MAX;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
@@ -258,6 +264,7 @@ void record_reader_close(struct record_reader *r)
 	if (r->map)
 		munmap((void *)r->map, r->size);
 	record_flat_free(&r->flat);
+	sample_free(&r->check);
 	free(r->e);
 	free(r->ch);
 	free(r->ch_before);

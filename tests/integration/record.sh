@@ -4,9 +4,9 @@
 # (every figure, traced histograms included), and the reads and writes it
 # shows add up to fio's own counts. A recorder killed with SIGKILL leaves a
 # file that replays; a torn tail costs its last interval only, with a
-# warning. A device attached and detached mid-recording (churn: the
-# words of every device after it move) replays exactly too, present in
-# the intervals it existed only. Junk, another format version and an
+# warning, and so does a frame that holds no sample. A device attached and
+# detached mid-recording (churn: the words of every device after it move)
+# replays exactly too, present in the intervals it existed only. Junk, another format version and an
 # existing -w file are one line on stderr and exit status 2.
 . "$(dirname "$0")/../lib.sh"
 t_need_root
@@ -108,6 +108,26 @@ print(round(r), round(w), traced)' "$T_TMP/replay.json" "$dev")
 t_near "replayed reads add up to fio's" "$rr" "$fr" 2
 t_near "replayed writes add up to fio's" "$rw" "$fw" 2
 t_check "traced figures are in the replay ($traced intervals)" test "$traced" -gt 0
+
+# A last frame that decodes but holds no sample (a key of three words):
+# open stops before it, so replay is the 16 intervals and a warning.
+cp "$rec" "$T_TMP/nosample.btr"
+at=$(stat -c %s "$rec")
+python3 -c 'import struct, sys
+def crc32c(data):
+    c = 0xffffffff
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82f63b78 if c & 1 else c >> 1
+    return c ^ 0xffffffff
+payload = bytes([2, 1, 3, 0, 0, 0])  # one new segment, 3 words, no string, no bits, none changed
+body = bytes([2, len(payload)]) + payload
+sys.stdout.buffer.write(body + struct.pack("<I", crc32c(body)))' >> "$T_TMP/nosample.btr"
+"$BLKTUNE" -r "$T_TMP/nosample.btr" -b --json --cgroups --top-processes > "$T_TMP/nosample.json" 2> "$T_TMP/nosample.err"
+t_eq "a frame that is no sample: replay exit status" "$?" 0
+t_check "... the intervals before it unchanged" cmp -s "$T_TMP/nosample.json" "$T_TMP/replay.json"
+t_check "... and says where on stderr" grep -q "malformed record (type 2) at byte $at" "$T_TMP/nosample.err"
 
 # SIGKILL while recording: the file replays.
 kill9=$T_TMP/killed.btr

@@ -942,6 +942,47 @@ START_TEST(test_malformed_frame_keeps_last_sample)
 }
 END_TEST
 
+/* A frame that decodes but is no sample (a disk count over the limit): the
+ * recording ends before it at open, saying where, and the samples before
+ * it read back; replay never meets it half-way. */
+START_TEST(test_unrebuildable_sample_stops_there)
+{
+	char *dir = tmpdir(), path[4200], why[256], where[64];
+	struct record_reader *r;
+	struct record_flat f[2];
+	struct sample want, got;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 2);
+	snprintf(where, sizeof(where), "at byte %lld;", (long long)file_size(path));
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	writer_state(f, 2);
+	/* words 0 .. 3 are the times, word 4 the disk count */
+	append_sample(path, &f[1], &f[0], 2, 4, RECORD_MAX_DISKS + 1, 0);
+	append_sample(path, &f[0], &f[1], 3, SIZE_MAX, 0, 0);
+	sample_init(&want);
+	sample_init(&got);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 2);
+	ck_assert_msg(strstr(record_reader_warning(r), "malformed record (type 3)") &&
+			      strstr(record_reader_warning(r), where),
+		      "%s", record_reader_warning(r));
+	for (unsigned k = 0; k < 2; k++) {
+		make_sample(&want, k);
+		ck_assert_int_eq(record_reader_get(r, k, &got), 0);
+		assert_same(&want, &got);
+	}
+	record_reader_close(r);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	sample_free(&want);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(record_suite)
 static Suite *record_suite(void)
 {
@@ -962,6 +1003,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_malformed_frame_mid_file);
 	tcase_add_test(tc, test_malformed_frame_keeps_last_sample);
+	tcase_add_test(tc, test_unrebuildable_sample_stops_there);
 	suite_add_tcase(s, tc);
 	return s;
 }
