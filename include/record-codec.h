@@ -49,6 +49,14 @@
 #define RECORD_MAX_WORDS (64u << 20)
 #define RECORD_MAX_STRINGS (1u << 20)
 #define RECORD_MAX_SEGS (1u << 22)
+/* New words and strings a record may bring per byte of its payload. A word
+ * that is zero in a key costs next to nothing, so without this a few
+ * bytes could declare RECORD_MAX_WORDS words and every delta after them a
+ * pass over all. The densest sample the limits allow, a host of
+ * RECORD_MAX_CPUS CPUs tracing devices diskstats does not list, brings
+ * about 4000 per byte (each such device 50k words, mostly its per-CPU
+ * counters, for 12 bytes of layout and id): twice that is refused. */
+#define RECORD_NEW_PER_BYTE 8192u
 
 /* What part of a sample a word belongs to (the size breakdown's groups:
  * tests/bench/record-breakdown.c). */

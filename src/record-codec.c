@@ -1015,14 +1015,24 @@ static int push_seg(struct record_seg **seg, size_t *n, size_t *cap, size_t **fr
 	return 0;
 }
 
+/* Words and strings a segment has that the one it continues had not. */
+static uint64_t fresh(const struct record_flat *f, const struct record_seg *s, size_t fr)
+{
+	const struct record_seg *o = fr != NONE ? &f->seg[fr] : &(struct record_seg){ 0 };
+
+	return (s->nw > o->nw ? s->nw - o->nw : 0) + (s->ns > o->ns ? s->ns - o->ns : 0);
+}
+
 /* The layout of a record against f's (the record before). *same: as
- * before; else the segments and where each stood before. */
+ * before; else the segments and where each stood before. A record of n
+ * payload bytes brings at most n * RECORD_NEW_PER_BYTE new words and
+ * strings. */
 static int decode_layout(const struct record_flat *f, bool key, const unsigned char **p, const unsigned char *end,
-			 struct record_seg **segp, size_t **fromp, size_t *nsegp, bool *same)
+			 size_t n_bytes, struct record_seg **segp, size_t **fromp, size_t *nsegp, bool *same)
 {
 	struct record_seg *seg = NULL;
 	size_t *from = NULL, n = 0, cap = 0, fcap = 0, expect = 0, nw = 0, ns = 0;
-	uint64_t l, v;
+	uint64_t l, v, budget = (uint64_t)n_bytes * RECORD_NEW_PER_BYTE, added = 0;
 	int err = -EINVAL;
 
 	if (record_varint(p, end, &l) < 0 || (key && !l))
@@ -1063,6 +1073,8 @@ static int decode_layout(const struct record_flat *f, bool key, const unsigned c
 			}
 			if (s.nw > RECORD_MAX_WORDS - nw || s.ns > RECORD_MAX_STRINGS - ns)
 				goto bad;
+			if ((added += fresh(f, &s, fr)) > budget)
+				goto bad; /* far more than a sample this size holds */
 			nw += s.nw;
 			ns += s.ns;
 			if ((err = push_seg(&seg, &n, &cap, &from, &fcap, &s, fr)) < 0)
@@ -1119,7 +1131,7 @@ int record_decode(struct record_flat *f, bool key, const unsigned char *p, size_
 
 	if (key)
 		record_flat_reset(f);
-	if ((err = decode_layout(f, key, &p, end, &seg, &from, &nseg, &same)) < 0)
+	if ((err = decode_layout(f, key, &p, end, n, &seg, &from, &nseg, &same)) < 0)
 		return err;
 	ns = same ? f->ns : nseg ? seg[nseg - 1].s0 + seg[nseg - 1].ns : 0;
 	if (!same) {

@@ -153,6 +153,26 @@ int unit_limit_file_size(rlim_t bytes)
 	return setrlimit(RLIMIT_FSIZE, &lim);
 }
 
+int unit_limit_memory(size_t bytes)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long kb = 0;
+	struct rlimit lim;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	if (!kb)
+		return -1;
+	/* what is mapped now (a sanitizer's shadow: terabytes) and bytes more */
+	lim.rlim_cur = lim.rlim_max = (rlim_t)kb * 1024 + bytes;
+	return setrlimit(RLIMIT_AS, &lim);
+}
+
 int unit_in_child(int (*body)(void *), void *arg)
 {
 	pid_t pid = fork();

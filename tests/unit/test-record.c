@@ -983,6 +983,154 @@ START_TEST(test_unrebuildable_sample_stops_there)
 }
 END_TEST
 
+/* A key of one new segment of nw words and no string, no bits, no string
+ * changed: its payload length. */
+static size_t words_key(unsigned char *p, uint64_t nw)
+{
+	struct record_buf b = { 0 };
+	size_t n;
+
+	record_buf_varint(&b, 2);
+	record_buf_varint(&b, 1);
+	record_buf_varint(&b, nw);
+	record_buf_varint(&b, 0);
+	record_buf_varint(&b, 0);
+	record_buf_varint(&b, 0);
+	memcpy(p, b.p, b.n);
+	n = b.n;
+	record_buf_free(&b);
+	return n;
+}
+
+/* New words cost payload bytes: a key may declare RECORD_NEW_PER_BYTE
+ * words per byte of it, not one more. The densest sample the limits allow
+ * (RECORD_MAX_CPUS CPUs, traced devices diskstats does not list: per-CPU
+ * counters, all zero) stays well inside that. */
+START_TEST(test_new_words_per_byte)
+{
+	unsigned char p[16];
+	struct record_flat f, dec;
+	struct record_buf b = { 0 };
+	struct sample a, out;
+	size_t n;
+
+	record_flat_init(&f);
+	record_flat_init(&dec);
+	n = words_key(p, 8 * RECORD_NEW_PER_BYTE);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(record_decode(&f, true, p, n), 0);
+	ck_assert_uint_eq(f.nw, 8 * RECORD_NEW_PER_BYTE);
+	n = words_key(p, 8 * RECORD_NEW_PER_BYTE + 1);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(record_decode(&f, true, p, n), -EINVAL);
+	n = words_key(p, RECORD_MAX_WORDS);
+	ck_assert_int_eq(record_decode(&f, true, p, n), -EINVAL);
+
+	sample_init(&a);
+	sample_init(&out);
+	a.cpus.valid = true;
+	ck_assert_int_eq(sample_cpus_reserve(&a.cpus, RECORD_MAX_CPUS), 0);
+	a.cpus.nirq = SAMPLE_IRQ_MAX;
+	a.traced = true;
+	ck_assert_int_eq(trace_sample_resize(&a.trace, RECORD_MAX_CPUS, 16), 0);
+	for (unsigned i = 0; i < 16; i++)
+		a.trace.devs[i].dev = makedev(259, i);
+	ck_assert_int_eq(record_flatten(&a, &f), 0);
+	ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
+	ck_assert_msg(f.nw > RECORD_NEW_PER_BYTE / 4 * b.n, "%zu words in %zu bytes: not that dense", f.nw, b.n);
+	ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
+	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	assert_same(&a, &out);
+	record_buf_free(&b);
+	record_flat_free(&f);
+	record_flat_free(&dec);
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
+static void append_frame(const char *path, enum record_type type, const unsigned char *p, size_t n, unsigned times)
+{
+	struct record_buf payload = { 0 }, frame = { 0 };
+	FILE *f = fopen(path, "a");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(record_buf_put(&payload, p, n), 0);
+	ck_assert_int_eq(record_frame(&frame, type, &payload), 0);
+	for (unsigned i = 0; i < times; i++)
+		ck_assert_uint_eq(fwrite(frame.p, 1, frame.n, f), frame.n);
+	ck_assert_int_eq(fclose(f), 0);
+	record_buf_free(&payload);
+	record_buf_free(&frame);
+}
+
+struct small_files {
+	char key[4200], delta[4200];
+};
+
+/* Opened with 64 MiB of address space to spare: what the files declare
+ * (gigabytes) is refused before it is allocated. */
+static int open_small_files(void *arg)
+{
+	struct small_files *sf = arg;
+	struct record_reader *r;
+	char why[256];
+
+	if (unit_limit_memory(64u << 20) < 0)
+		return 10;
+	if (record_reader_open(sf->key, &r, why, sizeof(why)) != -EINVAL || !strstr(why, "malformed record (type 2) at byte"))
+		return 11;
+	if (record_reader_open(sf->delta, &r, why, sizeof(why)) != 0)
+		return 12;
+	if (record_reader_count(r) != 1 || !strstr(record_reader_warning(r), "malformed record (type 3)"))
+		return 13;
+	record_reader_close(r);
+	return 0;
+}
+
+/* A file of a few hundred bytes that declares RECORD_MAX_WORDS words in a
+ * key and then a hundred deltas (each a pass over them all), and one whose
+ * delta brings a segment of half as many: both refused where the words
+ * are declared, in bounded memory. */
+START_TEST(test_small_file_many_words)
+{
+	static const unsigned char same[] = { 0, 0, 0 }; /* a delta: nothing moved */
+	char *dir = tmpdir();
+	struct small_files sf;
+	struct record_flat f[2];
+	struct record_buf b = { 0 };
+	unsigned char p[16];
+
+	snprintf(sf.key, sizeof(sf.key), "%s/key.btr", dir);
+	snprintf(sf.delta, sizeof(sf.delta), "%s/delta.btr", dir);
+	write_file(sf.key, 0);
+	append_frame(sf.key, RECORD_KEY, p, words_key(p, RECORD_MAX_WORDS), 1);
+	append_frame(sf.key, RECORD_DELTA, same, sizeof(same), 100);
+	ck_assert_int_lt(file_size(sf.key), 1200);
+	/* after a real sample, a delta: its segments as before, then a new
+	 * one of RECORD_MAX_WORDS / 2 words */
+	write_file(sf.delta, 1);
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	writer_state(f, 1);
+	record_buf_varint(&b, f[0].nseg + 2);
+	record_buf_varint(&b, 2 * f[0].nseg);
+	record_buf_varint(&b, 1);
+	record_buf_varint(&b, RECORD_MAX_WORDS / 2);
+	record_buf_varint(&b, 0);
+	record_buf_varint(&b, 0);
+	record_buf_varint(&b, 0);
+	append_frame(sf.delta, RECORD_DELTA, b.p, b.n, 1);
+	append_frame(sf.delta, RECORD_DELTA, same, sizeof(same), 100);
+	ck_assert_int_eq(unit_in_child(open_small_files, &sf), 0);
+	record_buf_free(&b);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(record_suite)
 static Suite *record_suite(void)
 {
@@ -1004,6 +1152,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_malformed_frame_mid_file);
 	tcase_add_test(tc, test_malformed_frame_keeps_last_sample);
 	tcase_add_test(tc, test_unrebuildable_sample_stops_there);
+	tcase_add_test(tc, test_new_words_per_byte);
+	tcase_add_test(tc, test_small_file_many_words);
 	suite_add_tcase(s, tc);
 	return s;
 }

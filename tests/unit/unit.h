@@ -50,6 +50,10 @@ int unit_restore_fds(void);
 /* In such a child: files may grow to bytes, beyond that write() fails with
  * EFBIG (SIGXFSZ ignored). 0 or -1. */
 int unit_limit_file_size(rlim_t bytes);
+/* In such a child: the address space may grow by bytes more than it has
+ * now; beyond, mmap fails (malloc returns NULL; under ASan the allocator
+ * reports it and aborts). 0 or -1. */
+int unit_limit_memory(size_t bytes);
 /* Write a file (creating parent directories). */
 void unit_write_file(const char *path, const char *content);
 
