@@ -41,11 +41,16 @@ struct record_meta {
 	unsigned key_every;
 };
 
+/* A tunable's value, whole: TUNABLE_VALUE_MAX (an irq's smp_affinity_list
+ * on a host of many CPUs is long). On disk a string is its length and its
+ * bytes, so the size is no part of the format; a reader takes up to 255. */
+#define RECORD_VALUE_MAX 256
+
 /* A tunable change, as recorded (and read back by record-read). */
 struct record_change {
 	double t;          /* CLOCK_MONOTONIC of the change, as samples' t */
 	long long wall;    /* CLOCK_REALTIME seconds */
-	char dev[32], tunable[32], from[64], to[64];
+	char dev[32], tunable[32], from[RECORD_VALUE_MAX], to[RECORD_VALUE_MAX];
 };
 
 struct record;
@@ -57,6 +62,9 @@ int record_create(const char *path, const struct record_meta *m, struct record *
  * stops before it). */
 int record_sample(struct record *r, const struct sample *s);
 int record_change(struct record *r, const struct record_change *c);
+/* Set c's names and values. Returns 0, or -EOVERFLOW when one is longer
+ * than its field holds: a change is recorded whole or not at all. */
+int record_change_set(struct record_change *c, const char *dev, const char *tunable, const char *from, const char *to);
 /* Bytes written so far (the header included). */
 uint64_t record_bytes(const struct record *r);
 /* fsync and close. Returns 0 or -errno. */

@@ -449,6 +449,8 @@ void app_mark_change(struct app *a, struct tunable_session *ts, const char *dev)
 					       (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 }
 
+_Static_assert(RECORD_VALUE_MAX >= TUNABLE_VALUE_MAX, "a recorded change holds any tunable value");
+
 int app_record_change(struct app *a, const char *dev, const char *tunable, const char *from, const char *to)
 {
 	struct record_change c = { .wall = (long long)time(NULL) };
@@ -459,11 +461,7 @@ int app_record_change(struct app *a, const char *dev, const char *tunable, const
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	c.t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-	snprintf(c.dev, sizeof(c.dev), "%s", dev);
-	snprintf(c.tunable, sizeof(c.tunable), "%s", tunable);
-	snprintf(c.from, sizeof(c.from), "%s", from);
-	snprintf(c.to, sizeof(c.to), "%s", to);
-	if ((err = record_change(a->rec, &c)) < 0)
+	if ((err = record_change_set(&c, dev, tunable, from, to)) < 0 || (err = record_change(a->rec, &c)) < 0)
 		snprintf(a->export_error, sizeof(a->export_error), "-w %s: the change of %s %s not recorded: %s",
 			 a->opt.record, dev, tunable, strerror(-err));
 	return err;

@@ -149,7 +149,9 @@ int output_json(FILE *f, const struct output_report *r)
 		for (size_t k = 0; k < r->nchanges; k++) {
 			const struct record_change *c = &r->changes[k];
 			struct timespec w = { .tv_sec = (time_t)c->wall };
-			char when[40], dev[80], tun[80], from[160], to[160];
+			/* a byte may take a 6-byte escape */
+			char when[40], dev[6 * sizeof(c->dev) + 3], tun[6 * sizeof(c->tunable) + 3],
+				from[6 * sizeof(c->from) + 3], to[6 * sizeof(c->to) + 3];
 			output_timestamp(&w, when, sizeof(when));
 			format_json_string(c->dev, dev, sizeof(dev));
 			format_json_string(c->tunable, tun, sizeof(tun));

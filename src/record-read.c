@@ -42,7 +42,7 @@ static uint32_t get_le32(const unsigned char *p)
 static int get_string(const unsigned char **p, const unsigned char *end, char *out, size_t size)
 {
 	uint64_t len;
-	char raw[256];
+	char raw[RECORD_VALUE_MAX]; /* the longest string a writer writes, and NUL */
 
 	if (record_varint(p, end, &len) < 0 || len > (uint64_t)(end - *p) || len >= sizeof(raw))
 		return -EINVAL;

@@ -141,6 +141,27 @@ int record_change(struct record *r, const struct record_change *c)
 	return emit(r, RECORD_CHANGE);
 }
 
+static int set_field(char *field, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= size)
+		return -EOVERFLOW;
+	memcpy(field, s, n + 1);
+	return 0;
+}
+
+int record_change_set(struct record_change *c, const char *dev, const char *tunable, const char *from, const char *to)
+{
+	int err;
+
+	if ((err = set_field(c->dev, sizeof(c->dev), dev)) < 0 ||
+	    (err = set_field(c->tunable, sizeof(c->tunable), tunable)) < 0 ||
+	    (err = set_field(c->from, sizeof(c->from), from)) < 0 || (err = set_field(c->to, sizeof(c->to), to)) < 0)
+		return err;
+	return 0;
+}
+
 uint64_t record_bytes(const struct record *r)
 {
 	return r->bytes;

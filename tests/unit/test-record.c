@@ -833,6 +833,52 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* A tunable value as long as a tunable's (an irq's smp_affinity_list on a
+ * host of many CPUs: 255 bytes) is recorded and read back whole; one byte
+ * more, or a device name too long, is refused, not cut. */
+START_TEST(test_change_values_whole)
+{
+	char *dir = tmpdir(), path[4200], why[256], longv[RECORD_VALUE_MAX + 1], shortv[RECORD_VALUE_MAX];
+	struct record_meta m = { .host = "h", .interval = 1 };
+	struct record_change c = { .t = 1001.0 };
+	const struct record_change *got;
+	const size_t *before;
+	struct record_reader *r;
+	struct record *w;
+	struct sample s;
+	size_t n = 0;
+
+	for (unsigned cpu = 0; n < RECORD_VALUE_MAX; cpu += 2)
+		n += (size_t)snprintf(longv + n, sizeof(longv) - n, "%u,", cpu);
+	longv[RECORD_VALUE_MAX] = '\0';
+	memcpy(shortv, longv, RECORD_VALUE_MAX - 1);
+	shortv[RECORD_VALUE_MAX - 1] = '\0';
+	ck_assert_int_eq(record_change_set(&c, "nvme0n1", "irq_affinity", longv, "0"), -EOVERFLOW);
+	ck_assert_int_eq(record_change_set(&c, "nvme0n1", "irq_affinity", "0", longv), -EOVERFLOW);
+	ck_assert_int_eq(record_change_set(&c, "a-device-name-of-32-characters-x", "scheduler", "0", "1"), -EOVERFLOW);
+	ck_assert_int_eq(record_change_set(&c, "nvme0n1", "irq_affinity", shortv, "0-1"), 0);
+	ck_assert_uint_eq(strlen(c.from), RECORD_VALUE_MAX - 1);
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	sample_init(&s);
+	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+	make_sample(&s, 0);
+	ck_assert_int_eq(record_sample(w, &s), 0);
+	ck_assert_int_eq(record_change(w, &c), 0);
+	make_sample(&s, 1);
+	ck_assert_int_eq(record_sample(w, &s), 0);
+	ck_assert_int_eq(record_close(w), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_changes(r, &got, &before), 1);
+	ck_assert_str_eq(got[0].from, shortv);
+	ck_assert_str_eq(got[0].to, "0-1");
+	ck_assert_str_eq(got[0].dev, "nvme0n1");
+	record_reader_close(r);
+	sample_free(&s);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A delta frame with a good checksum whose payload lies: replay stops
  * there, the samples before it stay readable. */
 START_TEST(test_malformed_frame_mid_file)
@@ -1149,6 +1195,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_torn_tail);
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_change_values_whole);
 	tcase_add_test(tc, test_malformed_frame_mid_file);
 	tcase_add_test(tc, test_malformed_frame_keeps_last_sample);
 	tcase_add_test(tc, test_unrebuildable_sample_stops_there);
