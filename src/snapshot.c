@@ -691,6 +691,9 @@ static int rec_tunable(struct parser *p, char **pos)
 		return perr(p, "tunable name or value too long");
 	if (!word_ok(name) || !rest_ok(*pos))
 		return perr(p, "tunable name or value with control characters or bytes that are not UTF-8");
+	/* what a capture writes at most; and each is checked against the others */
+	if (d->ntun >= TUNABLE_LIST_MAX)
+		return perr(p, "more than %d tunables for device %s", TUNABLE_LIST_MAX, d->name);
 	if (snapshot_tunable(d, name))
 		return perr(p, "tunable %s twice", name);
 	if (!(t = add_tunable(d)))

@@ -792,6 +792,37 @@ START_TEST(test_parser_errors)
 	t = edit(text, "end 1\n", "end 1\nmore\n");
 	expect_error(t, strlen(t), "data after 'end'");
 	free(t);
+	/* at most TUNABLE_LIST_MAX tunables a device (a capture writes no
+	 * more): one more is refused on its own line */
+	for (int more = 0; more < 2; more++) {
+		char *vec = strstr(text, "\nvec "), *many, line[64];
+		size_t had = 0, before = 0, at;
+		struct snapshot s2;
+		char msg[256];
+		ck_assert_ptr_nonnull(vec);
+		at = (size_t)(vec - text) + 1;
+		for (const char *q = text; (q = strstr(q, "\ntunable ")); q++)
+			had++;
+		for (size_t i = 0; i < at; i++)
+			before += text[i] == '\n';
+		many = malloc(len + 32 * TUNABLE_LIST_MAX + 1);
+		ck_assert_ptr_nonnull(many);
+		memcpy(many, text, at);
+		many[at] = '\0';
+		for (size_t k = 0; k < TUNABLE_LIST_MAX - had + (size_t)more; k++)
+			sprintf(many + strlen(many), "tunable t%zu 1\n", k);
+		strcat(many, text + at);
+		if (!more) {
+			ck_assert_msg(snapshot_parse(many, strlen(many), "x.snap", &s2, msg, sizeof(msg)) == 0, "%s", msg);
+			ck_assert_uint_eq(s2.dev[0].ntun, TUNABLE_LIST_MAX);
+			snapshot_free(&s2);
+		} else {
+			snprintf(line, sizeof(line), "x.snap:%zu: more than %d tunables for device loop7", before + 1 +
+				 TUNABLE_LIST_MAX - had, TUNABLE_LIST_MAX);
+			expect_error(many, strlen(many), line);
+		}
+		free(many);
+	}
 	{
 		char nul[64] = "blktune-snapshot 1\nho\0st x\n";
 		expect_error(nul, 27, "x.snap:2: garbage: a NUL byte");
