@@ -881,15 +881,31 @@ int snapshot_parse(const char *buf, size_t size, const char *name, struct snapsh
 
 int snapshot_read(const char *path, struct snapshot *out, char *msg, size_t len)
 {
-	FILE *f = fopen(path, "re");
+	/* O_NONBLOCK: a FIFO without a writer must not hang the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
+	FILE *f;
 	int err;
 
 	snapshot_init(out);
-	if (!f) {
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		err = -errno;
 		snprintf(msg, len, "%s: %s", path, strerror(-err));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(msg, len, "%s: not a regular file", path);
+		close(fd);
+		return -EINVAL;
+	}
+	if (!(f = fdopen(fd, "r"))) {
+		err = -errno;
+		snprintf(msg, len, "%s: %s", path, strerror(-err));
+		close(fd);
 		return err;
 	}
 	/* Read up to one byte past the limit so that snapshot_parse sees it. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1410,6 +1411,27 @@ START_TEST(test_trace_points_reused)
 }
 END_TEST
 
+/* show and diff read a snapshot file: a FIFO (nobody writing: the open
+ * would wait for ever), a directory are refused in one line at once. */
+START_TEST(test_read_not_regular)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4200], msg[256];
+	struct snapshot s;
+
+	ck_assert_ptr_nonnull(dir);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(snapshot_read(path, &s, msg, sizeof(msg)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "fifo: not a regular file"));
+	ck_assert_int_eq(snapshot_read(dir, &s, msg, sizeof(msg)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "not a regular file"));
+	ck_assert_ptr_null(strchr(msg, '\n'));
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_int_eq(snapshot_read(path, &s, msg, sizeof(msg)), -ENOENT);
+	unit_rmtree(dir);
+}
+END_TEST
+
 UNIT_SUITE(snapshot_suite)
 static Suite *snapshot_suite(void)
 {
@@ -1438,6 +1460,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_trace_gap_edges);
 	tcase_add_test(tc, test_warning_cut_everywhere);
 	tcase_add_test(tc, test_trace_points_reused);
+	tcase_add_test(tc, test_read_not_regular);
 	suite_add_tcase(s, tc);
 	return s;
 }
