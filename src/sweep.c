@@ -233,6 +233,13 @@ static int check_args(struct sweep *sw, int argc, char **argv)
 	size_t n;
 	int rc;
 
+	/* The first thing a user who is not root needs to hear (not that his
+	 * results directory is root's). */
+	if (geteuid() != 0) {
+		fprintf(stderr, "blktune sweep: a sweep writes %s's %s: run it as root (sudo blktune sweep ...)\n",
+			o->dev, o->name);
+		return 1;
+	}
 	if ((n = sweep_info_values(o, NULL, 0)) >= sizeof(sw->info.values))
 		return refuse("values too long: %zu characters after %s=, at most %zu", n, o->name,
 			      sizeof(sw->info.values) - 1);
