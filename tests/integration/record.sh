@@ -173,4 +173,14 @@ t_eq "... which is untouched" "$(md5sum < "$rec")" "$sum"
 refuse "-w with -r" "not both" -b -r "$rec" -w "$T_TMP/new.btr"
 t_check "... and wrote nothing" test ! -e "$T_TMP/new.btr"
 refuse "a missing file" "No such file" -b -r "$T_TMP/none.btr"
+# --trace-processes' traced figures are not recorded: said at the start,
+# and the replay calls them untraced rather than showing them as zero
+XDG_STATE_HOME=$T_TMP/state "$BLKTUNE" -b --json -d 0.3 -n 2 --trace-processes --top-processes \
+	-w "$T_TMP/tp.btr" > "$T_TMP/tp.live" 2> "$T_TMP/tp.err"
+t_check "-w with --trace-processes says what it does not record" \
+	grep -q "not --trace-processes' traced requests" "$T_TMP/tp.err"
+procs_traced() { grep -o '"processes": {[^[]*' "$1" | grep -o '"traced": [a-z]*' | sort -u | tr '\n' ' '; }
+t_eq "the live run traced processes" "$(procs_traced "$T_TMP/tp.live")" '"traced": true '
+"$BLKTUNE" -r "$T_TMP/tp.btr" -b --json --top-processes > "$T_TMP/tp.replay" 2> /dev/null
+t_eq "the replay says untraced, as documented" "$(procs_traced "$T_TMP/tp.replay")" '"traced": false '
 t_done
