@@ -118,6 +118,11 @@ int tunable_keep(struct tunable_session *s, tunable_report_fn report, void *arg)
  * and the next start does not offer to restore what is already restored.
  * Returns 0 or -errno. */
 int tunable_session_tidy(struct tunable_session *s);
+/* Originals an earlier session left that are still its own (this session
+ * did not change that tunable again; 0 once the journal it read is empty),
+ * or -ENOENT when this session has not opened the journal (it read nothing
+ * of it). */
+int tunable_session_left(const struct tunable_session *s);
 /* Changes made by this session that are not restored yet (an earlier
  * session's originals left in the journal are not counted). */
 size_t tunable_session_changes(const struct tunable_session *s);

@@ -98,7 +98,8 @@ struct ui {
 	struct tunable_session *ts;
 	bool keep_on_exit;   /* the person chose to keep changes: no restore */
 	bool exit_restored;  /* a signal restored everything on the way out */
-	int journal_pending; /* originals left by an earlier session, at start */
+	int journal_pending; /* originals left by an earlier session, at start (at exit: left) */
+	bool journal_changed; /* this session changed some of them again */
 	struct ui_exit_log exit_log;
 	struct tunable_info *tun;
 	int ntun, tun_sel, tun_top;

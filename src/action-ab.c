@@ -42,6 +42,13 @@ unsigned action_ab_apply(struct ui *u, enum ab_slot slot)
 		ui_status(u, "%s", why);
 		return ACT_REDRAW;
 	}
+	/* ab_apply with no device applies every device of the snapshot: the
+	 * keys act on the selected one only. */
+	if (!m) {
+		ui_status(u, "no device selected: %c re-applies its tunables to the selected device",
+			  slot == AB_A ? 'A' : 'B');
+		return ACT_REDRAW;
+	}
 	ab_apply(&u->ab, slot, u->ts, u->app->series, mono_now(), m ? m->name : NULL, action_record_change, u, msg,
 		 sizeof(msg));
 	ui_status(u, "%s", msg);

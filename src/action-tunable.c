@@ -274,9 +274,13 @@ void action_exit_report(struct ui *u, FILE *f)
 	if (l->restored || l->failed || l->kept)
 		fprintf(f, "blktune: this session: %u restored, %u not restored, %u kept changed\n", l->restored,
 			l->failed, l->kept);
-	if (u->journal_pending > 0)
+	if (u->journal_pending > 0 && !u->journal_changed)
 		fprintf(f, "blktune: the journal an earlier blktune left (%d line%s) is as it was: blktune --restore "
 			   "restores it\n", u->journal_pending, u->journal_pending == 1 ? "" : "s");
+	else if (u->journal_pending > 0)
+		fprintf(f, "blktune: %d line%s of the journal an earlier blktune left remain%s (this session changed "
+			   "the others again): blktune --restore restores %s\n", u->journal_pending,
+			u->journal_pending == 1 ? "" : "s", u->journal_pending == 1 ? "s" : "", u->journal_pending == 1 ? "it" : "them");
 	free(l->text);
 	memset(l, 0, sizeof(*l));
 }

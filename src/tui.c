@@ -370,6 +370,16 @@ int tui_run(struct app *a)
 	}
 	view_end();
 	loop_free(u.loop);
+	/* What is left of the earlier journal now (this session may have
+	 * changed and restored some of its tunables again). */
+	if (u.journal_pending > 0) {
+		int left = tunable_session_left(u.ts);
+
+		if (left >= 0) {
+			u.journal_changed = left != u.journal_pending;
+			u.journal_pending = left;
+		}
+	}
 	report = u.exit_log.lines || u.exit_log.dropped || u.journal_pending > 0;
 	/* Anything not restored (at quit, or from an earlier journal at
 	 * start) is exit status 1, as --restore's: the report says what. */

@@ -42,6 +42,7 @@ struct tunable_session {
 	char journal_dir[PATH_MAX];
 	struct journal *journal;
 	bool rejects_reported; /* the lines journal_open took out were reported */
+	bool journal_read;     /* the journal was opened (and read) once */
 	bool writable;
 	const char *why;
 	struct undo undo[UNDO_MAX];
@@ -668,6 +669,7 @@ static int ensure_journal(struct tunable_session *s, char *msg, size_t msg_size)
 		return 0;
 	err = journal_open(s->journal_dir, false, &s->journal, why, sizeof(why));
 	s->rejects_reported = false;
+	s->journal_read |= err == 0;
 	if (err)
 		catf(msg, msg_size, 0, "no journal, nothing changed: %s", why);
 	return err;
@@ -849,6 +851,17 @@ static void recount(struct tunable_session *s)
 	s->changes = n;
 }
 
+int tunable_session_left(const struct tunable_session *s)
+{
+	int n = 0;
+
+	if (!s->journal)
+		return s->journal_read ? 0 : -ENOENT; /* read, then emptied */
+	for (size_t i = 0; i < journal_count(s->journal); i++)
+		n += earlier(s, journal_at(s->journal, i));
+	return n;
+}
+
 bool tunable_session_differs(const struct tunable_session *s, const char *dev)
 {
 	for (size_t i = 0; i < s->ndiffer; i++)
@@ -1016,9 +1029,14 @@ int tunable_step(struct tunable_session *s, const char *dev, const char *name, i
 }
 
 /* Put saved values back, the scheduler before what depends on it. */
+/* Write v back (v[0] the tunable, the rest what the kernel changed with
+ * it), in restore order. A value the kernel refuses or sets otherwise is
+ * said in note (appended; "" when all went back). Returns 0, or -EIO when
+ * v[0] could not be written. */
 static int put_back(struct tunable_session *s, const char *dev, struct saved *v, size_t n,
-		    struct tunable_result *res)
+		    struct tunable_result *res, char *note, size_t note_size)
 {
+	size_t used = strlen(note);
 	int failed = 0;
 
 	for (int rank = 0; rank <= 9; rank++) {
@@ -1029,8 +1047,15 @@ static int put_back(struct tunable_session *s, const char *dev, struct saved *v,
 			if (resolve(s->root, dev, v[i].name, &t, msg, sizeof(msg)) || t.def->restore_rank != rank ||
 			    read_value(s->root, &t, now, sizeof(now)) || same_value(t.def, now, v[i].value))
 				continue;
-			if (write_target(s->root, &t, v[i].value, got, sizeof(got)) != 0 && i == 0)
+			int err = write_target(s->root, &t, v[i].value, got, sizeof(got));
+
+			if (err && i == 0)
 				failed = -EIO;
+			else if (err)
+				used = catf(note, note_size, used, "; %s stays %s (%s)", v[i].name, now,
+					    errno_words(&t, err));
+			else if (i > 0 && !same_value(t.def, got, v[i].value))
+				used = catf(note, note_size, used, "; %s is %s (asked %s)", v[i].name, got, v[i].value);
 			if (i == 0) {
 				snprintf(res->before, sizeof(res->before), "%s", now);
 				snprintf(res->got, sizeof(res->got), "%s", got);
@@ -1043,6 +1068,7 @@ static int put_back(struct tunable_session *s, const char *dev, struct saved *v,
 int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 {
 	struct undo *u;
+	char note[TUNABLE_MSG_MAX] = "";
 	int err;
 
 	result_init(res, NULL, NULL, NULL);
@@ -1053,7 +1079,7 @@ int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 	}
 	u = &s->undo[--s->nundo];
 	result_init(res, u->dev, u->v[0].name, u->v[0].value);
-	err = put_back(s, u->dev, u->v, u->n, res);
+	err = put_back(s, u->dev, u->v, u->n, res, note, sizeof(note));
 	res->err = err;
 	res->changed = res->got[0] && strcmp(res->got, res->before) != 0;
 	recount(s);
@@ -1061,8 +1087,8 @@ int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 		catf(res->msg, sizeof(res->msg), 0, "undo %s %s to %s failed (now %s)", u->dev, u->v[0].name,
 			 u->v[0].value, res->got);
 	else
-		catf(res->msg, sizeof(res->msg), 0, "undo: %s %s %s -> %s", u->dev, u->v[0].name,
-			 res->before[0] ? res->before : u->v[0].value, res->got[0] ? res->got : u->v[0].value);
+		catf(res->msg, sizeof(res->msg), 0, "undo: %s %s %s -> %s%s", u->dev, u->v[0].name,
+			 res->before[0] ? res->before : u->v[0].value, res->got[0] ? res->got : u->v[0].value, note);
 	return err;
 }
 

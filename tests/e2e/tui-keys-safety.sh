@@ -14,7 +14,8 @@
 #    quit restores this session's changes only, k does not drop it;
 #  - leaving the process or cgroup view by another key stops its sampling;
 #  - a typed value is never cut (the prompt held 63 characters);
-#  - an interval changed while paused is the pace after resume.
+#  - an interval changed while paused is the pace after resume;
+#  - A and B with no device selected change nothing.
 # On two loop devices this test made; everything is put back.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-tmux.bash"
@@ -39,8 +40,8 @@ put_back() {
 trap 'put_back; tm_stop; t_cleanup' EXIT
 pid_of_blktune() { pgrep -P "$(tm display-message -p -t "$TM_SESS" '#{pane_pid}')" | head -n 1; }
 start() {
-	rm -f "$T_TMP/exit"
-	tm_start "XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.3 --no-trace --journal-dir '$jdir' -p $a -p $b; echo EXIT=\$? > '$T_TMP/exit'; sleep 60"
+	rm -f "$T_TMP/exit" "$T_TMP/err"
+	tm_start "XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.3 --no-trace --journal-dir '$jdir' -p $a -p $b 2> '$T_TMP/err'; echo EXIT=\$? > '$T_TMP/exit'; sleep 60"
 	tm_wait "^DEVICE" 5
 }
 quit_restore() {
@@ -158,6 +159,8 @@ t_eq "r restores this session's change" "$(cat $qa/read_ahead_kb)" "$ra_a"
 t_eq "and leaves the earlier one's" "$(cat $qb/nomerges)" 2
 t_check "whose original is still in the journal" grep -q "^orig $b .* nomerges $nm_b\$" "$jdir/journal"
 t_check "the journal holds nothing of this session" test "$(grep -c '^orig' "$jdir/journal")" = 1
+t_check "the exit report says the earlier journal is as it was" \
+	grep -q "the journal an earlier blktune left (1 line) is as it was" "$T_TMP/err"
 tm_stop
 start
 tm_wait "An earlier blktune left 1 tunable(s) changed" 3
@@ -174,6 +177,24 @@ tm_stop
 echo "$ra_a" > $qa/read_ahead_kb
 BLKTUNE_JOURNAL_DIR=$jdir "$BLKTUNE" --journal-dir "$jdir" --restore > /dev/null 2>&1
 t_eq "--restore puts the earlier session's original back" "$(cat $qb/nomerges)" "$nm_b"
+# changed again here, an earlier original is this session's to put back
+echo $((ra_a * 4)) > $qa/read_ahead_kb
+seq_a=$(cat "/sys/block/$a/diskseq" 2> /dev/null || echo -)
+printf 'blktune-journal 2\norig %s %s %s read_ahead_kb %s\n' "$a" "$(cat /sys/block/$a/dev)" "$seq_a" "$ra_a" > "$jdir/journal"
+start
+tm_wait "An earlier blktune left 1 tunable(s) changed" 3
+tm_keys n
+tm_wait "journal left as it is" 2
+tm_keys '['
+t_check "[ halves the earlier session's value" wait_sysfs $qa/read_ahead_kb $((ra_a * 2))
+tm_keys q
+t_check "q counts it as this session's change" tm_wait "1 tunable change(s): r restore" 3
+tm_keys r
+tm_wait_file "$T_TMP/exit" 5
+t_eq "r puts back the earlier original" "$(cat $qa/read_ahead_kb)" "$ra_a"
+t_check "the journal is empty" test ! -s "$jdir/journal"
+t_check "and the exit report does not call it as it was" sh -c "! grep -q 'is as it was' '$T_TMP/err'"
+tm_stop
 # 7. A view's sampling stops when another key leaves the view (the process
 # view's /proc/PID/io, the cgroup view's blkio files are read only while
 # shown). strace watches what blktune opens for 1.5 s (6 refreshes).
@@ -228,6 +249,28 @@ tm_keys Space
 wait "$tracer"
 t_check "resume arms the timer at 5 s, not the 0.3 s before the pause" \
 	grep -q 'it_interval={tv_sec=5, tv_nsec=0}' "$T_TMP/timer"
+quit_restore
+t_eq "quit restores $a" "$(cat $qa/read_ahead_kb)" "$ra_a"
+# 10. A and B act on the selected device: with none selected (a filter that
+# matches nothing) they change nothing, rather than every device of A.
+start
+# A needs busy intervals: reads on a for at most 10 s
+(end=$((SECONDS + 10)); for ((i = 0; i < 20000 && SECONDS < end; i++)); do
+	dd if=/dev/$a of=/dev/null bs=4k count=64 iflag=direct status=none; done) &
+load=$!
+a_taken() { tm_keys a; tm_wait "A: $a" 1; }
+t_check "a takes A" t_until 8 a_taken
+kill "$load" 2> /dev/null
+wait "$load" 2> /dev/null
+load=
+tm_keys ']'
+wait_sysfs $qa/read_ahead_kb $((ra_a * 2))
+tm_keys / && tm_text nomatch && tm_keys Enter
+t_check "the filter leaves no device" tm_wait 'showing devices matching "nomatch"' 2
+tm_keys A
+t_check "A says no device is selected" tm_wait "no device selected: A re-applies" 2
+t_eq "and leaves $a as it is" "$(cat $qa/read_ahead_kb)" $((ra_a * 2))
+tm_keys Escape
 quit_restore
 t_eq "quit restores $a" "$(cat $qa/read_ahead_kb)" "$ra_a"
 t_done

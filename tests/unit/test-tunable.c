@@ -502,6 +502,58 @@ START_TEST(test_restore_already_back)
 }
 END_TEST
 
+/* The kernel of the undo test: refuses (or, clamping, halves) a write of
+ * nr_requests 64, as a queue whose depth changed with its scheduler may. */
+static bool undo_clamps;
+static int refuse_nr64(const struct root *rt, const char *rel, const char *val)
+{
+	if (!strcmp(base(rel), "nr_requests") && !strcmp(val, "64"))
+		return undo_clamps ? fake_kernel(rt, rel, "32") : -EINVAL;
+	return fake_kernel(rt, rel, val);
+}
+
+/* Undo puts back what the kernel changed with the change too (nr_requests
+ * with the scheduler); what does not go back is said, not passed over. */
+START_TEST(test_undo_side_values_said)
+{
+	struct tunable_result res;
+
+	for (int clamp = 0; clamp <= 1; clamp++) {
+		struct tunable_session *s = session();
+
+		tunable_set_writer(fake_kernel);
+		ck_assert_int_eq(tunable_set(s, "loop3", "nr_requests", "64", &res), 0);
+		ck_assert_int_eq(tunable_set(s, "loop3", "scheduler", "none", &res), 0);
+		ck_assert_str_eq(file("sys/block/loop3/queue/nr_requests"), "128");
+		undo_clamps = clamp;
+		tunable_set_writer(refuse_nr64);
+		ck_assert_int_eq(tunable_undo(s, &res), 0);
+		ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "[mq-deadline] none");
+		if (clamp) {
+			ck_assert_msg(strstr(res.msg, "; nr_requests is 32 (asked 64)"), "%s", res.msg);
+		} else {
+			ck_assert_msg(strstr(res.msg, "; nr_requests stays 256 ("), "%s", res.msg);
+			ck_assert_str_eq(file("sys/block/loop3/queue/nr_requests"), "256");
+		}
+		tunable_set_writer(fake_kernel);
+		ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+		tunable_session_close(s);
+	}
+	/* all back: nothing said */
+	{
+		struct tunable_session *s = session();
+
+		ck_assert_int_eq(tunable_set(s, "loop3", "nr_requests", "64", &res), 0);
+		ck_assert_int_eq(tunable_set(s, "loop3", "scheduler", "none", &res), 0);
+		ck_assert_int_eq(tunable_undo(s, &res), 0);
+		ck_assert_msg(!strchr(res.msg, ';'), "%s", res.msg);
+		ck_assert_str_eq(file("sys/block/loop3/queue/nr_requests"), "64");
+		ck_assert_int_eq(tunable_restore_all(s, NULL, NULL), 0);
+		tunable_session_close(s);
+	}
+}
+END_TEST
+
 /* Collects what a keep reports. */
 static void collect_msgs(void *arg, const struct tunable_result *res)
 {
@@ -942,6 +994,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_restore_after_crash);
 	tcase_add_test(tc, test_vanished_and_reused);
 	tcase_add_test(tc, test_restore_already_back);
+	tcase_add_test(tc, test_undo_side_values_said);
 	tcase_add_test(tc, test_restore_session_leaves_earlier);
 	tcase_add_test(tc, test_restore_session_side_value);
 	tcase_add_test(tc, test_keep_leaves_earlier);
