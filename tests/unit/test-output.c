@@ -62,6 +62,61 @@ START_TEST(numbers_fit_their_cells)
 }
 END_TEST
 
+/* The edges format_num's paths meet at: a cell exactly as wide as the
+ * buffer (cut, never overrun: the fast paths need width < len), the bytes
+ * after the cell untouched, and |v| >= 1e15, which fixed() leaves to
+ * printf with fewer decimals before any k/M suffix. */
+START_TEST(number_cells_at_their_edges)
+{
+	char out[64], buf[16];
+	size_t n;
+
+	/* width == len: printf's cut, one byte short, not the whole cell */
+	n = format_num(12.5, 4, 1, out, 4);
+	ck_assert_str_eq(out, "12.");
+	ck_assert_uint_eq(n, 3);
+	n = format_num(0, 4, 1, out, 4); /* the ready-made zero too */
+	ck_assert_str_eq(out, " 0.");
+	ck_assert_uint_eq(n, 3);
+	n = format_num(0, 4, 1, out, 5); /* one byte more: the whole cell */
+	ck_assert_str_eq(out, " 0.0");
+	ck_assert_uint_eq(n, 4);
+	/* the cell and its NUL, nothing after */
+	memset(buf, 'x', sizeof(buf));
+	n = format_num(1.5, 7, 1, buf, 8);
+	ck_assert_str_eq(buf, "    1.5");
+	ck_assert_uint_eq(n, 7);
+	for (size_t i = 8; i < sizeof(buf); i++)
+		ck_assert_msg(buf[i] == 'x', "byte %zu after the cell written", i);
+	/* 1e15 and beyond: printf's digits, the decimals dropped to fit,
+	 * before a suffix */
+	n = format_num(1e15, 16, 1, out, sizeof(out));
+	ck_assert_str_eq(out, "1000000000000000");
+	ck_assert_uint_eq(n, 16);
+	n = format_num(-1e15, 17, 0, out, sizeof(out));
+	ck_assert_str_eq(out, "-1000000000000000");
+	ck_assert_uint_eq(n, 17);
+	format_num(1e15, 18, 1, out, sizeof(out));
+	ck_assert_str_eq(out, "1000000000000000.0");
+	format_num(1e15, 15, 1, out, sizeof(out));
+	ck_assert_str_eq(out, " 1000000000000k");
+	/* just below 1e15, fixed() writes the same digits */
+	format_num(999999999999999.0, 15, 1, out, sizeof(out));
+	ck_assert_str_eq(out, "999999999999999");
+}
+END_TEST
+
+/* format_pad: a UTF-8 continuation byte takes no column, so the printf
+ * width grows by one for each. */
+START_TEST(pad_counts_continuation_bytes)
+{
+	ck_assert_int_eq(format_pad("abc", 8), 8);
+	ck_assert_int_eq(format_pad("", 8), 8);
+	ck_assert_int_eq(format_pad("sda\xc3\xa9", 8), 9);       /* é: 2 bytes */
+	ck_assert_int_eq(format_pad("\xe2\x96\x88\xc2\xb5s", 9), 12); /* █µs */
+}
+END_TEST
+
 START_TEST(sparkline_scales_to_max)
 {
 	float v[4] = { 0, 1, 4, 8 };
@@ -236,6 +291,8 @@ static Suite *output_suite(void)
 
 	tcase_add_test(tc, numbers_fit_their_cells);
 	tcase_add_test(tc, padding_is_printfs);
+	tcase_add_test(tc, number_cells_at_their_edges);
+	tcase_add_test(tc, pad_counts_continuation_bytes);
 	tcase_add_test(tc, sparkline_scales_to_max);
 	tcase_add_test(tc, json_uses_iostat_keys);
 	tcase_add_test(tc, json_trace_loss);
