@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -131,16 +132,25 @@ size_t format_num(double v, int width, int prec, char *out, size_t len)
 void format_kb(double kb, char *out, size_t len)
 {
 	static const char unit[] = "KMGTP";
+	char b[32];
 	int i = 0;
 
 	while (kb >= 1024.0 && unit[i + 1]) {
 		kb /= 1024.0;
 		i++;
 	}
-	if (kb == floor(kb))
+	if (kb == floor(kb)) {
 		snprintf(out, len, "%.0f%c", kb, unit[i]);
-	else
-		snprintf(out, len, "%.1f%c", kb, unit[i]);
+		return;
+	}
+	/* 1023.96K rounds to 1024.0K: that is the next unit's 1.0M */
+	snprintf(b, sizeof(b), "%.1f", kb);
+	if (strtod(b, NULL) >= 1024.0 && unit[i + 1]) {
+		kb /= 1024.0;
+		i++;
+		snprintf(b, sizeof(b), "%.1f", kb);
+	}
+	snprintf(out, len, "%s%c", b, unit[i]);
 }
 
 const char *format_us(bool utf8)

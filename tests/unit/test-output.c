@@ -117,6 +117,37 @@ START_TEST(pad_counts_continuation_bytes)
 }
 END_TEST
 
+/* format_kb changes unit at 1024 exactly, and where one decimal rounds to
+ * 1024.0: that is the next unit's 1.0 (memory and sizes are any number of
+ * KiB: 1048575K is 1023.999M). */
+START_TEST(kb_units_at_1024)
+{
+	char out[32];
+
+	format_kb(1023, out, sizeof(out));
+	ck_assert_str_eq(out, "1023K");
+	format_kb(1024, out, sizeof(out));
+	ck_assert_str_eq(out, "1M");
+	format_kb(1023.5, out, sizeof(out));
+	ck_assert_str_eq(out, "1023.5K");
+	format_kb(1023.94, out, sizeof(out));
+	ck_assert_str_eq(out, "1023.9K");
+	format_kb(1023.96, out, sizeof(out));
+	ck_assert_str_eq(out, "1.0M");
+	format_kb(1048575, out, sizeof(out));
+	ck_assert_str_eq(out, "1.0G");
+	format_kb(1048576, out, sizeof(out));
+	ck_assert_str_eq(out, "1G");
+	format_kb(0.5, out, sizeof(out));
+	ck_assert_str_eq(out, "0.5K");
+	/* no unit after P: 1024P and 1024.0P stay */
+	format_kb(1125899906842624.0, out, sizeof(out)); /* 1024^5 KiB */
+	ck_assert_str_eq(out, "1024P");
+	format_kb(1099511627776.0 * 1023.99, out, sizeof(out));
+	ck_assert_str_eq(out, "1024.0P");
+}
+END_TEST
+
 START_TEST(sparkline_scales_to_max)
 {
 	float v[4] = { 0, 1, 4, 8 };
@@ -293,6 +324,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, padding_is_printfs);
 	tcase_add_test(tc, number_cells_at_their_edges);
 	tcase_add_test(tc, pad_counts_continuation_bytes);
+	tcase_add_test(tc, kb_units_at_1024);
 	tcase_add_test(tc, sparkline_scales_to_max);
 	tcase_add_test(tc, json_uses_iostat_keys);
 	tcase_add_test(tc, json_trace_loss);
