@@ -201,7 +201,7 @@ void format_latency(double us, char *out, size_t len)
 {
 	if (isnan(us))
 		snprintf(out, len, "-");
-	else if (us < 1000)
+	else if (us < 999.5) /* %.0f rounds 999.5 up to "1000us": 1.0ms */
 		snprintf(out, len, "%.0fus", us);
 	else
 		snprintf(out, len, "%.1fms", us / 1000);

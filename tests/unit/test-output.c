@@ -148,6 +148,26 @@ START_TEST(kb_units_at_1024)
 }
 END_TEST
 
+/* A latency percentile changes to ms where "%.0fus" would write 1000us. */
+START_TEST(latency_units_at_1ms)
+{
+	char out[32];
+
+	format_latency(NAN, out, sizeof(out));
+	ck_assert_str_eq(out, "-");
+	format_latency(87, out, sizeof(out));
+	ck_assert_str_eq(out, "87us");
+	format_latency(999.4, out, sizeof(out));
+	ck_assert_str_eq(out, "999us");
+	format_latency(999.5, out, sizeof(out));
+	ck_assert_str_eq(out, "1.0ms");
+	format_latency(1000, out, sizeof(out));
+	ck_assert_str_eq(out, "1.0ms");
+	format_latency(1550, out, sizeof(out));
+	ck_assert_str_eq(out, "1.6ms");
+}
+END_TEST
+
 START_TEST(sparkline_scales_to_max)
 {
 	float v[4] = { 0, 1, 4, 8 };
@@ -325,6 +345,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, number_cells_at_their_edges);
 	tcase_add_test(tc, pad_counts_continuation_bytes);
 	tcase_add_test(tc, kb_units_at_1024);
+	tcase_add_test(tc, latency_units_at_1ms);
 	tcase_add_test(tc, sparkline_scales_to_max);
 	tcase_add_test(tc, json_uses_iostat_keys);
 	tcase_add_test(tc, json_trace_loss);
