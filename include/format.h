@@ -42,9 +42,11 @@ size_t format_sanitize(const char *s, char *out, size_t len);
 bool format_text_ok(const char *s, bool word);
 
 /* The bound of a log2 histogram bucket, the same on every screen and in
- * every text output: sizes in bytes ("<=512", "<=4K", ">1M" for the open
- * last bucket, whose lower bound is prev_le), latencies in microseconds
- * ("<=512µs", "<=1.02ms", "<=4.19s", ">8s"); utf8 false writes "us". */
+ * every text output: sizes in bytes ("<=512", "<=4K"), latencies in
+ * microseconds ("<=512µs", "<=1.02ms", "<=4.19s", "<=1074s": 3 significant
+ * digits or whole seconds, never an exponent); utf8 false writes "us". The
+ * open last bucket (le 0) is ">" and the bound prev_le of the one before
+ * it, written as that bucket writes it (">4M", ">1074s"). */
 void format_bucket(uint64_t le, uint64_t prev_le, bool bytes, bool utf8, char *out, size_t len);
 /* The microsecond unit for this terminal: "µs", or "us" where the locale is
  * not UTF-8. */

@@ -170,31 +170,35 @@ bool format_locale_utf8(void)
 	return !strcmp(nl_langinfo(CODESET), "UTF-8");
 }
 
+/* A bucket bound: bytes as "512", "4K"; microseconds as "512us", "1.02ms",
+ * "4.19s", 3 significant digits and never an exponent (%.3g writes 1073.7
+ * as "1.07e+03", 999.6 as "1e+03"). */
+static void bucket_bound(uint64_t le, bool bytes, bool utf8, char *b, size_t len)
+{
+	if (bytes) {
+		if (le < 1024)
+			snprintf(b, len, "%llu", (unsigned long long)le);
+		else
+			format_kb((double)le / 1024.0, b, len);
+	} else if (le < 1000) {
+		snprintf(b, len, "%llu%s", (unsigned long long)le, format_us(utf8));
+	} else if (le < 999500) { /* below 999.5ms, which %.3g rounds to 1e+03 */
+		snprintf(b, len, "%.3gms", (double)le / 1000.0);
+	} else if (le < 999500000) {
+		snprintf(b, len, "%.3gs", (double)le / 1e6);
+	} else {
+		snprintf(b, len, "%.0fs", (double)le / 1e6);
+	}
+}
+
 void format_bucket(uint64_t le, uint64_t prev_le, bool bytes, bool utf8, char *out, size_t len)
 {
 	char b[24];
 
-	if (le == 0) { /* the open last bucket */
-		if (bytes)
-			format_kb((double)prev_le / 1024.0, b, sizeof(b));
-		else
-			snprintf(b, sizeof(b), "%llus", (unsigned long long)(prev_le / 1000000));
-		snprintf(out, len, ">%s", b);
-		return;
-	}
-	if (bytes) {
-		if (le < 1024)
-			snprintf(b, sizeof(b), "%llu", (unsigned long long)le);
-		else
-			format_kb((double)le / 1024.0, b, sizeof(b));
-	} else if (le < 1000) {
-		snprintf(b, sizeof(b), "%llu%s", (unsigned long long)le, format_us(utf8));
-	} else if (le < 1000000) {
-		snprintf(b, sizeof(b), "%.3gms", (double)le / 1000.0);
-	} else {
-		snprintf(b, sizeof(b), "%.3gs", (double)le / 1e6);
-	}
-	snprintf(out, len, "<=%s", b);
+	/* le 0 is the open last bucket: above the bound the one before it
+	 * shows, written the same way */
+	bucket_bound(le ? le : prev_le, bytes, utf8, b, sizeof(b));
+	snprintf(out, len, "%s%s", le ? "<=" : ">", b);
 }
 
 void format_latency(double us, char *out, size_t len)

@@ -5,6 +5,7 @@
 #include "columns.h"
 #include "format.h"
 #include "output.h"
+#include "trace.h"
 #include "unit.h"
 
 START_TEST(numbers_fit_their_cells)
@@ -165,6 +166,62 @@ START_TEST(latency_units_at_1ms)
 	ck_assert_str_eq(out, "1.0ms");
 	format_latency(1550, out, sizeof(out));
 	ck_assert_str_eq(out, "1.6ms");
+}
+END_TEST
+
+/* Bucket labels: each unit's edge, the open last bucket written as the
+ * bound before it is, and every bucket of the real tables without an
+ * exponent and within view-trace's 9 columns. */
+START_TEST(bucket_labels_at_unit_edges)
+{
+	static const struct {
+		uint64_t le, prev;
+		bool bytes, utf8;
+		const char *want;
+	} cases[] = {
+		{ 512, 0, true, false, "<=512" },
+		{ 1023, 512, true, false, "<=1023" },
+		{ 1024, 512, true, false, "<=1K" },
+		{ 1536, 1024, true, false, "<=1.5K" },
+		{ 4096, 2048, true, false, "<=4K" },
+		{ 4194304, 2097152, true, false, "<=4M" },
+		{ 0, 4194304, true, false, ">4M" },
+		{ 0, 512, true, false, ">512" },
+		{ 1, 0, false, true, "<=1\u00b5s" },
+		{ 999, 512, false, false, "<=999us" },
+		{ 1000, 999, false, false, "<=1ms" },
+		{ 1024, 512, false, false, "<=1.02ms" },
+		{ 524288, 262144, false, false, "<=524ms" },
+		{ 999499, 524288, false, false, "<=999ms" },
+		{ 999500, 524288, false, false, "<=1s" },
+		{ 1000000, 524288, false, false, "<=1s" },
+		{ 1048576, 524288, false, false, "<=1.05s" },
+		{ 4194304, 2097152, false, false, "<=4.19s" },
+		{ 0, 8388608, false, false, ">8.39s" },
+		{ 0, 1000000, false, false, ">1s" },
+		{ 999499999, 0, false, false, "<=999s" },
+		{ 999500000, 0, false, false, "<=1000s" },
+		{ 1073741824, 536870912, false, false, "<=1074s" },
+		{ 0, 1073741824, false, false, ">1074s" },
+	};
+	char out[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		format_bucket(cases[i].le, cases[i].prev, cases[i].bytes, cases[i].utf8, out, sizeof(out));
+		ck_assert_msg(!strcmp(out, cases[i].want), "bucket %llu after %llu (%s): \"%s\" not \"%s\"",
+			      (unsigned long long)cases[i].le, (unsigned long long)cases[i].prev,
+			      cases[i].bytes ? "bytes" : "us", out, cases[i].want);
+	}
+	for (unsigned i = 0; i < TRACE_LAT_BUCKETS; i++) {
+		format_bucket(trace_lat_bucket_le_us(i), i ? trace_lat_bucket_le_us(i - 1) : 0, false, false, out,
+			      sizeof(out));
+		ck_assert_msg(!strchr(out, 'e') && strlen(out) <= 9, "latency bucket %u: \"%s\"", i, out);
+	}
+	for (unsigned i = 0; i < TRACE_SIZE_BUCKETS; i++) {
+		format_bucket(trace_size_bucket_le(i), i ? trace_size_bucket_le(i - 1) : 0, true, false, out,
+			      sizeof(out));
+		ck_assert_msg(!strchr(out, 'e') && strlen(out) <= 9, "size bucket %u: \"%s\"", i, out);
+	}
 }
 END_TEST
 
@@ -346,6 +403,7 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, pad_counts_continuation_bytes);
 	tcase_add_test(tc, kb_units_at_1024);
 	tcase_add_test(tc, latency_units_at_1ms);
+	tcase_add_test(tc, bucket_labels_at_unit_edges);
 	tcase_add_test(tc, sparkline_scales_to_max);
 	tcase_add_test(tc, json_uses_iostat_keys);
 	tcase_add_test(tc, json_trace_loss);
