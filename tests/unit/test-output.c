@@ -166,6 +166,10 @@ START_TEST(latency_units_at_1ms)
 	ck_assert_str_eq(out, "1.0ms");
 	format_latency(1550, out, sizeof(out));
 	ck_assert_str_eq(out, "1.6ms");
+	format_latency(1949, out, sizeof(out)); /* ms are 1000us, not 999 */
+	ck_assert_str_eq(out, "1.9ms");
+	format_latency(123456, out, sizeof(out));
+	ck_assert_str_eq(out, "123.5ms");
 }
 END_TEST
 
