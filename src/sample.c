@@ -105,6 +105,10 @@ int sample_cpus_reserve(struct cpus_sample *c, unsigned ncpu)
 		c->cap = ncpu;
 	}
 	c->ncpu = ncpu;
+	/* none (a replayed sample that read no CPU): the arrays may not
+	 * exist, and memset takes no NULL even for no bytes */
+	if (!ncpu)
+		return 0;
 	memset(c->stat, 0, ncpu * sizeof(*c->stat));
 	memset(c->block_softirq, 0, ncpu * sizeof(*c->block_softirq));
 	memset(c->irq_count, 0, (size_t)ncpu * SAMPLE_IRQ_MAX * sizeof(*c->irq_count));

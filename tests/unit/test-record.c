@@ -1177,6 +1177,38 @@ START_TEST(test_small_file_many_words)
 }
 END_TEST
 
+/* A CPU view sample that read no CPU (a container showing none) replays:
+ * sizing the rebuilt sample's per-CPU arrays to nothing must not hand
+ * memset a NULL (UBSan, which the ASan build aborts on, says so). */
+START_TEST(test_zero_cpus)
+{
+	struct record_flat f, dec;
+	struct record_buf b = { 0 };
+	struct sample s, out;
+
+	record_flat_init(&f);
+	record_flat_init(&dec);
+	sample_init(&s);
+	sample_init(&out);
+	s.t = 1;
+	s.cpus.valid = s.cpus.have_stat = true;
+	ck_assert_int_eq(sample_cpus_reserve(&s.cpus, 0), 0);
+	ck_assert_uint_eq(s.cpus.ncpu, 0);
+	ck_assert_int_eq(record_flatten(&s, &f), 0);
+	ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
+	ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
+	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	ck_assert(out.cpus.valid);
+	ck_assert_uint_eq(out.cpus.ncpu, 0);
+	assert_same(&s, &out);
+	record_buf_free(&b);
+	record_flat_free(&f);
+	record_flat_free(&dec);
+	sample_free(&s);
+	sample_free(&out);
+}
+END_TEST
+
 UNIT_SUITE(record_suite)
 static Suite *record_suite(void)
 {
@@ -1201,6 +1233,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_unrebuildable_sample_stops_there);
 	tcase_add_test(tc, test_new_words_per_byte);
 	tcase_add_test(tc, test_small_file_many_words);
+	tcase_add_test(tc, test_zero_cpus);
 	suite_add_tcase(s, tc);
 	return s;
 }
