@@ -42,13 +42,33 @@
 
 #include "sample.h"
 
-/* Limits a decoder enforces on what a file claims. */
-#define RECORD_MAX_DISKS 65536
-#define RECORD_MAX_CPUS 8192
+/* Limits a decoder enforces on what a file claims, and the encoder on what
+ * it writes (a recording never holds a sample its reader refuses). Counts
+ * first: devices (each list of them: diskstats, traced, readahead, a
+ * cgroup's), CPUs, processes (the kernel's PID_MAX_LIMIT), cgroups. */
+#define RECORD_MAX_DISKS 65536u
+#define RECORD_MAX_CPUS 8192u
 #define RECORD_MAX_PROCS (1u << 22)
+#define RECORD_MAX_CGROUPS 65536u
+/* Strings and segments follow from the counts, so that no total refuses
+ * what every count allows: a device has RECORD_DISK_STRINGS strings, a
+ * process RECORD_PROC_STRINGS, a cgroup one, the rest of a sample at most
+ * RECORD_OTHER_STRINGS (temperatures, IRQs, why a part is missing); a
+ * segment per device of each list, process and cgroup, and
+ * RECORD_OTHER_SEGS. The record suite checks the per-item numbers against
+ * the walk. */
+#define RECORD_DISK_STRINGS 12u
+#define RECORD_PROC_STRINGS 3u
+#define RECORD_OTHER_STRINGS (4u + SAMPLE_TEMPS_MAX + SAMPLE_IRQ_MAX)
+#define RECORD_OTHER_SEGS 7u
+#define RECORD_MAX_STRINGS                                                                    \
+	(RECORD_MAX_DISKS * RECORD_DISK_STRINGS + RECORD_MAX_PROCS * RECORD_PROC_STRINGS + \
+	 RECORD_MAX_CGROUPS + RECORD_OTHER_STRINGS)
+#define RECORD_MAX_SEGS (3u * RECORD_MAX_DISKS + RECORD_MAX_PROCS + RECORD_MAX_CGROUPS + RECORD_OTHER_SEGS)
+/* Words are a total of their own: a traced device has 6 per CPU, so the
+ * counts alone allow far more. Devices and processes at their limits
+ * (about 31 words a device, 5 a process) take a third of it. */
 #define RECORD_MAX_WORDS (64u << 20)
-#define RECORD_MAX_STRINGS (1u << 20)
-#define RECORD_MAX_SEGS (1u << 22)
 /* New words and strings a record may bring per byte of its payload. A word
  * that is zero in a key costs next to nothing, so without this a few
  * bytes could declare RECORD_MAX_WORDS words and every delta after them a
@@ -107,6 +127,10 @@ struct record_flat {
 	size_t capd, capm, capon;
 	/* record_encode adds each word's bits to its group here (a bench's) */
 	double *cost;
+	/* after -E2BIG from record_flatten or record_encode: what of the
+	 * sample is more than a reader takes, how many, and the limit */
+	const char *over;
+	size_t over_n, over_max;
 };
 
 /* Growable byte buffer for payloads. */
@@ -119,7 +143,8 @@ void record_flat_init(struct record_flat *f);
 void record_flat_free(struct record_flat *f);
 void record_flat_reset(struct record_flat *f);
 
-/* Flatten s into f (reset first). Returns 0 or -ENOMEM. */
+/* Flatten s into f (reset first). Returns 0, -E2BIG (a count beyond its
+ * limit: f->over says which) or -ENOMEM. */
 int record_flatten(const struct sample *s, struct record_flat *f);
 /* Rebuild s (cleared first) from f. Returns 0, -EINVAL (f does not
  * describe a sample: a count out of range, words or strings missing) or
@@ -131,7 +156,9 @@ int record_flat_times(const struct record_flat *f, double *t, struct timespec *w
 
 /* Append the payload of cur against prev (NULL: a key record), prev as
  * the last record_encode left it; sets cur's state. A list without
- * segments (words set straight) is one segment. */
+ * segments (words set straight) is one segment. Returns 0, -E2BIG (more
+ * words, strings or segments than a decoder takes, or more new ones than
+ * the payload's size allows it: cur->over says which) or -ENOMEM. */
 int record_encode(const struct record_flat *prev, struct record_flat *cur, struct record_buf *out);
 /* Apply a payload to f, which holds the previous record's list and state
  * (a key record starts f afresh). Returns 0, -EINVAL (malformed) or

@@ -58,9 +58,10 @@ struct record;
 /* Create path (never an existing file) and write the header. Returns 0 or
  * -errno with one line in why. */
 int record_create(const char *path, const struct record_meta *m, struct record **out, char *why, size_t whylen);
-/* Append one sample. Returns 0 or -errno (the frame may be torn: a reader
- * stops before it). */
-int record_sample(struct record *r, const struct sample *s);
+/* Append one sample. Returns 0, -E2BIG (the sample holds more than a
+ * reader takes: nothing written) or -errno (the frame may be torn: a
+ * reader stops before it), with one line in why (the file not named). */
+int record_sample(struct record *r, const struct sample *s, char *why, size_t whylen);
 int record_change(struct record *r, const struct record_change *c);
 /* Set c's names and values. Returns 0, or -EOVERFLOW when one is longer
  * than its field holds: a change is recorded whole or not at all. */

@@ -295,9 +295,13 @@ static int app_model(struct app *a, struct source_replay *replay, size_t idx)
 	if (sample_compact(&a->cur))
 		a->release_in = 2;
 	/* Recorded as taken: a replay goes through everything below again. */
-	if (a->rec && (err = record_sample(a->rec, &a->cur)) < 0) {
-		snprintf(a->error, sizeof(a->error), "-w %s: %s", a->opt.record, strerror(-err));
-		return err;
+	if (a->rec) {
+		char why[200];
+
+		if ((err = record_sample(a->rec, &a->cur, why, sizeof(why))) < 0) {
+			snprintf(a->error, sizeof(a->error), "-w %s: %s", a->opt.record, why);
+			return err;
+		}
 	}
 	/* Counters go out as they are: Prometheus takes rates itself. A failed
 	 * textfile write is reported, never fatal to the live view. */

@@ -47,6 +47,7 @@ void record_flat_free(struct record_flat *f)
 void record_flat_reset(struct record_flat *f)
 {
 	f->nw = f->nsb = f->ns = f->nseg = 0;
+	f->over = NULL;
 }
 
 static int grow(void **p, size_t *cap, size_t want, size_t size)
@@ -162,9 +163,21 @@ static void seg(struct walk *w, unsigned kind, uint64_t id)
 						 .w0 = f->nw, .s0 = f->ns };
 }
 
-/* A count a decoder can trust: at most max. */
-static size_t wcount(struct walk *w, size_t n, size_t max)
+/* Note what of a sample is more than a reader takes. Returns -E2BIG. */
+static int over(struct record_flat *f, const char *what, size_t n, size_t max)
 {
+	f->over = what;
+	f->over_n = n;
+	f->over_max = max;
+	return -E2BIG;
+}
+
+/* A count a decoder can trust: at most max. The encoder refuses what the
+ * decoder would: a recording never holds a sample its reader refuses. */
+static size_t wcount(struct walk *w, size_t n, size_t max, const char *what)
+{
+	if (!w->dec && !w->err && n > max)
+		w->err = over(w->f, what, n, max);
 	WU(w, n);
 	if (w->dec && !w->err && n > max)
 		w->err = -EINVAL;
@@ -191,7 +204,7 @@ static void walk_disk(struct walk *w, struct disk_sample *d)
 	G(w, RG_INFO);
 	WU(w, in->diskseq);
 	/* the views and outputs name a kind from a table */
-	kind = wcount(w, (size_t)in->kind, DISK_KIND_UNKNOWN);
+	kind = wcount(w, (size_t)in->kind, DISK_KIND_UNKNOWN, "as a device kind");
 	if (w->dec)
 		in->kind = (enum disk_kind)kind;
 	WU(w, in->has_queue);
@@ -226,7 +239,7 @@ static void walk_cpus(struct walk *w, struct cpus_sample *c)
 	if (!c->valid)
 		return;
 	WU(w, c->have_stat);
-	ncpu = (unsigned)wcount(w, c->ncpu, RECORD_MAX_CPUS);
+	ncpu = (unsigned)wcount(w, c->ncpu, RECORD_MAX_CPUS, "CPUs");
 	if (w->dec && !w->err && sample_cpus_reserve(c, ncpu) < 0)
 		w->err = -ENOMEM;
 	if (w->err)
@@ -235,7 +248,7 @@ static void walk_cpus(struct walk *w, struct cpus_sample *c)
 		for (unsigned i = 0; i < ncpu; i++)
 			walk_cpu_stat(w, &c->stat[i]);
 	WA(w, c->block_softirq, ncpu);
-	c->nirq = (unsigned)wcount(w, c->nirq, SAMPLE_IRQ_MAX);
+	c->nirq = (unsigned)wcount(w, c->nirq, SAMPLE_IRQ_MAX, "IRQs of a device");
 	WA(w, c->irq, c->nirq);
 	WS(w, c->irq_dev);
 	for (unsigned i = 0; i < c->nirq; i++)
@@ -300,8 +313,8 @@ static void walk_counts(struct walk *w, struct trace_counts *t)
 
 static void walk_trace(struct walk *w, struct trace_sample *t)
 {
-	unsigned ncpu = (unsigned)wcount(w, t->ncpu, RECORD_MAX_CPUS);
-	size_t n = wcount(w, t->ndevs, RECORD_MAX_DISKS), mat;
+	unsigned ncpu = (unsigned)wcount(w, t->ncpu, RECORD_MAX_CPUS, "traced CPUs");
+	size_t n = wcount(w, t->ndevs, RECORD_MAX_DISKS, "traced devices"), mat;
 
 	if (w->dec && !w->err && trace_sample_resize(t, ncpu, n) < 0)
 		w->err = -ENOMEM;
@@ -333,7 +346,7 @@ static void walk_ra(struct walk *w, struct ra_sample *r)
 
 	G(w, RG_RA);
 	WU(w, r->t_ns); WU(w, r->page_size);
-	n = wcount(w, r->ndevs, RECORD_MAX_DISKS);
+	n = wcount(w, r->ndevs, RECORD_MAX_DISKS, "readahead devices");
 	if (w->dec && !w->err && ra_sample_resize(r, n) < 0)
 		w->err = -ENOMEM;
 	if (w->err)
@@ -362,7 +375,7 @@ static void walk_cgroups(struct walk *w, struct cgroup_sample *c)
 	WD(w, c->t);
 	WU(w, c->version); WU(w, c->skipped); WU(w, c->bad_lines);
 	WS(w, c->mount);
-	ng = wcount(w, c->ngroups, RECORD_MAX_DISKS);
+	ng = wcount(w, c->ngroups, RECORD_MAX_CGROUPS, "cgroups");
 	for (size_t g = 0; g < ng && !w->err; g++) {
 		struct cgroup_group tmp, *gp = w->dec ? &tmp : &c->groups[g];
 		size_t n;
@@ -370,7 +383,7 @@ static void walk_cgroups(struct walk *w, struct cgroup_sample *c)
 		seg(w, 10, gp->id);
 		WU(w, gp->id); WU(w, gp->depth);
 		WS(w, gp->path);
-		n = wcount(w, gp->n, RECORD_MAX_DISKS);
+		n = wcount(w, gp->n, RECORD_MAX_DISKS, "devices of a cgroup");
 		if (w->dec && !w->err && !cgroup_sample_add_group(c, tmp.id, tmp.path, tmp.depth))
 			w->err = -ENOMEM;
 		for (size_t i = 0; i < n && !w->err; i++) {
@@ -402,7 +415,7 @@ static void walk_procs(struct walk *w, struct proc_sample *ps)
 		return;
 	WD(w, ps->t);
 	WU(w, ps->all_users); WU(w, ps->uid); WU(w, ps->unreadable);
-	n = wcount(w, ps->n, RECORD_MAX_PROCS);
+	n = wcount(w, ps->n, RECORD_MAX_PROCS, "processes");
 	for (size_t i = 0; i < n && !w->err; i++) {
 		struct proc_entry tmp, *e = w->dec ? &tmp : &ps->p[i];
 		struct proc_entry *dst;
@@ -430,7 +443,7 @@ static void walk_sample(struct walk *w, struct sample *s)
 	WD(w, s->t);
 	WU(w, s->wall.tv_sec); WU(w, s->wall.tv_nsec);
 	WD(w, s->uptime);
-	n = wcount(w, s->ndisks, RECORD_MAX_DISKS);
+	n = wcount(w, s->ndisks, RECORD_MAX_DISKS, "devices");
 	if (w->dec)
 		for (size_t i = 0; i < n && !w->err; i++)
 			if (!sample_add_disk(s))
@@ -442,7 +455,7 @@ static void walk_sample(struct walk *w, struct sample *s)
 	walk_cpu_stat(w, &s->cpu);
 	WU(w, s->mem.valid); WU(w, s->mem.total_kb); WU(w, s->mem.available_kb); WU(w, s->mem.cached_kb);
 	WU(w, s->mem.dirty_kb); WU(w, s->mem.writeback_kb);
-	s->ntemps = (int)wcount(w, (size_t)s->ntemps, SAMPLE_TEMPS_MAX);
+	s->ntemps = (int)wcount(w, (size_t)s->ntemps, SAMPLE_TEMPS_MAX, "temperatures");
 	for (int i = 0; i < s->ntemps; i++) {
 		WS(w, s->temps[i].label);
 		WD(w, s->temps[i].celsius);
@@ -870,13 +883,29 @@ static int encode_strings(const struct record_flat *prev, const struct record_fl
 	return 0;
 }
 
+/* Words and strings a segment has that the one it continues had not. */
+static uint64_t fresh(const struct record_flat *f, const struct record_seg *s, size_t fr)
+{
+	const struct record_seg *o = fr != NONE && f ? &f->seg[fr] : &(struct record_seg){ 0 };
+
+	return (s->nw > o->nw ? s->nw - o->nw : 0) + (s->ns > o->ns ? s->ns - o->ns : 0);
+}
+
 int record_encode(const struct record_flat *prev, struct record_flat *cur, struct record_buf *out)
 {
-	size_t *from = NULL, *map = NULL, entries = 0, active = 0;
+	size_t *from = NULL, *map = NULL, entries = 0, active = 0, start = out->n;
+	uint64_t added = 0;
 	struct record_buf bits = { 0 };
 	struct bitw bw = { .b = &bits };
 	int err;
 
+	/* the totals a decoder takes (decode_layout) */
+	if (cur->nw > RECORD_MAX_WORDS)
+		return over(cur, "words", cur->nw, RECORD_MAX_WORDS);
+	if (cur->ns > RECORD_MAX_STRINGS)
+		return over(cur, "strings", cur->ns, RECORD_MAX_STRINGS);
+	if (cur->nseg > RECORD_MAX_SEGS)
+		return over(cur, "segments", cur->nseg, RECORD_MAX_SEGS);
 	if ((err = ensure_segments(cur)) < 0 || (err = state_reserve(cur, cur->nw)) < 0)
 		return err;
 	if (!(from = malloc((cur->nseg + 1) * sizeof(*from))) ||
@@ -941,6 +970,15 @@ int record_encode(const struct record_flat *prev, struct record_flat *cur, struc
 	place_map(prev, cur->seg, cur->nseg, from, true, map);
 	if ((err = encode_strings(prev, cur, map, out)) < 0)
 		goto out;
+	/* the decoder's budget of new words and strings for the payload's
+	 * size (decode_layout counts them the same way) */
+	for (size_t j = 0; j < cur->nseg; j++)
+		added += fresh(prev, &cur->seg[j], from[j]);
+	if (added > (uint64_t)(out->n - start) * RECORD_NEW_PER_BYTE) {
+		err = over(cur, "new words and strings for its payload's size", (size_t)added,
+			   (out->n - start) * RECORD_NEW_PER_BYTE);
+		goto out;
+	}
 	/* A key's values are no rate: the record after it starts from no
 	 * delta and every word quiet. */
 	if (!prev)
@@ -1013,14 +1051,6 @@ static int push_seg(struct record_seg **seg, size_t *n, size_t *cap, size_t **fr
 	(*seg)[*n] = *s;
 	(*from)[(*n)++] = fr;
 	return 0;
-}
-
-/* Words and strings a segment has that the one it continues had not. */
-static uint64_t fresh(const struct record_flat *f, const struct record_seg *s, size_t fr)
-{
-	const struct record_seg *o = fr != NONE ? &f->seg[fr] : &(struct record_seg){ 0 };
-
-	return (s->nw > o->nw ? s->nw - o->nw : 0) + (s->ns > o->ns ? s->ns - o->ns : 0);
 }
 
 /* The layout of a record against f's (the record before). *same: as

@@ -106,18 +106,28 @@ int record_create(const char *path, const struct record_meta *m, struct record *
 	return 0;
 }
 
-int record_sample(struct record *r, const struct sample *s)
+int record_sample(struct record *r, const struct sample *s, char *why, size_t whylen)
 {
 	bool key = !r->have_prev || r->since_key >= r->key_every;
 	struct record_flat t;
 	int err;
 
-	if ((err = record_flatten(s, &r->cur)) < 0)
-		return err;
 	r->payload.n = 0;
-	if ((err = record_encode(key ? NULL : &r->prev, &r->cur, &r->payload)) < 0 ||
-	    (err = emit(r, key ? RECORD_KEY : RECORD_DELTA)) < 0)
+	/* Refused before a byte is written: the file ends with the sample
+	 * before, whole, as a reader takes it. */
+	if ((err = record_flatten(s, &r->cur)) < 0 ||
+	    (err = record_encode(key ? NULL : &r->prev, &r->cur, &r->payload)) < 0) {
+		if (err == -E2BIG && r->cur.over)
+			snprintf(why, whylen, "a sample of %zu %s, more than a recording holds (%zu); recorded up to the one before",
+				 r->cur.over_n, r->cur.over, r->cur.over_max);
+		else
+			snprintf(why, whylen, "%s", strerror(-err));
 		return err;
+	}
+	if ((err = emit(r, key ? RECORD_KEY : RECORD_DELTA)) < 0) {
+		snprintf(why, whylen, "%s", strerror(-err));
+		return err;
+	}
 	r->since_key = key ? 1 : r->since_key + 1;
 	t = r->prev;
 	r->prev = r->cur;

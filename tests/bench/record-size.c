@@ -170,8 +170,10 @@ int main(int argc, char **argv)
 	}
 	for (unsigned k = 0; k < HOUR; k++) {
 		step(&s, sc, k);
-		if (record_sample(rec, &s) < 0)
+		if (record_sample(rec, &s, why, sizeof(why)) < 0) {
+			fprintf(stderr, "%s: %s\n", argv[2], why);
 			return 1;
+		}
 	}
 	bytes = (double)record_bytes(rec);
 	if (record_close(rec) < 0)

@@ -634,7 +634,7 @@ static void write_file(const char *path, unsigned n)
 	ck_assert_int_eq(record_create(path, &m, &r, why, sizeof(why)), 0);
 	for (unsigned k = 0; k < n; k++) {
 		make_sample(&s, k);
-		ck_assert_int_eq(record_sample(r, &s), 0);
+		ck_assert_int_eq(record_sample(r, &s, why, sizeof(why)), 0);
 		if (k == 2)
 			ck_assert_int_eq(record_change(r, &c), 0);
 	}
@@ -862,10 +862,10 @@ START_TEST(test_change_values_whole)
 	sample_init(&s);
 	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
 	make_sample(&s, 0);
-	ck_assert_int_eq(record_sample(w, &s), 0);
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
 	ck_assert_int_eq(record_change(w, &c), 0);
 	make_sample(&s, 1);
-	ck_assert_int_eq(record_sample(w, &s), 0);
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
 	ck_assert_int_eq(record_close(w), 0);
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
 	ck_assert_uint_eq(record_reader_changes(r, &got, &before), 1);
@@ -1209,6 +1209,185 @@ START_TEST(test_zero_cpus)
 }
 END_TEST
 
+/* The per-item strings and segments the totals are derived from are what
+ * the walk writes: a string added to a device would make RECORD_MAX_STRINGS
+ * refuse what RECORD_MAX_DISKS allows. */
+START_TEST(test_limits_follow_the_walk)
+{
+	struct record_flat f;
+	struct sample s;
+	size_t ns0, nseg0;
+
+	record_flat_init(&f);
+	sample_init(&s);
+	/* every part present and empty, and the most of the rest */
+	s.cpus.valid = true;
+	s.cpus.nirq = SAMPLE_IRQ_MAX;
+	s.ntemps = SAMPLE_TEMPS_MAX;
+	s.traced = s.ra_valid = s.cg.valid = s.procs.valid = true;
+	ck_assert_int_eq(record_flatten(&s, &f), 0);
+	ck_assert_uint_eq(f.ns, RECORD_OTHER_STRINGS);
+	ck_assert_uint_eq(f.nseg, RECORD_OTHER_SEGS);
+	ns0 = f.ns;
+	nseg0 = f.nseg;
+	ck_assert_ptr_nonnull(sample_add_disk(&s));
+	ck_assert_int_eq(disk_text_own(&s.disks[0].info.text), 0);
+	ck_assert_int_eq(trace_sample_resize(&s.trace, 1, 1), 0);
+	ck_assert_int_eq(ra_sample_resize(&s.ra, 1), 0);
+	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s.cg, 1, "/", 0));
+	ck_assert_ptr_nonnull(proc_sample_add(&s.procs, 1, 1));
+	ck_assert_int_eq(record_flatten(&s, &f), 0);
+	ck_assert_uint_eq(f.ns - ns0, RECORD_DISK_STRINGS + RECORD_PROC_STRINGS + 1);
+	ck_assert_uint_eq(f.nseg - nseg0, 5); /* 3 device lists, a cgroup, a process */
+	ck_assert_uint_eq(RECORD_MAX_STRINGS, RECORD_MAX_DISKS * RECORD_DISK_STRINGS +
+						      RECORD_MAX_PROCS * RECORD_PROC_STRINGS + RECORD_MAX_CGROUPS +
+						      RECORD_OTHER_STRINGS);
+	ck_assert_uint_eq(RECORD_MAX_SEGS, 3 * RECORD_MAX_DISKS + RECORD_MAX_PROCS + RECORD_MAX_CGROUPS + RECORD_OTHER_SEGS);
+	record_flat_free(&f);
+	sample_free(&s);
+}
+END_TEST
+
+/* A recording of make_sample(0) then the samples fill(k) builds, k from 0:
+ * each written (0) or refused (-E2BIG, with why holding want); then the
+ * reader takes exactly those written, and the last as it was. */
+struct limit_case {
+	void (*fill)(struct sample *s, unsigned k);
+	unsigned n;
+	int ok[3];
+	const char *want;
+};
+
+static void write_limits(const struct limit_case *lc)
+{
+	struct record_meta m = { .host = "h", .interval = 1, .start = 1764633600, .key_every = 2 };
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct record *w;
+	struct sample s, got, last;
+	size_t written = 1;
+	off_t before;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	sample_init(&s);
+	sample_init(&got);
+	sample_init(&last);
+	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+	make_sample(&s, 0);
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
+	for (unsigned k = 0; k < lc->n; k++) {
+		lc->fill(&s, k);
+		before = file_size(path);
+		why[0] = '\0';
+		ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), lc->ok[k]);
+		if (lc->ok[k]) {
+			ck_assert_msg(strstr(why, lc->want), "why: %s", why);
+			ck_assert_int_eq(file_size(path), before); /* not a byte of it */
+			continue;
+		}
+		lc->fill(&last, k);
+		written++;
+	}
+	ck_assert_int_eq(record_close(w), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_str_eq(record_reader_warning(r), "");
+	ck_assert_uint_eq(record_reader_count(r), written);
+	ck_assert_int_eq(record_reader_get(r, written - 1, &got), 0);
+	if (written > 1)
+		assert_same(&last, &got);
+	record_reader_close(r);
+	sample_free(&s);
+	sample_free(&got);
+	sample_free(&last);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* RECORD_MAX_DISKS devices, then one more, then as many again */
+static void fill_disks(struct sample *s, unsigned k)
+{
+	size_t n = RECORD_MAX_DISKS + (k == 1);
+
+	sample_clear(s);
+	s->t = 2000 + k;
+	s->wall.tv_sec = 1764633601 + k;
+	for (size_t i = 0; i < n; i++) {
+		struct disk_sample *d = sample_add_disk(s);
+		ck_assert_ptr_nonnull(d);
+		d->st.dev = makedev(259, (unsigned)i);
+		snprintf(d->st.name, sizeof(d->st.name), "nvme%zun1", i);
+		d->st.rd_ios = i * 3 + k;
+		ck_assert_int_eq(disk_text_own(&d->info.text), 0);
+	}
+}
+
+START_TEST(test_limit_disks)
+{
+	static const struct limit_case lc = { fill_disks, 3, { 0, -E2BIG, 0 }, "65537 devices, more than a recording holds (65536)" };
+
+	write_limits(&lc);
+}
+END_TEST
+
+/* RECORD_MAX_CPUS CPUs in the CPU view, one more, as many again */
+static void fill_cpus(struct sample *s, unsigned k)
+{
+	unsigned n = RECORD_MAX_CPUS + (k == 1);
+
+	make_sample(s, 1 + k);
+	ck_assert_int_eq(sample_cpus_reserve(&s->cpus, n), 0);
+	s->cpus.stat[n - 1].idle = 5 + k;
+	s->cpus.irq_count[(size_t)n * s->cpus.nirq - 1] = 7;
+}
+
+START_TEST(test_limit_cpus)
+{
+	static const struct limit_case lc = { fill_cpus, 3, { 0, -E2BIG, 0 }, "8193 CPUs, more than a recording holds (8192)" };
+
+	write_limits(&lc);
+}
+END_TEST
+
+/* 400000 processes, beyond the 349k the old string limit let a reader take */
+static void fill_procs(struct sample *s, unsigned k)
+{
+	make_sample(s, 1 + k);
+	for (pid_t pid = 1000; pid < 400000; pid++) {
+		struct proc_entry *e = proc_sample_add(&s->procs, pid, (uint64_t)pid * 7);
+		ck_assert_ptr_nonnull(e);
+		snprintf(e->comm, sizeof(e->comm), "w%d", (int)pid % 97);
+		e->rbytes = (uint64_t)pid * k;
+	}
+}
+
+START_TEST(test_limit_procs)
+{
+	static const struct limit_case lc = { fill_procs, 2, { 0, 0 }, "" };
+
+	write_limits(&lc);
+}
+END_TEST
+
+/* Traced devices numbered 0 with every counter 0 and the most CPUs cost a
+ * few bytes of layout for 50k words each: more new words a byte than a
+ * reader takes. The writer refuses the sample; the file ends before it. */
+static void fill_dense(struct sample *s, unsigned k)
+{
+	make_sample(s, 1 + k);
+	if (k)
+		return;
+	ck_assert_int_eq(trace_sample_resize(&s->trace, RECORD_MAX_CPUS, 64), 0);
+}
+
+START_TEST(test_limit_new_per_byte)
+{
+	static const struct limit_case lc = { fill_dense, 2, { -E2BIG, 0 },
+					      "new words and strings for its payload's size, more than a recording holds" };
+
+	write_limits(&lc);
+}
+END_TEST
+
 UNIT_SUITE(record_suite)
 static Suite *record_suite(void)
 {
@@ -1233,7 +1412,16 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_unrebuildable_sample_stops_there);
 	tcase_add_test(tc, test_new_words_per_byte);
 	tcase_add_test(tc, test_small_file_many_words);
+	tcase_add_test(tc, test_limits_follow_the_walk);
 	tcase_add_test(tc, test_zero_cpus);
+	suite_add_tcase(s, tc);
+	/* samples at the limits: tens of MB each, slow under ASan */
+	tc = tcase_create("limits");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_limit_disks);
+	tcase_add_test(tc, test_limit_cpus);
+	tcase_add_test(tc, test_limit_procs);
+	tcase_add_test(tc, test_limit_new_per_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }
