@@ -37,7 +37,18 @@ size_t record_reader_changes(const struct record_reader *r, const struct record_
 /* Keep the first n samples (n >= 1) and the changes before the last of
  * them: a replay of -n intervals is a recording of n + 1 samples. */
 void record_reader_limit(struct record_reader *r, size_t n);
-/* The first sample at or after wall time w (count when none). */
-size_t record_reader_find(const struct record_reader *r, time_t w);
+/* The first sample from sample from on, in recording order, whose interval
+ * the wall clock spent some of one of the seconds w (nw of them, ascending)
+ * in, and which of them (the earliest) into which (NULL: not wanted): count
+ * when none. Interval i is taken as long as the monotonic clock
+ * says, ending at sample i's wall time (the first sample: its own second),
+ * so wall times that only increase give the first sample at or after the
+ * second, and a wall clock that stepped back, forward or slept is searched
+ * as it read: a second it read twice is found where it read it first. */
+size_t record_reader_find(const struct record_reader *r, const time_t *w, size_t nw, size_t from, size_t *which);
+/* The earliest and latest sample wall times (not the first and last when
+ * the clock stepped back); returns how many times the wall clock jumped
+ * against the monotonic one (set, or the host slept) between samples. */
+size_t record_reader_range(const struct record_reader *r, time_t *earliest, time_t *latest);
 
 #endif

@@ -11,9 +11,11 @@
 #ifndef BLKTUNE_REPLAY_NAV_H
 #define BLKTUNE_REPLAY_NAV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
+#include "record-read.h"
 #include "record.h"
 #include "sample.h"
 #include "series.h"
@@ -28,10 +30,14 @@ size_t replay_span(double window, double interval);
  * or -EINVAL. */
 int replay_parse_clock(const char *s, int *sod);
 
-/* The wall time of that clock time within the recording [first, last]: on
- * the day of cur first, else on any day from first's to last's (local
- * time). Returns 0 or -ERANGE (no such moment in the recording). */
-int replay_clock_time(int sod, time_t first, time_t last, time_t cur, time_t *out);
+/* The sample (into pos) where the replay shows clock time sod of the
+ * recording r: the first sample, in recording order, whose interval holds
+ * it (record_reader_find) on the local day of cur, else on any day of the
+ * recording. A time read twice (the wall clock set back, a DST hour
+ * repeated) is the first reading; *again says whether there is another
+ * later. Returns 0 or -ERANGE (the clock never read that time while
+ * recording). */
+int replay_clock_find(const struct record_reader *r, int sod, time_t cur, size_t *pos, bool *again);
 
 /* The change under position pos (the interval ending at sample pos): the
  * last one recorded before it (before[k] <= pos), else the first one.

@@ -79,19 +79,22 @@ static unsigned go(struct ui *u, size_t i, const char *what)
 void action_replay_start(struct ui *u)
 {
 	const struct record_reader *r = reader(u);
-	size_t n = record_reader_count(r);
+	size_t n = record_reader_count(r), jumps;
 	char from[32], to[32];
+	time_t first, last;
 
 	hold(u);
 	if (n >= 2)
 		app_replay_goto(u->app, 1);
+	jumps = record_reader_range(r, &first, &last);
 	format_time((double)record_reader_wall(r, 0).tv_sec, "%Y-%m-%d %H:%M:%S", from, sizeof(from));
 	format_time((double)record_reader_wall(r, n - 1).tv_sec, "%H:%M:%S", to, sizeof(to));
 	if (record_reader_warning(r)[0])
 		ui_status(u, "%s", record_reader_warning(r));
 	else
-		ui_status(u, "replay: %zu intervals%s, %s to %s; T forward, t back, J jumps to a time, space plays", n - 1,
-			  u->app->opt.count > 0 ? " (-n: the recording's first)" : "", from, to);
+		ui_status(u, "replay: %zu intervals%s, %s to %s%s; T forward, t back, J jumps to a time, space plays",
+			  n - 1, u->app->opt.count > 0 ? " (-n: the recording's first)" : "", from, to,
+			  jumps ? " (the clock jumped)" : "");
 }
 
 unsigned action_replay_tick(struct ui *u)
@@ -165,29 +168,51 @@ unsigned action_replay_jump_ask(struct ui *u)
 	return ACT_REDRAW;
 }
 
-unsigned action_replay_jump_input(struct ui *u)
+/* What times the recording holds, for a refusal: "it runs from 14:00:00
+ * to 15:00:00", or when the wall clock was set while recording the
+ * earliest and latest and that it jumped (they bound no one run then). */
+static void say_range(const struct record_reader *r, char *out, size_t len)
 {
-	const struct record_reader *r = reader(u);
-	size_t n = record_reader_count(r), i;
-	time_t first = record_reader_wall(r, 0).tv_sec, last = record_reader_wall(r, n - 1).tv_sec, w;
+	time_t first, last;
+	size_t jumps = record_reader_range(r, &first, &last);
 	char a[16], b[16];
-	int sod;
 
 	format_time((double)first, "%H:%M:%S", a, sizeof(a));
 	format_time((double)last, "%H:%M:%S", b, sizeof(b));
+	if (jumps)
+		snprintf(out, len, "it holds %s to %s, not all between (the clock jumped %zu time%s)", a,
+			 b, jumps, jumps > 1 ? "s" : "");
+	else
+		snprintf(out, len, "it runs from %s to %s", a, b);
+}
+
+unsigned action_replay_jump_input(struct ui *u)
+{
+	const struct record_reader *r = reader(u);
+	size_t i;
+	char range[160], what[64];
+	bool again;
+	int sod;
+
+	say_range(r, range, sizeof(range));
 	if (replay_parse_clock(u->input, &sod) < 0) {
-		ui_status(u, "time \"%s\": HH:MM or HH:MM:SS, from %s to %s", u->input, a, b);
+		ui_status(u, "time \"%s\": HH:MM or HH:MM:SS; %s", u->input, range);
 		return ACT_REDRAW;
 	}
-	if (replay_clock_time(sod, first, last, u->app->cur.wall.tv_sec, &w) < 0) {
-		ui_status(u, "%s is not in the recording: it runs from %s to %s", u->input, a, b);
+	if (replay_clock_find(r, sod, u->app->cur.wall.tv_sec, &i, &again) < 0) {
+		ui_status(u, "%s is not in the recording: %s", u->input, range);
 		return ACT_REDRAW;
 	}
-	i = record_reader_find(r, w);
 	if (i < 1)
 		i = 1; /* the first sample ends no interval */
 	hold(u);
-	return go(u, i, "jumped");
+	/* a time read twice (clock set back, DST): the first, and say so */
+	if (again)
+		snprintf(what, sizeof(what), "jumped to the first %02d:%02d:%02d (read again later)", sod / 3600,
+			 sod / 60 % 60, sod % 60);
+	else
+		snprintf(what, sizeof(what), "jumped");
+	return go(u, i, what);
 }
 
 /* n and N: to the interval of the next (previous) recorded change. */

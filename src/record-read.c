@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,18 +314,66 @@ void record_reader_limit(struct record_reader *r, size_t n)
 		r->at = SIZE_MAX;
 }
 
-size_t record_reader_find(const struct record_reader *r, time_t w)
+static double wall_of(const struct entry *e)
 {
-	size_t lo = 0, hi = r->n;
+	return (double)e->wall.tv_sec + e->wall.tv_nsec / 1e9;
+}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->e[mid].wall.tv_sec < w)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* The wall-clock seconds sample i's interval spans, (*lo, *hi] as doubles:
+ * its monotonic length back from its wall time (the first sample: its own
+ * time). The monotonic clock, not the sample before, tells how long the
+ * interval was: a wall clock that stepped (or a host that slept) during it
+ * read none of the times it skipped. */
+static void span(const struct record_reader *r, size_t i, double *lo, double *hi)
+{
+	double dt = i ? r->e[i].t - r->e[i - 1].t : 0;
+
+	*hi = wall_of(&r->e[i]);
+	*lo = dt > 0 && dt < 1e9 ? *hi - dt : *hi; /* a recorded t that makes no sense: the sample alone */
+}
+
+size_t record_reader_find(const struct record_reader *r, const time_t *w, size_t nw, size_t from, size_t *which)
+{
+	for (size_t i = from; i < r->n; i++) {
+		size_t a = 0, b = nw;
+		double lo, hi;
+
+		span(r, i, &lo, &hi);
+		/* the first second ending after lo, then is it at or before hi */
+		while (a < b) {
+			size_t mid = a + (b - a) / 2;
+			if ((double)w[mid] + 1 <= lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		if (a < nw && (double)w[a] <= hi) {
+			if (which)
+				*which = a;
+			return i;
+		}
 	}
-	return lo;
+	return r->n;
+}
+
+size_t record_reader_range(const struct record_reader *r, time_t *earliest, time_t *latest)
+{
+	size_t jumps = 0;
+
+	*earliest = *latest = r->e[0].wall.tv_sec;
+	for (size_t i = 1; i < r->n; i++) {
+		double dt = r->e[i].t - r->e[i - 1].t;
+
+		if (r->e[i].wall.tv_sec < *earliest)
+			*earliest = r->e[i].wall.tv_sec;
+		if (r->e[i].wall.tv_sec > *latest)
+			*latest = r->e[i].wall.tv_sec;
+		/* more than a second off the interval's length, and more than
+		 * the 500 ppm NTP slews at: the clock was set (or the host slept) */
+		if (fabs(wall_of(&r->e[i]) - wall_of(&r->e[i - 1]) - dt) > 1 + fabs(dt) / 1000)
+			jumps++;
+	}
+	return jumps;
 }
 
 int record_reader_get(struct record_reader *r, size_t i, struct sample *s)

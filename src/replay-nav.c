@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,36 +44,74 @@ int replay_parse_clock(const char *s, int *sod)
 	return 0;
 }
 
-/* That clock time on the local day of t. */
-static int on_day(time_t t, int sod, time_t *out)
+/* That clock time on the local day of t, each reading of it (two where
+ * the clock is set back an hour for DST, none where it skips one) into
+ * out (room for 3), ascending. Returns their number. */
+static size_t on_day(time_t t, int sod, time_t *out)
 {
-	struct tm tm;
+	static const int dst[] = { -1, 0, 1 };
+	struct tm day, tm;
+	size_t n = 0, j;
 
-	if (!localtime_r(&t, &tm))
-		return -ERANGE;
-	tm.tm_hour = sod / 3600;
-	tm.tm_min = sod / 60 % 60;
-	tm.tm_sec = sod % 60;
-	tm.tm_isdst = -1;
-	*out = mktime(&tm);
-	return *out == (time_t)-1 ? -ERANGE : 0;
+	if (!localtime_r(&t, &day))
+		return 0;
+	for (size_t k = 0; k < sizeof(dst) / sizeof(dst[0]); k++) {
+		time_t w;
+		bool seen = false;
+
+		tm = day;
+		tm.tm_hour = sod / 3600;
+		tm.tm_min = sod / 60 % 60;
+		tm.tm_sec = sod % 60;
+		tm.tm_isdst = dst[k];
+		/* mktime moves a time that is not on the clock (or not with
+		 * that DST flag) to one that is: only a true reading counts */
+		if ((w = mktime(&tm)) == (time_t)-1 || !localtime_r(&w, &tm) || tm.tm_mday != day.tm_mday ||
+		    tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec != sod)
+			continue;
+		for (j = 0; j < n; j++)
+			seen |= out[j] == w;
+		if (seen)
+			continue;
+		for (j = n++; j && out[j - 1] > w; j--)
+			out[j] = out[j - 1];
+		out[j] = w;
+	}
+	return n;
 }
 
-int replay_clock_time(int sod, time_t first, time_t last, time_t cur, time_t *out)
-{
-	time_t t;
+/* A recording of years is no concern: the days searched, at most. */
+#define DAYS_MAX 400
 
-	if (on_day(cur, sod, &t) == 0 && t >= first && t <= last) {
-		*out = t;
-		return 0;
-	}
-	/* a day at a time from the first day; a recording of years is no concern */
-	for (time_t day = first; day <= last + 86400 && day - first < 400 * 86400L; day += 86400)
-		if (on_day(day, sod, &t) == 0 && t >= first && t <= last) {
-			*out = t;
-			return 0;
+int replay_clock_find(const struct record_reader *r, int sod, time_t cur, size_t *pos, bool *again)
+{
+	time_t first, last, w[3 * (DAYS_MAX + 2)];
+	size_t count = record_reader_count(r), n, i, j, c = 0;
+
+	record_reader_range(r, &first, &last);
+	/* the day the replay is on first, then every day of the recording */
+	n = on_day(cur, sod, w);
+	if ((i = record_reader_find(r, w, n, 0, &c)) == count) {
+		n = 0;
+		for (time_t day = first - 86400; day <= last + 86400 && day - first < DAYS_MAX * 86400L; day += 86400) {
+			time_t one[3];
+			size_t k = on_day(day, sod, one);
+
+			/* days move forward: only later readings are new */
+			for (size_t m = 0; m < k; m++)
+				if (!n || one[m] > w[n - 1])
+					w[n++] = one[m];
 		}
-	return -ERANGE;
+		if ((i = record_reader_find(r, w, n, 0, &c)) == count)
+			return -ERANGE;
+	}
+	/* past the intervals that hold that reading (several, when shorter
+	 * than a second), is it (or another of that day) read again later */
+	for (j = i + 1; j < count && record_reader_find(r, &w[c], 1, j, NULL) == j; j++)
+		;
+	*again = j < count && record_reader_find(r, w, n, j, NULL) < count;
+	*pos = i;
+	return 0;
 }
 
 size_t replay_change_at(const struct record_change *c, const size_t *before, size_t nch, const char *dev,

@@ -678,8 +678,17 @@ START_TEST(test_file_roundtrip_and_seek)
 	}
 	ck_assert_int_eq(record_reader_get(r, 10, &got), -ERANGE);
 	ck_assert_int_eq(record_reader_wall(r, 7).tv_sec, 1764633607);
-	ck_assert_uint_eq(record_reader_find(r, 1764633605), 5);
-	ck_assert_uint_eq(record_reader_find(r, 1764633700), 10);
+	{
+		time_t w[] = { 1764633605, 1764633700 };
+		size_t which = 9;
+
+		ck_assert_uint_eq(record_reader_find(r, w, 2, 0, &which), 5);
+		ck_assert_uint_eq(which, 0);
+		/* the interval ending at ..606.123 spent 0.877 s of second 605 */
+		ck_assert_uint_eq(record_reader_find(r, w, 2, 6, NULL), 6);
+		ck_assert_uint_eq(record_reader_find(r, w, 2, 7, NULL), 10);
+		ck_assert_uint_eq(record_reader_find(r, w + 1, 1, 0, NULL), 10);
+	}
 	ck_assert_uint_eq(record_reader_changes(r, &c, &before), 1);
 	ck_assert_str_eq(c[0].to, "none");
 	ck_assert_str_eq(c[0].tunable, "scheduler");

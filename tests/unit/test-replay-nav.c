@@ -1,11 +1,14 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "history.h"
+#include "record-read.h"
+#include "record.h"
 #include "replay-nav.h"
 
 static void utc(void)
@@ -36,35 +39,183 @@ START_TEST(test_parse_clock)
 }
 END_TEST
 
+/* A recording in a fresh directory whose samples have these wall times
+ * (seconds from base, nanoseconds ns); on the monotonic clock as far apart
+ * (steady), else a second apart (the wall clock was set). */
+static struct record_reader *recording(char **dir, time_t base, long ns, const long *at, size_t n, bool steady)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", path[4200], why[256];
+	struct record_meta m = { .host = "h", .interval = 1, .start = base, .key_every = 4 };
+	struct record_reader *r;
+	struct record *w;
+	struct sample s;
+
+	ck_assert_ptr_nonnull(*dir = mkdtemp(tmpl));
+	*dir = strdup(*dir);
+	snprintf(path, sizeof(path), "%s/r.btr", *dir);
+	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+	sample_init(&s);
+	for (size_t i = 0; i < n; i++) {
+		sample_clear(&s);
+		s.t = 1000.0 + (double)(steady ? (size_t)at[i] : i);
+		s.wall.tv_sec = base + at[i];
+		s.wall.tv_nsec = ns;
+		ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
+	}
+	sample_free(&s);
+	ck_assert_int_eq(record_close(w), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), n);
+	return r;
+}
+
+static void done(struct record_reader *r, char *dir)
+{
+	record_reader_close(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+
+/* The sample J goes to for a clock time, or 99 when it is refused. */
+static size_t jump(const struct record_reader *r, const char *clock, time_t cur, bool *again)
+{
+	size_t pos = 99;
+	int sod;
+
+	ck_assert_int_eq(replay_parse_clock(clock, &sod), 0);
+	if (replay_clock_find(r, sod, cur, &pos, again) < 0)
+		ck_assert_uint_eq(pos, 99);
+	return pos;
+}
+
 START_TEST(test_clock_time)
 {
-	/* 2026-12-02 23:58:00 to 2026-12-03 00:03:00 UTC: across midnight */
-	time_t first = 1796255880, last = first + 300, out = 0;
+	/* 2026-12-02 23:58:00 to 2026-12-03 00:03:00 UTC at a minute: across midnight */
+	static const long at[] = { 0, 60, 120, 180, 240, 300 };
+	time_t first = 1796255880, last = first + 300;
+	struct record_reader *r;
+	char *dir;
+	bool again = true;
 
 	utc();
-	ck_assert_int_eq(replay_clock_time(23 * 3600 + 59 * 60, first, last, first, &out), 0);
-	ck_assert_int_eq(out, first + 60);
+	r = recording(&dir, first, 0, at, 6, true);
+	ck_assert_uint_eq(jump(r, "23:59", first, &again), 1);
+	ck_assert(!again);
 	/* 00:01 is on the next day, wherever the replay is now */
-	ck_assert_int_eq(replay_clock_time(60, first, last, first, &out), 0);
-	ck_assert_int_eq(out, first + 180);
-	ck_assert_int_eq(replay_clock_time(60, first, last, last, &out), 0);
-	ck_assert_int_eq(out, first + 180);
+	ck_assert_uint_eq(jump(r, "00:01", first, &again), 3);
+	ck_assert_uint_eq(jump(r, "00:01", last, &again), 3);
+	/* the first interval ending at or after the time */
+	ck_assert_uint_eq(jump(r, "23:59:30", last, &again), 2);
 	/* the ends are inside, a second beyond is not */
-	ck_assert_int_eq(replay_clock_time(23 * 3600 + 58 * 60, first, last, last, &out), 0);
-	ck_assert_int_eq(out, first);
-	ck_assert_int_eq(replay_clock_time(3 * 60, first, last, first, &out), 0);
-	ck_assert_int_eq(out, last);
-	out = 5;
-	ck_assert_int_eq(replay_clock_time(3 * 60 + 1, first, last, first, &out), -ERANGE);
-	ck_assert_int_eq(replay_clock_time(23 * 3600 + 57 * 60 + 59, first, last, first, &out), -ERANGE);
-	ck_assert_int_eq(replay_clock_time(12 * 3600, first, last, first, &out), -ERANGE);
-	ck_assert_int_eq(out, 5);
-	/* two days: the day the replay is on first */
-	last = first + 2 * 86400;
-	ck_assert_int_eq(replay_clock_time(12 * 3600, first, last, first + 86400 + 3600, &out), 0);
-	ck_assert_int_eq(out, 1796299200 + 86400);
-	ck_assert_int_eq(replay_clock_time(12 * 3600, first, last, first, &out), 0);
-	ck_assert_int_eq(out, 1796299200);
+	ck_assert_uint_eq(jump(r, "23:58", last, &again), 0);
+	ck_assert_uint_eq(jump(r, "00:03", first, &again), 5);
+	ck_assert_uint_eq(jump(r, "00:03:01", first, &again), 99);
+	ck_assert_uint_eq(jump(r, "23:57:59", first, &again), 99);
+	ck_assert_uint_eq(jump(r, "12:00", first, &again), 99);
+	done(r, dir);
+}
+END_TEST
+
+START_TEST(test_clock_days)
+{
+	/* 2026-12-02 23:58 to 2026-12-04 23:58 UTC, with a sample at 23:57
+	 * and 23:58 each day and one at 00:58 of 12-04 */
+	static const long at[] = { 0, 86400 - 60, 86400, 86400 + 3600, 2 * 86400 - 60, 2 * 86400 };
+	time_t first = 1796255880;
+	struct record_reader *r;
+	char *dir;
+	bool again = true;
+
+	utc();
+	r = recording(&dir, first, 0, at, 6, true);
+	/* noon of the day the replay is on (12-04), in interval 4 */
+	ck_assert_uint_eq(jump(r, "12:00", first + 86400 + 3600, &again), 4);
+	ck_assert(!again);
+	/* on 12-02 it was not recorded: the first day that was, 12-03, in
+	 * interval 1; 12-04's comes later */
+	ck_assert_uint_eq(jump(r, "12:00", first, &again), 1);
+	ck_assert(again);
+	ck_assert_uint_eq(jump(r, "23:58", first + 2 * 86400, &again), 5);
+	ck_assert(!again);
+	ck_assert_uint_eq(jump(r, "23:58", first + 43200, &again), 2);
+	ck_assert_uint_eq(jump(r, "23:58", first, &again), 0);
+	ck_assert(!again);
+	done(r, dir);
+}
+END_TEST
+
+/* The wall clock set back two hours, then forward an hour, while the
+ * monotonic one ran on: the reviewer's repro (2026-12-05 09:14:25 UTC, then
+ * 07:14:28), and a time read twice. */
+START_TEST(test_clock_stepped)
+{
+	static const long back[] = { 0, 1, 2, -7200 + 3, -7200 + 4, -7200 + 5 };
+	static const long twice[] = { 0, 1, 2, 3, 1, 2, 3, 4, 3605, 3606 };
+	time_t w = 1796462065, lo, hi;
+	struct record_reader *r;
+	char *dir;
+	bool again = true;
+
+	utc();
+	r = recording(&dir, w, 250000000, back, 6, false);
+	ck_assert_uint_eq(record_reader_range(r, &lo, &hi), 1);
+	ck_assert_int_eq(lo, w - 7200 + 3);
+	ck_assert_int_eq(hi, w + 2);
+	/* both exist in the file, whichever the replay is on */
+	ck_assert_uint_eq(jump(r, "07:14:29", w, &again), 4);
+	ck_assert(!again);
+	ck_assert_uint_eq(jump(r, "09:14:26", w - 7200 + 5, &again), 1);
+	ck_assert_uint_eq(jump(r, "09:14:27", w, &again), 2);
+	ck_assert_uint_eq(jump(r, "07:14:30", w, &again), 5);
+	/* the interval across the step lasted a second, up to 07:14:28.25 */
+	ck_assert_uint_eq(jump(r, "07:14:27", w, &again), 3);
+	/* never read: the two hours skipped, after the end, before the start */
+	ck_assert_uint_eq(jump(r, "08:00", w, &again), 99);
+	ck_assert_uint_eq(jump(r, "09:14:28", w, &again), 99);
+	ck_assert_uint_eq(jump(r, "07:14:25", w, &again), 99);
+	done(r, dir);
+
+	r = recording(&dir, w, 0, twice, 10, false);
+	ck_assert_uint_eq(record_reader_range(r, &lo, &hi), 2);
+	ck_assert_int_eq(lo, w);
+	ck_assert_int_eq(hi, w + 3606);
+	/* read first in interval 2 (and 3, its second running on), again in 5 */
+	ck_assert_uint_eq(jump(r, "09:14:27", w, &again), 2);
+	ck_assert(again);
+	ck_assert_uint_eq(jump(r, "09:14:29", w, &again), 7);
+	ck_assert(!again);
+	/* forward: the hour skipped was never read, the readings after it were */
+	ck_assert_uint_eq(jump(r, "09:44:00", w, &again), 99);
+	ck_assert_uint_eq(jump(r, "10:14:30", w, &again), 8);
+	ck_assert_uint_eq(jump(r, "10:14:31", w, &again), 9);
+	ck_assert_uint_eq(jump(r, "10:14:32", w, &again), 99);
+	done(r, dir);
+}
+END_TEST
+
+/* Central Europe's DST ends 2026-10-25 03:00 CEST: 02:30 is read twice,
+ * an hour apart; it starts 2026-03-29 02:00 CET: 02:30 is never read. */
+START_TEST(test_clock_dst)
+{
+	/* 2026-10-25 00:30 UTC (02:30 CEST) every half hour to 02:00 UTC */
+	static const long at[] = { 0, 1800, 3600, 5400 };
+	time_t fall = 1792888200;
+	struct record_reader *r;
+	char *dir;
+	bool again = false;
+
+	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+	tzset();
+	r = recording(&dir, fall, 0, at, 4, true);
+	ck_assert_uint_eq(jump(r, "02:30", fall, &again), 0);
+	ck_assert(again);
+	ck_assert_uint_eq(jump(r, "02:45", fall, &again), 1);
+	ck_assert(again);
+	/* 03:00 CET is the last sample's */
+	ck_assert_uint_eq(jump(r, "03:00", fall, &again), 3);
+	ck_assert(!again);
+	done(r, dir);
+	utc();
 }
 END_TEST
 
@@ -203,6 +354,9 @@ static Suite *replay_nav_suite(void)
 
 	tcase_add_test(tc, test_parse_clock);
 	tcase_add_test(tc, test_clock_time);
+	tcase_add_test(tc, test_clock_days);
+	tcase_add_test(tc, test_clock_stepped);
+	tcase_add_test(tc, test_clock_dst);
 	tcase_add_test(tc, test_span);
 	tcase_add_test(tc, test_change_at);
 	tcase_add_test(tc, test_ab_around);
