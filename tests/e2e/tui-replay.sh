@@ -11,7 +11,8 @@
 # those of the snapshots w saves; keys that change the kernel are refused
 # in one line and sysfs does not move; space plays to the end and pauses.
 # -r -b prints the recorded change in the interval n finds; -n 3 replays
-# the first three intervals only.
+# the first three intervals only. The same recording with its wall clock
+# set back halfway: J finds times of both parts and refuses one never read.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-tmux.bash"
 t_need_root
@@ -195,6 +196,46 @@ t_check "... interval 3, its time and r/s" tm_wait "REPLAY $(when 3)  *3/3 " 3
 t_check "... r/s of interval 3 ($(rps 3))" same_rps "$(row_rps)" "$(rps 3)"
 tm_keys T
 t_check "T: no interval past the third" tm_wait "the last interval of the recording" 3
+tm_keys q
+t_check "q quits" tm_wait replay-exited 3
+tm_stop
+
+# A wall clock set back two hours while recording: the same recording with
+# the wall times from sample k on moved (tests/e2e/record-step.c, built
+# against this build's objects). J finds a time of either part in the
+# samples (a search of the wall times as if they only increased refused
+# both); an hour before the start was never read and is refused, saying
+# the clock jumped.
+objs=$(ls "$(dirname "$BLKTUNE")"/obj/*.o 2> /dev/null | grep -v -e '/main\.o$' -e '/test-[^/]*\.o$')
+# shellcheck disable=SC2086
+if [ -z "$objs" ] || ! cc -O2 -std=gnu11 -D_GNU_SOURCE -I"$T_TOP/include" -I"$(dirname "$BLKTUNE")" \
+	$(pkg-config --cflags ncursesw libbpf 2> /dev/null) -o "$T_TMP/record-step" "$T_TOP/tests/e2e/record-step.c" \
+	$objs $(pkg-config --libs ncursesw libproc2 libbpf libmicrohttpd 2> /dev/null) -lsensors -lm -pthread; then
+	t_subskip "the clock set back: no build objects beside $BLKTUNE to build record-step with"
+	t_done
+fi
+k=$((n / 2))
+t_check "record-step: the recording with its clock set back at sample $k" \
+	"$T_TMP/record-step" "$rec" "$T_TMP/step.btr" "$k" -7200
+"$BLKTUNE" -r "$T_TMP/step.btr" -b --json -p "$name" > "$T_TMP/replay.json" 2> "$T_TMP/replay.err"
+python3 -c '
+import json,sys
+for i, l in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(l); t = o["timestamp"]
+    print(i, t[:10], t[11:19], "%.2f" % o["disk"][0]["r/s"])' "$T_TMP/replay.json" > "$T_TMP/intervals"
+t_eq "the stepped recording replays its $n intervals" "$(wc -l < "$T_TMP/intervals")" "$n"
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -r '$T_TMP/step.btr' -p '$name'; echo replay-exited; sleep 60"
+t_check "the stepped replay says the clock jumped" tm_wait "replay: $n intervals, .*(the clock jumped)" 5
+after=$((k + 2))
+tm_keys J && tm_text "$(when $after | cut -c12-)" && tm_keys Enter
+t_check "J $(when $after | cut -c12-), after the step: interval $after" at "$after"
+tm_keys J && tm_text "$(when 2 | cut -c12-)" && tm_keys Enter
+t_check "J $(when 2 | cut -c12-), before it: interval 2" at 2
+never=$(date -d "$(when 1) 1 hour ago" +%H:%M:%S)
+tm_keys J && tm_text "$never" && tm_keys Enter
+t_check "J $never (never read) is refused, saying the clock jumped" \
+	tm_wait "$never is not in the recording: it holds .* not all between (the clock jumped 1 time)" 3
+t_check "... and the replay stays where it was" at 2
 tm_keys q
 t_check "q quits" tm_wait replay-exited 3
 t_done
