@@ -759,7 +759,7 @@ const struct keymap_entry keymap[] = {
 	  act_config_save },
 	{ TUN, { 'j', KEY_DOWN, 0 }, "j, Down", "next tunable", act_tun_down },
 	{ TUN, { 'k', KEY_UP, 0 }, "k, Up", "previous tunable", act_tun_up },
-	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right", "step up: double a size, next choice, +1", act_tun_inc , KEYMAP_LIVE },
+	{ TUN, { ']', KEY_RIGHT, 'l', 0 }, "], Right, l", "step up: double a size, next choice, +1", act_tun_inc , KEYMAP_LIVE },
 	{ TUN, { '[', KEY_LEFT, 0 }, "[, Left", "step down: halve a size, previous choice, -1", act_tun_dec , KEYMAP_LIVE },
 	{ TUN, { '\n', KEY_ENTER, 0 }, "Enter", "type an exact value (Enter sets, Esc cancels)", act_tun_edit , KEYMAP_LIVE },
 	{ TUN, { 'p', 0 }, "p",
