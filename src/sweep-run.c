@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -64,6 +65,10 @@ int sweep_runner_open(struct sweep_runner *rn, struct app *a, struct loop *l, st
 	}
 	rn->is_fio = o->run && sweep_workload_is_fio(o->run);
 	rn->diskseq = diskseq(rn);
+	/* A command's process that outlives its parent comes to us, not to
+	 * PID 1 (which may reap it late, or never, in a container): reap()
+	 * then sees the group end as soon as its last process does. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	return 0;
 }
 
@@ -162,6 +167,10 @@ static void reap(struct child *c)
 		for (; left > 0; left -= 10) {
 			if (!c->reaped && wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
 				c->reaped = true;
+			/* The leader's status is taken: now the orphans of its
+			 * group, ours as subreaper (a zombie counts for kill). */
+			while (c->reaped && waitpid(-c->pid, NULL, WNOHANG) > 0)
+				;
 			if (c->reaped && kill(-c->pid, 0) < 0 && errno == ESRCH)
 				break;
 			nanosleep(&tick, NULL);
