@@ -101,7 +101,9 @@ t_eq "4 intervals in each run" "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) i
 	{ printf "%s ", $c }' "$T_TMP/dur/sweep.csv")" "4 4 "
 
 # 3. a second, unrelated fio job loads the device: the sweep tells its own I/O
-before=$(awk -v d="$n" '$3 == d { print ($6 + $10) * 512 }' /proc/diskstats)
+# (printf: mawk prints a number past 2^31 with 6 significant digits, and a
+# loop device's counters pass that after a few GB: 1.84245e+10)
+before=$(awk -v d="$n" '$3 == d { printf "%.0f\n", ($6 + $10) * 512 }' /proc/diskstats)
 fio --name=bg --filename="$dev" --rw=randwrite --bs=64k --direct=1 --offset=256M --size=256M \
 	--time_based --runtime=60 --rate=20m --output=/dev/null > /dev/null 2>&1 &
 BG=$!
@@ -111,7 +113,7 @@ exp="fio --name=exp --filename=$dev --rw=read --bs=256k --direct=1 --size=200M -
 	> "$T_TMP/shared.out" 2>&1
 t_eq "shared sweep exit status" "$?" 0
 cleanup_bg
-after=$(awk -v d="$n" '$3 == d { print ($6 + $10) * 512 }' /proc/diskstats)
+after=$(awk -v d="$n" '$3 == d { printf "%.0f\n", ($6 + $10) * 512 }' /proc/diskstats)
 python3 - "$T_TMP/shared" "$before" "$after" > "$T_TMP/shared.cmp" 2>&1 <<'PY'
 import csv, json, sys
 d, before, after = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
