@@ -404,7 +404,6 @@ static int setup(struct sweep *sw, int argc, char **argv)
 {
 	struct app_options ao;
 	struct tunable_info info;
-	const char *why;
 	char msg[TUNABLE_MSG_MAX], path[PATH_MAX + 16];
 	sigset_t none;
 	int err;
@@ -428,11 +427,6 @@ static int setup(struct sweep *sw, int argc, char **argv)
 	    (err = tunable_session_open(sw->a.root, NULL, &sw->ts)) < 0) {
 		fprintf(stderr, "blktune sweep: %s\n", err == -ENOMEM ? "out of memory" : msg);
 		return err;
-	}
-	if (!tunable_session_writable(sw->ts, &why)) {
-		fprintf(stderr, "blktune sweep: a sweep writes %s's %s: run it as root (sudo blktune sweep ...)\n",
-			sw->o.dev, sw->o.name);
-		return -EACCES;
 	}
 	if ((err = tunable_get(sw->ts, sw->o.dev, sw->o.name, &info, msg, sizeof(msg))) < 0) {
 		fprintf(stderr, "blktune sweep: %s\n", msg);
