@@ -242,7 +242,9 @@ void format_sparkline(const float *v, int n, int width, bool ascii, char *out, s
 			max = v[i];
 	out[0] = '\0';
 	for (int i = start; i < n; i++) {
-		int level = max > 0 ? (int)lroundf(v[i] / max * 8.0f) : 0;
+		/* A NaN or negative point (never stored today) is no bar,
+		 * not an index outside bars[]. */
+		int level = isfinite(max) && max > 0 && v[i] > 0 ? (int)lroundf(v[i] / max * 8.0f) : 0;
 		const char *b;
 		if (level == 0 && v[i] > 0)
 			level = 1; /* any activity shows */

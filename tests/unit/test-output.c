@@ -241,6 +241,71 @@ START_TEST(sparkline_scales_to_max)
 }
 END_TEST
 
+/* The window is the last width points; the scale is their maximum, whatever
+ * lies before them or past n; any activity shows; nothing is drawn past len. */
+START_TEST(sparkline_at_its_edges)
+{
+	float v[7] = { 900, 900, 0, 0.01f, 1, 2, 500 };
+	float unit[3] = { 0, 0.5f, 1 };
+	float zero[3] = { 0, 0, 0 };
+	float odd[4] = { NAN, -4, INFINITY, 1 };
+	char out[64];
+
+	format_sparkline(v, 6, 4, true, out, sizeof(out)); /* 0 .01 1 2; not 900, not v[6] */
+	ck_assert_str_eq(out, " .-#");
+	format_sparkline(v + 2, 4, 4, true, out, sizeof(out)); /* n == width: all of it */
+	ck_assert_str_eq(out, " .-#");
+	format_sparkline(unit, 3, 3, false, out, sizeof(out)); /* a maximum below 1 */
+	ck_assert_str_eq(out, " ▄█");
+	format_sparkline(zero, 3, 3, false, out, sizeof(out));
+	ck_assert_str_eq(out, "   ");
+	format_sparkline(odd, 4, 4, true, out, sizeof(out));
+	ck_assert_int_eq((int)strlen(out), 4);
+	ck_assert_int_eq(out[0], ' ');
+	ck_assert_int_eq(out[1], ' ');
+	format_sparkline(odd + 3, 1, 4, true, out, sizeof(out));
+	ck_assert_str_eq(out, "#");
+
+	/* " ▄█" and its NUL need 8 bytes; "▄█" and its NUL 7. */
+	memset(out, 'x', sizeof(out));
+	format_sparkline(unit, 3, 3, false, out, 8);
+	ck_assert_str_eq(out, " ▄█");
+	memset(out, 'x', sizeof(out));
+	format_sparkline(unit + 1, 2, 3, false, out, 7);
+	ck_assert_str_eq(out, "▄█");
+	memset(out, 'x', sizeof(out));
+	format_sparkline(unit + 1, 2, 3, false, out, 6);
+	ck_assert_str_eq(out, "▄");
+	ck_assert_int_eq(out[6], 'x');
+	format_sparkline(unit, 3, 3, false, out, 1);
+	ck_assert_str_eq(out, "");
+}
+END_TEST
+
+/* Uptime at the edges of each unit, and of what it shows at all. */
+START_TEST(uptime_at_its_edges)
+{
+	static const struct {
+		double secs;
+		const char *want;
+	} cases[] = {
+		{ 0, "00:00:00" },	     { 0.999, "00:00:00" },  { 59, "00:00:59" },
+		{ 60, "00:01:00" },	     { 3599, "00:59:59" },   { 3600, "01:00:00" },
+		{ 86399, "23:59:59" },	     { 86400, "1d 00:00" },  { 89999, "1d 00:59" },
+		{ 90000, "1d 01:00" },	     { 90061, "1d 01:01" },  { 99999999999.0, "1157407d 09:46" },
+		{ 1e11, "n/a" },	     { -0.5, "n/a" },	     { -1, "n/a" },
+		{ -INFINITY, "n/a" },
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		format_uptime(cases[i].secs, out, sizeof(out));
+		ck_assert_msg(!strcmp(out, cases[i].want), "%.3f s: \"%s\", not \"%s\"", cases[i].secs, out,
+			      cases[i].want);
+	}
+}
+END_TEST
+
 /* The JSON keys are iostat's, so iostat JSON parsers read blktune's. */
 START_TEST(json_uses_iostat_keys)
 {
@@ -409,6 +474,8 @@ static Suite *output_suite(void)
 	tcase_add_test(tc, latency_units_at_1ms);
 	tcase_add_test(tc, bucket_labels_at_unit_edges);
 	tcase_add_test(tc, sparkline_scales_to_max);
+	tcase_add_test(tc, sparkline_at_its_edges);
+	tcase_add_test(tc, uptime_at_its_edges);
 	tcase_add_test(tc, json_uses_iostat_keys);
 	tcase_add_test(tc, json_trace_loss);
 	tcase_add_test(tc, text_columns_align);
