@@ -13,6 +13,7 @@
 
 struct record {
 	int fd;
+	int failed; /* a torn frame that could not be cut off: nothing more is written */
 	unsigned key_every, since_key;
 	bool have_prev;
 	struct record_flat prev, cur;
@@ -46,13 +47,20 @@ static int put_string(struct record_buf *b, const char *s)
 	return err ? err : record_buf_put(b, s, strlen(s));
 }
 
-/* One write per frame: a kill between two leaves whole frames behind. */
+/* One write per frame: a kill between two leaves whole frames behind. A
+ * frame that failed part-way (the disk filled) is cut off again, so the
+ * file still ends with whole frames and what is written later (a sample
+ * after a lost change, once there is room) is not hidden behind a torn
+ * one, where a reader stops. If it cannot be cut off, nothing more is
+ * written. */
 static int write_all(struct record *r, const struct record_buf *b)
 {
-	int err = safe_write_all(r->fd, b->p, b->n);
+	int err = r->failed ? r->failed : safe_write_all(r->fd, b->p, b->n);
 
 	if (!err)
 		r->bytes += b->n;
+	else if (!r->failed && ftruncate(r->fd, (off_t)r->bytes) < 0)
+		r->failed = err;
 	return err;
 }
 

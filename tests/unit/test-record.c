@@ -6,9 +6,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -888,6 +890,107 @@ START_TEST(test_change_values_whole)
 }
 END_TEST
 
+static int soft_file_limit(rlim_t bytes)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_FSIZE, &lim) < 0)
+		return -1;
+	lim.rlim_cur = bytes;
+	signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead */
+	return setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+static off_t size_of(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) < 0 ? -1 : st.st_size;
+}
+
+/* In a child: a change, then a sample, each failing part-way through its
+ * frame (the file-size limit stands in for a full disk). Each is cut off
+ * again; once there is room, what follows is written and read back. */
+static int fill_up(void *arg)
+{
+	const char *path = arg;
+	struct record_meta m = { .host = "h", .interval = 1, .start = 1764633600 };
+	struct record_change c = { .t = 1001.0, .wall = 1764633601, .dev = "loop0", .tunable = "read_ahead_kb",
+				   .from = "128", .to = "4096" };
+	struct record *w;
+	struct sample s;
+	char why[256];
+	off_t whole;
+	int fd;
+
+	sample_init(&s);
+	if (record_create(path, &m, &w, why, sizeof(why)) < 0 || (fd = open(path, O_RDONLY)) < 0)
+		return 10;
+	make_sample(&s, 0);
+	if (record_sample(w, &s, why, sizeof(why)) < 0)
+		return 11;
+	whole = size_of(fd);
+	if (soft_file_limit((rlim_t)whole + 5) < 0)
+		return 12;
+	if (record_change(w, &c) != -EFBIG)
+		return 13;
+	if (size_of(fd) != whole)
+		return 14; /* the torn change is still there */
+	if (soft_file_limit(RLIM_INFINITY) < 0)
+		return 15;
+	make_sample(&s, 1);
+	if (record_sample(w, &s, why, sizeof(why)) < 0)
+		return 16;
+	whole = size_of(fd);
+	if (soft_file_limit((rlim_t)whole + 7) < 0)
+		return 17;
+	make_sample(&s, 2);
+	if (record_sample(w, &s, why, sizeof(why)) != -EFBIG || !strstr(why, "too large"))
+		return 18;
+	if (size_of(fd) != whole)
+		return 19;
+	if (soft_file_limit(RLIM_INFINITY) < 0)
+		return 20;
+	make_sample(&s, 3);
+	if (record_sample(w, &s, why, sizeof(why)) < 0)
+		return 21;
+	if (record_close(w) < 0)
+		return 22;
+	close(fd);
+	sample_free(&s);
+	return 0;
+}
+
+START_TEST(test_failed_write_cut_off)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	static const unsigned want[] = { 0, 1, 3 };
+	const struct record_change *c;
+	const size_t *before;
+	struct record_reader *r;
+	struct sample s, got;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	ck_assert_int_eq(unit_in_child(fill_up, path), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_str_eq(record_reader_warning(r), "");
+	ck_assert_uint_eq(record_reader_count(r), 3);
+	ck_assert_uint_eq(record_reader_changes(r, &c, &before), 0);
+	sample_init(&s);
+	sample_init(&got);
+	for (size_t i = 0; i < 3; i++) {
+		make_sample(&s, want[i]);
+		ck_assert_int_eq(record_reader_get(r, i, &got), 0);
+		assert_same(&s, &got);
+	}
+	record_reader_close(r);
+	sample_free(&s);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A delta frame with a good checksum whose payload lies: replay stops
  * there, the samples before it stay readable. */
 START_TEST(test_malformed_frame_mid_file)
@@ -1416,6 +1519,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_change_values_whole);
+	tcase_add_test(tc, test_failed_write_cut_off);
 	tcase_add_test(tc, test_malformed_frame_mid_file);
 	tcase_add_test(tc, test_malformed_frame_keeps_last_sample);
 	tcase_add_test(tc, test_unrebuildable_sample_stops_there);
