@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,7 +21,7 @@ struct entry {
 };
 
 struct record_reader {
-	const unsigned char *map;
+	const unsigned char *map; /* the whole file, read at open */
 	size_t size;
 	struct record_meta meta;
 	struct entry *e;
@@ -203,6 +202,38 @@ static int scan(struct record_reader *r, const char *path, char *why, size_t why
 	return 0;
 }
 
+/* The file is read whole into memory, not mapped: a mapping of a file
+ * cut short while it is replayed (copytruncate, a second recorder's
+ * mistake) ends the process with SIGBUS at the next page past the new
+ * end. What was there at open is what is replayed. */
+static int read_whole(struct record_reader *r, int fd, off_t size)
+{
+	unsigned char *buf;
+	size_t got = 0;
+
+	if (size < 12)
+		return 0; /* refused just after, as no recording */
+	if ((uint64_t)size > SIZE_MAX || !(buf = malloc((size_t)size)))
+		return -ENOMEM;
+	while (got < (size_t)size) {
+		ssize_t n = pread(fd, buf + got, (size_t)size - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break; /* cut short since fstat: what there is */
+		got += (size_t)n;
+	}
+	r->map = buf;
+	r->size = got;
+	return 0;
+}
+
 int record_reader_open(const char *path, struct record_reader **out, char *why, size_t whylen)
 {
 	struct record_reader *r = calloc(1, sizeof(*r));
@@ -225,10 +256,11 @@ int record_reader_open(const char *path, struct record_reader **out, char *why, 
 		snprintf(why, whylen, "-r %s: not a regular file", path);
 		goto fail;
 	}
-	r->size = (size_t)st.st_size;
-	if (r->size < 12 ||
-	    (r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
-		r->map = NULL;
+	if ((err = read_whole(r, fd, st.st_size)) < 0) {
+		snprintf(why, whylen, "-r %s: %s", path, strerror(-err));
+		goto fail;
+	}
+	if (r->size < 12) {
 		err = -EINVAL;
 		snprintf(why, whylen, "%s: not a blktune recording", path);
 		goto fail;
@@ -262,8 +294,7 @@ void record_reader_close(struct record_reader *r)
 {
 	if (!r)
 		return;
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	free((void *)r->map);
 	record_flat_free(&r->flat);
 	sample_free(&r->check);
 	free(r->e);

@@ -712,6 +712,34 @@ START_TEST(test_file_roundtrip_and_seek)
 }
 END_TEST
 
+/* A file cut short while it is replayed: what was there at open replays
+ * (a mapping of it ended the process with SIGBUS). */
+START_TEST(test_cut_while_open)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct sample want, got;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 80);
+	ck_assert_int_gt(file_size(path), 8192);
+	sample_init(&want);
+	sample_init(&got);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_int_eq(truncate(path, 12), 0);
+	for (unsigned k = 80; k-- > 0;) {
+		make_sample(&want, k);
+		ck_assert_int_eq(record_reader_get(r, k, &got), 0);
+		assert_same(&want, &got);
+	}
+	record_reader_close(r);
+	sample_free(&want);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* Every cut inside the last frame loses that sample only. */
 START_TEST(test_torn_tail)
 {
@@ -1519,6 +1547,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_change_values_whole);
+	tcase_add_test(tc, test_cut_while_open);
 	tcase_add_test(tc, test_failed_write_cut_off);
 	tcase_add_test(tc, test_malformed_frame_mid_file);
 	tcase_add_test(tc, test_malformed_frame_keeps_last_sample);
