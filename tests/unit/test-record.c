@@ -117,6 +117,24 @@ static void assert_same(const struct sample *a, const struct sample *b)
 	record_flat_free(&fb);
 }
 
+/* Sample i of r is make_sample(k[i]), for each of the n; the reader is
+ * closed after. */
+static void assert_replays(struct record_reader *r, const unsigned *k, size_t n)
+{
+	struct sample want, got;
+
+	sample_init(&want);
+	sample_init(&got);
+	while (n-- > 0) {
+		make_sample(&want, k[n]);
+		ck_assert_int_eq(record_reader_get(r, n, &got), 0);
+		assert_same(&want, &got);
+	}
+	record_reader_close(r);
+	sample_free(&want);
+	sample_free(&got);
+}
+
 START_TEST(test_crc32c)
 {
 	/* RFC 3720's check value */
@@ -718,23 +736,16 @@ START_TEST(test_cut_while_open)
 {
 	char *dir = tmpdir(), path[4200], why[256];
 	struct record_reader *r;
-	struct sample want, got;
+	unsigned k[80];
 
 	snprintf(path, sizeof(path), "%s/r.btr", dir);
 	write_file(path, 80);
 	ck_assert_int_gt(file_size(path), 8192);
-	sample_init(&want);
-	sample_init(&got);
+	for (unsigned i = 0; i < 80; i++)
+		k[i] = i;
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
 	ck_assert_int_eq(truncate(path, 12), 0);
-	for (unsigned k = 80; k-- > 0;) {
-		make_sample(&want, k);
-		ck_assert_int_eq(record_reader_get(r, k, &got), 0);
-		assert_same(&want, &got);
-	}
-	record_reader_close(r);
-	sample_free(&want);
-	sample_free(&got);
+	assert_replays(r, k, 80); /* from the last, so no page read before the cut */
 	unit_rmtree(dir);
 	free(dir);
 }
@@ -996,7 +1007,6 @@ START_TEST(test_failed_write_cut_off)
 	const struct record_change *c;
 	const size_t *before;
 	struct record_reader *r;
-	struct sample s, got;
 
 	snprintf(path, sizeof(path), "%s/r.btr", dir);
 	ck_assert_int_eq(unit_in_child(fill_up, path), 0);
@@ -1004,16 +1014,7 @@ START_TEST(test_failed_write_cut_off)
 	ck_assert_str_eq(record_reader_warning(r), "");
 	ck_assert_uint_eq(record_reader_count(r), 3);
 	ck_assert_uint_eq(record_reader_changes(r, &c, &before), 0);
-	sample_init(&s);
-	sample_init(&got);
-	for (size_t i = 0; i < 3; i++) {
-		make_sample(&s, want[i]);
-		ck_assert_int_eq(record_reader_get(r, i, &got), 0);
-		assert_same(&s, &got);
-	}
-	record_reader_close(r);
-	sample_free(&s);
-	sample_free(&got);
+	assert_replays(r, want, 3);
 	unit_rmtree(dir);
 	free(dir);
 }
