@@ -2,7 +2,8 @@
  * for documents other programs write, such as fio's --output-format=json.
  * Strings are kept as raw slices of the input (escapes not decoded: keys
  * and numbers are what callers look up). Numbers follow RFC 8259's grammar
- * (no hex, inf, nan or leading zeros) and are read in the C locale. */
+ * (no hex, inf, nan or leading zeros) and are read in the C locale; one
+ * beyond a double's range (1e400) makes the document malformed. */
 #ifndef BLKTUNE_JSON_READ_H
 #define BLKTUNE_JSON_READ_H
 

@@ -178,7 +178,9 @@ static int value(struct parser *ps, int depth)
 			return self;
 		/* the grammar is a subset of strtod's in the C locale */
 		ps->doc->n[self].num = strtod(ps->p, &end);
-		if (end != last)
+		/* 1e400 is in the grammar but beyond a double: no figure
+		 * is ever infinite (an underflow to 0 is the number) */
+		if (end != last || isinf(ps->doc->n[self].num))
 			return -EINVAL;
 		ps->p = end;
 		return self;

@@ -171,6 +171,7 @@ double sweep_workload_metric(const char *text, const char *regex)
 	regmatch_t m[2];
 	const char *p = text, *hit = NULL;
 	size_t hitlen = 0;
+	double v;
 
 	if (regcomp(&re, regex, REG_EXTENDED | REG_NEWLINE) != 0)
 		return NAN;
@@ -181,7 +182,8 @@ double sweep_workload_metric(const char *text, const char *regex)
 		p += m[0].rm_eo > m[0].rm_so ? m[0].rm_eo : m[0].rm_so + 1;
 	}
 	regfree(&re);
-	return hit ? last_number(hit, hitlen) : NAN;
+	v = hit ? last_number(hit, hitlen) : NAN;
+	return isfinite(v) ? v : NAN; /* "1e400" reads as inf: no figure, as no number */
 }
 
 int sweep_workload_read_tail(const char *path, size_t max, char **out)

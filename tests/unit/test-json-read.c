@@ -3,6 +3,7 @@
  * and the malformed documents it must refuse rather than half-read. */
 #include <errno.h>
 #include <math.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,9 @@ START_TEST(malformed)
 		"[-nan]",
 		"[nan]",
 		"[- 1]",
+		"[1e400]",                /* beyond a double: strtod says inf */
+		"[-1e309]",
+		"[17976931348623159e292]",
 		"{\"a\": [1}, \"b\": 2}", /* mismatched close */
 		"[1]]",                   /* fine: the rest is after the value */
 	};
@@ -221,9 +225,9 @@ START_TEST(malformed)
 	ck_assert_int_eq(json_read(bad[sizeof(bad) / sizeof(bad[0]) - 1], &d), 0);
 	json_free(&d);
 	/* every part of the number grammar */
-	ck_assert_int_eq(json_read("[-0, 0.25, 1E-2, 1e+5, 7E3, -10.5e1, 1234567890]", &d), 0);
+	ck_assert_int_eq(json_read("[-0, 0.25, 1E-2, 1e+5, 7E3, -10.5e1, 1234567890, 1e-400, 1.7976931348623157e308]", &d), 0);
 	{
-		static const double want[] = { -0.0, 0.25, 0.01, 1e5, 7000, -105, 1234567890 };
+		static const double want[] = { -0.0, 0.25, 0.01, 1e5, 7000, -105, 1234567890, 0, DBL_MAX };
 		int c = d.n[0].child;
 
 		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++, c = d.n[c].next) {

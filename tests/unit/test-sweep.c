@@ -201,6 +201,7 @@ START_TEST(test_fio_json)
 	sweep_run_init(&r);
 	ck_assert_int_lt(sweep_workload_fio_parse("fio: no such file\n", &r), 0);
 	ck_assert_int_lt(sweep_workload_fio_parse("{\"jobs\": [ {\"read\": ", &r), 0);
+	ck_assert_int_lt(sweep_workload_fio_parse("{\"jobs\": [ {\"read\": {\"iops\": 1e400}} ]}", &r), 0);
 }
 END_TEST
 
@@ -359,6 +360,10 @@ START_TEST(test_metric)
 	ck_assert_double_eq_tol(sweep_workload_metric("v 3--4\n", "v [0-9-]+"), -4, 1e-12);
 	ck_assert(isnan(sweep_workload_metric(out, "nothing here")));
 	ck_assert(isnan(sweep_workload_metric(out, "rate: ([a-z]+)")));
+	/* beyond a double is no figure, not inf; a tiny one is 0 */
+	ck_assert(isnan(sweep_workload_metric("rate 1e400\n", "rate [0-9e]+")));
+	ck_assert(isnan(sweep_workload_metric("rate -1e400\n", "rate [0-9e-]+")));
+	ck_assert_double_eq(sweep_workload_metric("rate 1e-400\n", "rate [0-9e-]+"), 0);
 }
 END_TEST
 
