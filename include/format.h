@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 10000-01-01 00:00:00 UTC: a time a file holds is a date from 1970 up
+ * to it, which every reader and format_time take. */
+#define FORMAT_DATE_END 253402300800.0
+
 /* v in at most width characters: prec decimals if it fits, fewer if not,
  * then k/M/G/T suffixes; never wider than width. Returns the length written. */
 size_t format_num(double v, int width, int prec, char *out, size_t len);

@@ -153,6 +153,10 @@ int record_unflatten(const struct record_flat *f, struct sample *s);
 /* The first words of every flat sample: t's bits, wall seconds and
  * nanoseconds (the reader's index takes them without a full rebuild). */
 int record_flat_times(const struct record_flat *f, double *t, struct timespec *wall);
+/* A sample's clocks as a recording may hold them: a monotonic time of 0
+ * to 1e15 s, a wall time from 1970 to 9999 with nanoseconds below 1e9.
+ * 0 or -ERANGE. */
+int record_times_check(double t, long long sec, long long nsec);
 
 /* Append the payload of cur against prev (NULL: a key record), prev as
  * the last record_encode left it; sets cur's state. A list without

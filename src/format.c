@@ -408,7 +408,7 @@ int format_time(double t, const char *fmt, char *out, size_t len)
 
 	/* Year 0 to 9999: a time_t cast of anything else (1e300 from a file)
 	 * is undefined, and localtime_r fails on some of the rest. */
-	if (!(t >= -62167219200.0 && t < 253402300800.0) || (s = (time_t)t, !localtime_r(&s, &tm)) ||
+	if (!(t >= -62167219200.0 && t < FORMAT_DATE_END) || (s = (time_t)t, !localtime_r(&s, &tm)) ||
 	    !strftime(out, len, fmt, &tm)) {
 		snprintf(out, len, "n/a");
 		return -ERANGE;

@@ -1,10 +1,13 @@
 #include "record-codec.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "format.h"
 
 /* One walk over a sample, used both ways: encoding appends every field to
  * a flat list, decoding takes them back in the same order. Counts come
@@ -502,11 +505,23 @@ int record_unflatten(const struct record_flat *f, struct sample *s)
 	return w.err;
 }
 
+int record_times_check(double t, long long sec, long long nsec)
+{
+	return t >= 0 && t < 1e15 && sec >= 0 && (double)sec < FORMAT_DATE_END && nsec >= 0 && nsec < 1000000000
+		       ? 0
+		       : -ERANGE;
+}
+
 int record_flat_times(const struct record_flat *f, double *t, struct timespec *wall)
 {
 	if (f->nw < 3)
 		return -EINVAL;
 	memcpy(t, &f->w[0], sizeof(*t));
+	/* Words no clock gives are no sample: a replay would show them as
+	 * dates, and a snapshot taken there could not be read back. */
+	if (f->w[1] > (uint64_t)LLONG_MAX || f->w[2] > (uint64_t)LLONG_MAX ||
+	    record_times_check(*t, (long long)f->w[1], (long long)f->w[2]) < 0)
+		return -EINVAL;
 	wall->tv_sec = (time_t)f->w[1];
 	wall->tv_nsec = (long)f->w[2];
 	return 0;

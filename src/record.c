@@ -123,6 +123,12 @@ int record_sample(struct record *r, const struct sample *s, char *why, size_t wh
 	r->payload.n = 0;
 	/* Refused before a byte is written: the file ends with the sample
 	 * before, whole, as a reader takes it. */
+	if (record_times_check(s->t, (long long)s->wall.tv_sec, (long long)s->wall.tv_nsec) < 0) {
+		snprintf(why, whylen, "a sample dated %lld.%09lld (monotonic %g s), no date a recording holds "
+			 "(1970 to 9999); recorded up to the one before", (long long)s->wall.tv_sec,
+			 (long long)s->wall.tv_nsec, s->t);
+		return -ERANGE;
+	}
 	if ((err = record_flatten(s, &r->cur)) < 0 ||
 	    (err = record_encode(key ? NULL : &r->prev, &r->cur, &r->payload)) < 0) {
 		if (err == -E2BIG && r->cur.over)

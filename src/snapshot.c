@@ -434,6 +434,11 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 	struct safe_dir d;
 	int fd, err;
 
+	/* A file its own reader refuses is never written. */
+	if (!(s->time >= 0 && s->time < FORMAT_DATE_END)) {
+		snprintf(msg, len, "the snapshot's time %.0f is no date from 1970 to 9999: not saved", s->time);
+		return -ERANGE;
+	}
 	if (!dir) {
 		if ((err = snapshot_default_dir(def, sizeof(def), why, sizeof(why))) < 0) {
 			/* Which directory could not be written, and where else to put them. */
@@ -808,7 +813,7 @@ static int record(struct parser *p, char *line, bool first)
 	case REC_TIME:
 		if ((err = num(p, &pos, "time", &p->s->time)))
 			return err;
-		if (!(p->s->time >= 0 && p->s->time < 253402300800.0))
+		if (!(p->s->time >= 0 && p->s->time < FORMAT_DATE_END))
 			return perr(p, "time is not a date between 1970 and 9999");
 		return no_more(p, &pos);
 	case REC_WINDOW:

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1129,6 +1130,84 @@ START_TEST(test_malformed_frame_keeps_last_sample)
 }
 END_TEST
 
+/* A sample's clocks out of what any clock gives (a date before 1970 or
+ * after 9999, nanoseconds of a whole second, a NaN monotonic time): the
+ * recording ends before it; the edges themselves read. The writer writes
+ * none of them. */
+START_TEST(test_sample_clocks_in_range)
+{
+	static const struct {
+		size_t at;
+		double t;   /* the monotonic time (at 0), or */
+		uint64_t v; /* the word */
+		bool ok;
+	} cases[] = {
+		{ 0, 0, 0, true },
+		{ 0, -1, 0, false },
+		{ 0, NAN, 0, false },
+		{ 0, 1e15, 0, false },
+		{ 1, 0, 0, true },
+		{ 1, 0, 253402300799ull, true },
+		{ 1, 0, 253402300800ull, false },
+		{ 1, 0, UINT64_MAX, false }, /* -1 s */
+		{ 2, 0, 999999999, true },
+		{ 2, 0, 1000000000, false },
+		{ 2, 0, UINT64_MAX, false },
+	};
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct record_flat f[2];
+	struct record_meta m = { .host = "h", .interval = 1 };
+	struct record *w;
+	struct sample s;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = cases[i].v;
+
+		if (cases[i].at == 0)
+			memcpy(&v, &cases[i].t, sizeof(v));
+		unlink(path);
+		write_file(path, 1);
+		record_flat_init(&f[0]);
+		record_flat_init(&f[1]);
+		writer_state(f, 1);
+		append_sample(path, &f[0], &f[1], 1, cases[i].at, v, 0);
+		ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+		ck_assert_msg(record_reader_count(r) == (cases[i].ok ? 2 : 1), "case %zu: %zu samples", i,
+			      record_reader_count(r));
+		if (!cases[i].ok)
+			ck_assert_ptr_nonnull(strstr(record_reader_warning(r), "malformed record (type 3)"));
+		record_reader_close(r);
+		record_flat_free(&f[0]);
+		record_flat_free(&f[1]);
+	}
+	/* the writer: refused before a byte, the file ends with the one before */
+	unlink(path);
+	sample_init(&s);
+	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+	make_sample(&s, 0);
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
+	s.wall.tv_sec = -1;
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(why, "1970 to 9999"));
+	make_sample(&s, 1);
+	s.wall.tv_nsec = 1000000000;
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), -ERANGE);
+	make_sample(&s, 1);
+	s.t = NAN;
+	ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(record_close(w), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 1);
+	ck_assert_str_eq(record_reader_warning(r), "");
+	record_reader_close(r);
+	sample_free(&s);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A frame that decodes but is no sample (a disk count over the limit): the
  * recording ends before it at open, saying where, and the samples before
  * it read back; replay never meets it half-way. */
@@ -1548,6 +1627,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_change_values_whole);
+	tcase_add_test(tc, test_sample_clocks_in_range);
 	tcase_add_test(tc, test_cut_while_open);
 	tcase_add_test(tc, test_failed_write_cut_off);
 	tcase_add_test(tc, test_malformed_frame_mid_file);

@@ -18,6 +18,7 @@
 
 #include "ab.h"
 #include "compare.h"
+#include "format.h"
 #include "series.h"
 #include "snapshot-output.h"
 #include "snapshot.h"
@@ -1098,6 +1099,28 @@ START_TEST(test_save_and_default_dir)
 	ck_assert_int_eq(snapshot_save(&s, NULL, "A", p2, sizeof(p2), msg, sizeof(msg)), 0);
 	ck_assert_str_ne(p1, p2); /* same second: never over the first */
 	ck_assert_uint_eq(count_files(d, ".snap", true), 2);
+	/* a time its reader refuses (a replay's odd clock): never written */
+	{
+		static const double bad[] = { -1, FORMAT_DATE_END, NAN };
+		double was = s.time;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			s.time = bad[i];
+			ck_assert_int_eq(snapshot_save(&s, NULL, "A", p2, sizeof(p2), msg, sizeof(msg)), -ERANGE);
+			ck_assert_ptr_nonnull(strstr(msg, "no date from 1970 to 9999: not saved"));
+		}
+		s.time = FORMAT_DATE_END - 1;
+		ck_assert_int_eq(snapshot_save(&s, NULL, "A", p2, sizeof(p2), msg, sizeof(msg)), 0);
+		ck_assert_uint_eq(count_files(d, ".snap", true), 3);
+		s.time = was;
+		{
+			struct snapshot back;
+
+			ck_assert_int_eq(snapshot_read(p2, &back, msg, sizeof(msg)), 0);
+			ck_assert(back.time == FORMAT_DATE_END - 1);
+			snapshot_free(&back);
+		}
+	}
 	/* A state directory whose name does not fit the buffer: refused, said,
 	 * never a truncated name used. */
 	{
