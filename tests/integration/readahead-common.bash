@@ -110,15 +110,26 @@ ra_cache_check() {
 	t_eq "$1: no page state dropped" "${RA[dropped]}" 0
 }
 
-# ra_mmap_check WHAT TOL% HITTOL%: mmap figures against the reader's own
+# ra_mmap_check WHAT TOL% HITTOL% [ABOVE%]: mmap figures against the reader's own
 # counts. Every page in the reader's page table is demand, hit or mapped
 # (within TOL %); a hit is a fault the reader took on a cached page (within
 # HITTOL %: a page whose read is still in flight when fault-around passes
 # over it is skipped by the kernel but counted mapped here, so a later
 # fault on it is no hit; a reader right behind the readahead meets many).
+# ABOVE% (default TOL%): how far blktune's count may lie above the page
+# table's. Fault-around skips a page it cannot take at that moment (its
+# read still in flight, its folio locked), and blktune counts that page
+# mapped (the man page says so): the error only ever adds, and by how
+# much depends on the run. With a new thread a touch it was 0.2 to 1.1 %
+# (15 to 94 of about 8900 pages, 11 runs, the blktune count the same
+# every time), so that case gets 2 % above.
 ra_mmap_check() {
-	ra_near "$1: hit + mapped + demand = pages in the reader's page table (pagemap)" \
-		"$((RA[hit] + RA[mapped] + RA[demand]))" "${RD[mapped]}" "$2"
+	local got=$((RA[hit] + RA[mapped] + RA[demand])) want=${RD[mapped]} below above
+	below=$((want * $2 / 100)) above=$((want * ${4:-$2} / 100))
+	[ "$below" -ge 2 ] || below=2
+	[ "$above" -ge 2 ] || above=2
+	t_check "$1: hit + mapped + demand = pages in the reader's page table (pagemap) ($got in $want -$below +$above)" \
+		[ "$got" -ge "$((want - below))" -a "$got" -le "$((want + above))" ]
 	ra_near "$1: hit = faults the reader took on cached pages (cachestat)" \
 		"${RA[hit]}" "${RD[cached_faults]}" "$3"
 	t_check "$1: hit ${RA[hit]} <= faults on cached pages ${RD[cached_faults]}" \
