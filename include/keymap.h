@@ -52,6 +52,9 @@ bool keymap_bound(const struct ui *u, int key);
 unsigned keymap_unbound(struct ui *u, int key, bool alt);
 /* A key as a person types it: "Ctrl-X", "F5", "Alt-x", "PgUp", "z". */
 void keymap_key_name(int key, bool alt, char *buf, size_t len);
+/* A modified key's terminfo name (kRIT5, kHOM2) as a person says it
+ * ("Ctrl-Right", "Shift-Home"): 0, or -ENOENT for another name. */
+int keymap_modified_name(const char *cap, bool alt, char *buf, size_t len);
 /* Enter in the interval prompt (s): set u->input as seconds, 0.1 to 60, or
  * say why not and keep the interval. */
 unsigned keymap_interval_input(struct ui *u);

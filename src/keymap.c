@@ -889,6 +889,28 @@ static const struct {
 	{ KEY_SEND, "Shift-End" }, { KEY_SDC, "Shift-Delete" }, { KEY_MOUSE, "a mouse event" },
 };
 
+int keymap_modified_name(const char *cap, bool alt, char *buf, size_t len)
+{
+	/* xterm's modified keys as terminfo names them (kRIT5: Ctrl-Right);
+	 * ncurses gives them codes past KEY_MAX, one a terminal. */
+	static const struct {
+		const char *cap, *name;
+	} base[] = {
+		{ "kUP", "Up" },    { "kDN", "Down" },  { "kLFT", "Left" }, { "kRIT", "Right" }, { "kHOM", "Home" },
+		{ "kEND", "End" },  { "kPRV", "PgUp" }, { "kNXT", "PgDn" }, { "kDC", "Delete" }, { "kIC", "Insert" },
+	};
+	static const char *const mods[] = { "Shift-", "Alt-", "Shift-Alt-", "Ctrl-", "Ctrl-Shift-", "Ctrl-Alt-" };
+
+	for (size_t i = 0; cap && i < sizeof(base) / sizeof(base[0]); i++) {
+		size_t n = strlen(base[i].cap);
+		if (strncmp(cap, base[i].cap, n) || cap[n] < '2' || cap[n] > '7' || cap[n + 1])
+			continue;
+		snprintf(buf, len, "%s%s%s", alt ? "Alt-" : "", mods[cap[n] - '2'], base[i].name);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 void keymap_key_name(int key, bool alt, char *buf, size_t len)
 {
 	const char *pre = alt ? "Alt-" : "";
@@ -912,6 +934,8 @@ void keymap_key_name(int key, bool alt, char *buf, size_t len)
 		snprintf(buf, len, "%s%c", pre, key);
 	else if (key >= 128 && key < 256)
 		snprintf(buf, len, "%sthe byte 0x%02x", pre, key);
+	else if (key > KEY_MAX && keymap_modified_name(keyname(key), alt, buf, len) == 0)
+		return;
 	else
 		snprintf(buf, len, "%sa key without a name (code %d)", pre, key);
 }

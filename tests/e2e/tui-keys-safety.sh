@@ -8,6 +8,7 @@
 #    is ignored whole: its "[" must not halve read_ahead_kb, nor its Esc
 #    cancel a prompt;
 #  - keys typed behind the quit answer are not run ("qr]" left a change);
+#  - a modified key is named as typed ("Ctrl-Right", not "code 568");
 #  - a change stepped back leaves no journal behind;
 #  - K keeps the changes made so far, not later ones;
 #  - an earlier session's journal the person chose to leave (n) is left:
@@ -105,6 +106,19 @@ tm_text 'qr]'
 t_check "q r ] in one write: blktune leaves" tm_wait_file "$T_TMP/exit" 5
 t_eq "restored, and the ] behind it not run" "$(cat $qa/read_ahead_kb)" "$ra_a"
 t_eq "exit status 0" "$(cat "$T_TMP/exit")" EXIT=0
+tm_stop
+
+# 3b. A modified key the terminal knows (xterm's Ctrl-Right, a code past
+# KEY_MAX) is named as typed, not by its code.
+rm -f "$T_TMP/exit"
+tm_start "TERM=xterm-256color XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.3 --no-trace --journal-dir '$jdir' -p $a -p $b; echo EXIT=\$? > '$T_TMP/exit'; sleep 60"
+tm_wait "^DEVICE" 5
+tm_text $'\e[1;5C'
+t_check "Ctrl-Right is said by its name" tm_wait "no action for Ctrl-Right here" 3
+tm_text $'\e[1;2A'
+t_check "Shift-Up too" tm_wait "no action for Shift-Up here" 3
+tm_keys q
+t_check "q quits at once (nothing changed)" tm_wait_file "$T_TMP/exit" 5
 tm_stop
 
 # 4. A change stepped back: q quits at once and leaves no journal.
