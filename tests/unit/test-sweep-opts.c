@@ -3,9 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sweep-figure.h"
 #include "sweep-opts.h"
+#include "tunable.h"
 #include "unit.h"
 
 static int parse(struct sweep_opts *o, int argc, const char **argv)
@@ -225,6 +228,210 @@ START_TEST(test_order_shuffled)
 }
 END_TEST
 
+/* --shuffle=SEED is the same order on every machine and in every version:
+ * a Fisher-Yates pass a round, drawing from splitmix64 (Steele, Lea and
+ * Flood; Java's SplittableRandom). The draws are splitmix64's values for
+ * seed 1234567 (the first five are its published reference values), not
+ * blktune's own arithmetic. */
+START_TEST(test_order_seed_is_splitmix64)
+{
+	static const uint64_t draw[8] = { 6457827717110365317u,	 3203168211198807973u, 9817491932198370423u,
+					  4593380528125082431u,	 16408922859458223821u, 7804594928223864054u,
+					  10895525637215051397u, 5078158048327840177u };
+	const char *a[] = { "sweep", "sda", "nr_requests=4,8,16,32,64", "--repeat", "2", "--shuffle=1234567" };
+	struct sweep_opts o;
+	size_t got[10], want[10];
+
+	ck_assert_int_eq(parse(&o, 6, a), 0);
+	sweep_opts_order(&o, got, 10);
+	for (size_t r = 0, d = 0; r < 2; r++) {
+		for (size_t i = 0; i < 5; i++)
+			want[r * 5 + i] = i;
+		for (size_t i = 4; i > 0; i--) {
+			size_t j = (size_t)(draw[d++] % (i + 1)), t = want[r * 5 + i];
+			want[r * 5 + i] = want[r * 5 + j];
+			want[r * 5 + j] = t;
+		}
+	}
+	for (size_t i = 0; i < 10; i++)
+		ck_assert_msg(got[i] == want[i], "run %zu: value %zu, want %zu", i, got[i], want[i]);
+	ck_assert_uint_eq(want[0], 4); /* the first round: 64,32,4,8,16 */
+	ck_assert_uint_eq(want[2], 0);
+}
+END_TEST
+
+/* The message parse() wrote to err for argv, in buf. */
+static int parse_said(const char **argv, int argc, char *buf, size_t len)
+{
+	char *text = NULL, *av[16], store[16][600];
+	size_t n = 0;
+	struct sweep_opts o;
+	FILE *f = open_memstream(&text, &n);
+	int rc;
+
+	ck_assert_int_le(argc, 16);
+	for (int i = 0; i < argc; i++) {
+		snprintf(store[i], sizeof(store[i]), "%s", argv[i]);
+		av[i] = store[i];
+	}
+	rc = sweep_opts_parse(argc, av, &o, f, f);
+	fclose(f);
+	snprintf(buf, len, "%s", text);
+	free(text);
+	return rc;
+}
+
+/* Each option's edges, and which message a refusal gives. */
+START_TEST(test_parse_edges)
+{
+	char name31[40], name32[40], dev[64], said[2048];
+	struct sweep_opts o;
+
+	memset(name31, 'm', 31);
+	name31[31] = '\0';
+	strcat(name31, "=x");
+	memset(name32, 'm', 32);
+	name32[32] = '\0';
+	strcat(name32, "=x");
+	ck_assert_int_eq(one("--metric", name31), 0);
+	ck_assert_int_eq(one("--metric", name32), 2);
+	/* the regex is what follows '=': "*" alone is no ERE, "n=*" would be */
+	ck_assert_int_eq(one("--metric", "n=*"), 2);
+	ck_assert_int_eq(one("--metric", "n=x*"), 0);
+	/* names: one that starts another is not the same name */
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--run", "true", "--metric", "ab=x", "--metric", "a=y",
+				    "--metric", "abc=z" };
+		ck_assert_int_eq(parse(&o, 11, a), 0);
+		ck_assert_uint_eq(o.nmetrics, 3);
+		ck_assert_str_eq(o.metric[1].name, "a");
+		a[10] = "ab=z";
+		ck_assert_int_eq(parse_said(a, 11, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "--metric NAME given twice"));
+	}
+	/* flags and defaults */
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--drop-caches" };
+		ck_assert_int_eq(parse(&o, 4, a), 0);
+		ck_assert(o.drop_caches);
+		ck_assert_double_eq(o.interval, 1);
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+		ck_assert(!o.drop_caches);
+	}
+	/* "-" alone is an argument, not an option */
+	{
+		const char *a[] = { "sweep", "-", "read_ahead_kb=1" };
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+		ck_assert_str_eq(o.dev, "-");
+		a[1] = "--zz";
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "unknown option"));
+	}
+	/* a device name fills o.dev less one byte at most */
+	memset(dev, 'd', sizeof(o.dev) - 1);
+	dev[sizeof(o.dev) - 1] = '\0';
+	{
+		const char *a[] = { "sweep", dev, "read_ahead_kb=1" };
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+		dev[sizeof(o.dev) - 1] = 'd';
+		dev[sizeof(o.dev)] = '\0';
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "not a device name"));
+	}
+	/* TUNABLE= with no values; a tunable name that fills o.name, and one more */
+	{
+		char spec[128];
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=" };
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "expected TUNABLE=V1,V2,..."));
+		memset(spec, 'n', sizeof(o.name) - 1);
+		snprintf(spec + sizeof(o.name) - 1, sizeof(spec) - sizeof(o.name) + 1, "=1");
+		a[2] = spec;
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+		memset(spec, 'n', sizeof(o.name));
+		snprintf(spec + sizeof(o.name), sizeof(spec) - sizeof(o.name), "=1");
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "expected TUNABLE=V1,V2,..."));
+	}
+	/* runs: values x repeats up to 512 */
+	{
+		char spec[600];
+		size_t n = (size_t)snprintf(spec, sizeof(spec), "nr_requests=");
+		for (int v = 0; v < 8; v++)
+			n += (size_t)snprintf(spec + n, sizeof(spec) - n, "%s%d", v ? "," : "", 4 + v);
+		const char *a[] = { "sweep", "sda", spec, "--repeat", "64" };
+		ck_assert_int_eq(parse(&o, 5, a), 0); /* 512 */
+		snprintf(spec + n, sizeof(spec) - n, ",12");
+		ck_assert_int_eq(parse_said(a, 5, said, sizeof(said)), 2); /* 576 */
+		ck_assert_ptr_nonnull(strstr(said, "values x repeats above 512"));
+	}
+	/* --duration 0 without --run covers no interval */
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--duration", "0" };
+		ck_assert_int_eq(parse_said(a, 5, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "--duration must cover at least one interval"));
+	}
+	/* --plot: the first figure is a figure */
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--plot", sweep_figures[0].name };
+		ck_assert_int_eq(parse(&o, 5, a), 0);
+	}
+	/* the longest values are named whole when they repeat */
+	{
+		char spec[2 * TUNABLE_VALUE_MAX + 64], v[TUNABLE_VALUE_MAX];
+		memset(v, '7', sizeof(v) - 1);
+		v[sizeof(v) - 1] = '\0';
+		snprintf(spec, sizeof(spec), "iosched/x=%s,%s", v, v);
+		const char *a[] = { "sweep", "sda", spec };
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_msg(strstr(said, " are the same setting"), "%s", said);
+		ck_assert_uint_gt(strlen(said), 2 * strlen(v));
+	}
+}
+END_TEST
+
+/* --dir: a directory only root controls is taken, another refused (2). */
+START_TEST(test_parse_dir)
+{
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), open_dir[64], said[2048];
+	struct sweep_opts o;
+
+	ck_assert_ptr_nonnull(dir);
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--dir", dir };
+		ck_assert_int_eq(parse(&o, 5, a), 0);
+		ck_assert_str_eq(o.dir, dir);
+		snprintf(open_dir, sizeof(open_dir), "%s/open", dir);
+		ck_assert_int_eq(mkdir(open_dir, 0777), 0);
+		ck_assert_int_eq(chmod(open_dir, 0777), 0);
+		a[4] = open_dir;
+		ck_assert_int_eq(parse_said(a, 5, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "blktune sweep: --dir "));
+	}
+	rmdir(open_dir);
+	rmdir(dir);
+}
+END_TEST
+
+/* --help: every option, with its argument as it is given. */
+START_TEST(test_usage)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	static const char *const lines[] = { "  --run CMD ", "  --duration S ", "  --shuffle[=SEED] ", "  --drop-caches ",
+					     "  -d S ", "  --metric NAME=REGEX ", "FIGURE: " };
+
+	sweep_opts_usage(f);
+	fclose(f);
+	ck_assert_ptr_eq(strstr(text, "usage: blktune sweep DEV TUNABLE=V1,V2,... [options]\n"), text);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ck_assert_msg(strstr(text, lines[i]), "no \"%s\" in:\n%s", lines[i], text);
+	ck_assert_ptr_null(strstr(text, "--drop-caches ["));
+	free(text);
+}
+END_TEST
+
 UNIT_SUITE(sweep_opts_suite)
 static Suite *sweep_opts_suite(void)
 {
@@ -238,6 +445,10 @@ static Suite *sweep_opts_suite(void)
 	tcase_add_test(tc, test_parse_values);
 	tcase_add_test(tc, test_order_interleaved);
 	tcase_add_test(tc, test_order_shuffled);
+	tcase_add_test(tc, test_order_seed_is_splitmix64);
+	tcase_add_test(tc, test_parse_edges);
+	tcase_add_test(tc, test_parse_dir);
+	tcase_add_test(tc, test_usage);
 	suite_add_tcase(s, tc);
 	return s;
 }
