@@ -33,6 +33,7 @@ and calls deleted, break/continue deleted.
 score is then that of the sample.
 """
 import argparse
+import fcntl
 import hashlib
 import os
 import random
@@ -407,6 +408,14 @@ class Scratch:
     def __init__(self, where, jobs, cflags):
         self.dir = os.path.abspath(where)
         os.makedirs(self.dir, exist_ok=True)
+        # One run a scratch tree: two runs whose reports share a directory
+        # rebuilt each other's mutants under each other's tests (a kill read
+        # as a survivor, ETXTBSY on a binary the other was linking).
+        self.lock = open(os.path.join(self.dir, ".mutate-lock"), "w")
+        try:
+            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            sys.exit("mutate: another run is using %s: give --report in another directory" % self.dir)
         for d in ("src", "include", "tests", "bpf", "mk", "contrib", "man"):
             if os.path.isdir(os.path.join(TOP, d)):
                 sync_tree(os.path.join(TOP, d), os.path.join(self.dir, d))
