@@ -1103,6 +1103,121 @@ START_TEST(test_csv_many_cpus)
 }
 END_TEST
 
+/* Read the CSV text into back (up to max runs); -errno or the runs read. */
+static int csv_read_text(const char *text, struct sweep_run *back, size_t max, struct sweep_metric_opt *mback,
+			 size_t *nm, char *msg, size_t len)
+{
+	FILE *f = *text ? fmemopen((char *)text, strlen(text), "r") : fopen("/dev/null", "r");
+	int n;
+
+	ck_assert_ptr_nonnull(f);
+	n = sweep_csv_read(f, back, max, mback, nm, msg, len);
+	fclose(f);
+	return n;
+}
+
+/* The header's per-CPU groups: as many as the widest of the n runs
+ * written, none when no run has per-CPU figures, and a run past n is
+ * never looked at. */
+START_TEST(test_csv_cpu_columns)
+{
+	static struct sweep_run runs[2];
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
+	size_t ncols = 0;
+	char *text;
+
+	text = csv_cpus(runs, 2, 0, metrics, 1);
+	ck_assert_msg(!strstr(text, "cpu0_"), "%s", text);
+	ck_assert_msg(strstr(text, ",mb_s,") && strstr(text, ",metric:ops,cmd_status,snapshot\n"), "%s", text);
+	free(text);
+	/* runs[1] is beyond n = 1: its 3 CPUs must not widen the header */
+	runs[0].ncpu = 1;
+	runs[1].ncpu = 3;
+	text = NULL;
+	{
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		ck_assert_int_eq(sweep_csv_write(f, runs, 1, metrics, 1), 0);
+		fclose(f);
+	}
+	ck_assert_msg(strstr(text, ",metric:ops,cpu0_user_pct,cpu0_sys_pct,cpu0_irq_pct,cpu0_softirq_pct,"
+				   "cmd_status,snapshot\n"), "%s", text);
+	for (const char *p = text; *p != '\n'; p++)
+		ncols += *p == ',';
+	/* 11 lead columns, the figures, one metric, one CPU's 4 parts, 2 tail columns */
+	ck_assert_uint_eq(ncols + 1, 11 + SF_COUNT + 1 + 4 + 2);
+	free(text);
+}
+END_TEST
+
+/* What the reader does at its edges: every failure path names line 1 or
+ * the row, every cell it cannot take is refused, nothing of a previous
+ * read or of an unknown column leaks into a run. */
+START_TEST(test_csv_read_edges)
+{
+	static struct sweep_run back[2];
+	struct sweep_metric_opt mback[SWEEP_METRICS_MAX];
+	static char tiny[400];
+	size_t nm = 0;
+	char msg[128];
+
+	/* no header at all */
+	msg[0] = '\0';
+	ck_assert_int_eq(csv_read_text("", back, 2, mback, &nm, msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, "line 1: no CSV header");
+	/* the shortest header taken: value and one column more */
+	ck_assert_int_eq(csv_read_text("value,asked\n128,64\n", back, 2, mback, &nm, msg, sizeof(msg)), 1);
+	ck_assert_str_eq(back[0].value, "128");
+	ck_assert_str_eq(back[0].asked, "64");
+	ck_assert_int_eq(csv_read_text("value\n128\n", back, 2, mback, &nm, msg, sizeof(msg)), -EINVAL);
+	/* a column this version does not know is skipped, whatever it holds */
+	ck_assert_int_eq(csv_read_text("value,future,asked\n128,junk,64\n", back, 2, mback, &nm, msg, sizeof(msg)), 1);
+	ck_assert_str_eq(back[0].value, "128");
+	ck_assert_str_eq(back[0].asked, "64");
+	/* ... an empty name too, after a CPU column (no per-CPU figure of it) */
+	ck_assert_int_eq(csv_read_text("value,cpu1_user_pct,,asked\n128,5,7,64\n", back, 2, mback, &nm, msg,
+				       sizeof(msg)), 1);
+	ck_assert_double_eq(back[0].cpu[1][SCP_USER], 5);
+	ck_assert_uint_eq(back[0].ncpu, 2);
+	ck_assert_str_eq(back[0].asked, "64");
+	/* the last line without its LF keeps its last character */
+	ck_assert_int_eq(csv_read_text("value,snapshot\n128,/tmp/x.snap", back, 2, mback, &nm, msg, sizeof(msg)), 1);
+	ck_assert_str_eq(back[0].snapshot, "/tmp/x.snap");
+	/* metric names from the header come without a regex, whatever the
+	 * array held before; runs read over stale ones start afresh */
+	for (size_t m = 0; m < SWEEP_METRICS_MAX; m++)
+		mback[m].regex = "stale";
+	memset(back, 0x5a, sizeof(back));
+	ck_assert_int_eq(csv_read_text("value,metric:ops,started,cpu0_user_pct\n128,3.5,,\n", back, 2, mback, &nm, msg,
+				       sizeof(msg)), 1);
+	ck_assert_uint_eq(nm, 1);
+	ck_assert_str_eq(mback[0].name, "ops");
+	ck_assert_ptr_null(mback[0].regex);
+	ck_assert_double_eq(back[0].metric[0], 3.5);
+	ck_assert_str_eq(back[0].asked, "");
+	ck_assert_int_eq(back[0].status, -1);
+	ck_assert_int_eq(back[0].repeat, 0);
+	ck_assert(isnan(back[0].fig[SF_MB_S]) && isnan(back[0].metric[1]));
+	/* an empty cell is a figure not measured: NAN, not sweep_run_init's 0 */
+	ck_assert(isnan(back[0].started));
+	ck_assert(isnan(back[0].cpu[0][SCP_USER]));
+	ck_assert_uint_eq(back[0].ncpu, 0);
+	/* whole numbers are decimal: 19 and 10 as written, a letter refused */
+	ck_assert_int_eq(csv_read_text("value,repeat,cmd_status\n128,19,10\n", back, 2, mback, &nm, msg, sizeof(msg)),
+			 1);
+	ck_assert_int_eq(back[0].repeat, 19);
+	ck_assert_int_eq(back[0].status, 10);
+	ck_assert_int_eq(csv_read_text("value,cmd_status\n128,1a\n", back, 2, mback, &nm, msg, sizeof(msg)), -EINVAL);
+	ck_assert_msg(strstr(msg, "line 2: bad cmd_status '1a'"), "%s", msg);
+	/* a cell that strtod rounds up to DBL_MIN (ERANGE: tiny before
+	 * rounding) is that normal number, no error */
+	snprintf(tiny, sizeof(tiny), "value,mb_s\n128,0.%0307d22250738585072012\n", 0);
+	ck_assert_msg(csv_read_text(tiny, back, 2, mback, &nm, msg, sizeof(msg)) == 1, "%s", msg);
+	ck_assert_double_eq(back[0].fig[SF_MB_S], DBL_MIN);
+}
+END_TEST
+
 /* Columns the runs cannot hold are an error naming the line, never dropped. */
 START_TEST(test_csv_too_many_columns)
 {
@@ -1445,6 +1560,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_csv_many_cpus);
 	tcase_add_test(tc, test_csv_too_many_columns);
+	tcase_add_test(tc, test_csv_cpu_columns);
+	tcase_add_test(tc, test_csv_read_edges);
 	tcase_add_test(tc, test_csv_plain_numbers);
 	tcase_add_test(tc, test_info_round_trip);
 	tcase_add_test(tc, test_info_lengths);
