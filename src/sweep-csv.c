@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,11 +235,20 @@ static int get_col(const struct csv_col *c, const char *s, struct sweep_run *r)
 		*(long *)p = strtol(s, &end, 10);
 		break;
 	case CT_SIZE:
+		/* digits only: strtoull takes " -1" as 2^64 - 1 */
+		if (s[strspn(s, "0123456789")])
+			return -EINVAL;
 		*(size_t *)p = (size_t)strtoull(s, &end, 10);
 		break;
-	case CT_INT:
-		*(int *)p = (int)strtol(s, &end, 10);
+	case CT_INT: {
+		long v = strtol(s, &end, 10);
+
+		/* never wrapped: 2^32 + 3 is not an exit status of 3 */
+		if (v < INT_MIN || v > INT_MAX)
+			errno = ERANGE;
+		*(int *)p = (int)v;
 		break;
+	}
 	case CT_DOUBLE:
 		if (!*s) {
 			*(double *)p = NAN;

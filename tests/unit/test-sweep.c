@@ -5,6 +5,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1210,6 +1211,23 @@ START_TEST(test_csv_read_edges)
 	ck_assert_int_eq(back[0].status, 10);
 	ck_assert_int_eq(csv_read_text("value,cmd_status\n128,1a\n", back, 2, mback, &nm, msg, sizeof(msg)), -EINVAL);
 	ck_assert_msg(strstr(msg, "line 2: bad cmd_status '1a'"), "%s", msg);
+	/* a whole number is taken up to the limits of its field, and past
+	 * them refused, never wrapped (an exit status of 2^32 + 3 was read
+	 * as 3, an order of -1 as SIZE_MAX) */
+	snprintf(tiny, sizeof(tiny), "value,cmd_status,order\n128,%d,%zu\n256,%d,0\n", INT_MIN, SIZE_MAX, INT_MAX);
+	ck_assert_msg(csv_read_text(tiny, back, 2, mback, &nm, msg, sizeof(msg)) == 2, "%s", msg);
+	ck_assert_int_eq(back[0].status, INT_MIN);
+	ck_assert_uint_eq(back[0].order, SIZE_MAX);
+	ck_assert_int_eq(back[1].status, INT_MAX);
+	ck_assert_uint_eq(back[1].order, 0);
+	static const char *const wide[] = {
+		"value,cmd_status\n128,4294967299\n", "value,cmd_status\n128,2147483648\n",
+		"value,cmd_status\n128,-2147483649\n", "value,order\n128,-1\n",
+		"value,intervals\n128, -1\n", "value,order\n128,18446744073709551616\n",
+	};
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		ck_assert_msg(csv_read_text(wide[i], back, 2, mback, &nm, msg, sizeof(msg)) == -EINVAL &&
+				      strstr(msg, "line 2: bad "), "%s: %s", wide[i], msg);
 	/* a cell that strtod rounds up to DBL_MIN (ERANGE: tiny before
 	 * rounding) is that normal number, no error */
 	snprintf(tiny, sizeof(tiny), "value,mb_s\n128,0.%0307d22250738585072012\n", 0);
