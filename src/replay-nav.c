@@ -18,7 +18,7 @@ size_t replay_span(double window, double interval)
 
 	if (!(need < cap))
 		need = cap;
-	return need < 2 ? 2 : (size_t)ceil(need);
+	return (size_t)ceil(need); /* at least HISTORY_POINTS + 1 */
 }
 
 int replay_parse_clock(const char *s, int *sod)
@@ -46,10 +46,11 @@ int replay_parse_clock(const char *s, int *sod)
 
 /* That clock time on the local day of t, each reading of it (two where
  * the clock is set back an hour for DST, none where it skips one) into
- * out (room for 3), ascending. Returns their number. */
+ * out (room for 2), ascending. Returns their number. Each DST flag is
+ * asked for in turn; a reading mktime moves is none. */
 static size_t on_day(time_t t, int sod, time_t *out)
 {
-	static const int dst[] = { -1, 0, 1 };
+	static const int dst[] = { 0, 1 };
 	struct tm day, tm;
 	size_t n = 0, j;
 
@@ -85,7 +86,7 @@ static size_t on_day(time_t t, int sod, time_t *out)
 
 int replay_clock_find(const struct record_reader *r, int sod, time_t cur, size_t *pos, bool *again)
 {
-	time_t first, last, w[3 * (DAYS_MAX + 2)];
+	time_t first, last, w[2 * (DAYS_MAX + 2)];
 	size_t count = record_reader_count(r), n, i, j, c = 0;
 
 	record_reader_range(r, &first, &last);
@@ -94,7 +95,7 @@ int replay_clock_find(const struct record_reader *r, int sod, time_t cur, size_t
 	if ((i = record_reader_find(r, w, n, 0, &c)) == count) {
 		n = 0;
 		for (time_t day = first - 86400; day <= last + 86400 && day - first < DAYS_MAX * 86400L; day += 86400) {
-			time_t one[3];
+			time_t one[2];
 			size_t k = on_day(day, sod, one);
 
 			/* days move forward: only later readings are new */

@@ -214,8 +214,58 @@ START_TEST(test_clock_dst)
 	/* 03:00 CET is the last sample's */
 	ck_assert_uint_eq(jump(r, "03:00", fall, &again), 3);
 	ck_assert(!again);
+	/* from another day, not recorded: every day is searched, and both
+	 * readings of that day are found, in order (the CEST one first) */
+	ck_assert_uint_eq(jump(r, "02:30", fall + 86400, &again), 0);
+	ck_assert(again);
+	ck_assert_uint_eq(jump(r, "02:30", fall - 86400, &again), 0);
 	done(r, dir);
 	utc();
+}
+END_TEST
+
+/* Every day of the recording is searched when the replay's own day does
+ * not hold the time: one that starts a second before midnight (a day's
+ * search point drifting past midnight would skip one), one of 1000 days
+ * (the days searched are bounded, and so is what they fill), and the
+ * last second of a day, whose hour sod / 3600 gives exactly. */
+START_TEST(test_clock_other_days)
+{
+	static const long edge[] = { 0, 31 };
+	static const long years[] = { 0, 1000L * 86400 };
+	time_t first = 1796255999; /* 2026-12-02 23:59:59 UTC */
+	struct record_reader *r;
+	char *dir;
+	bool again = true;
+
+	utc();
+	r = recording(&dir, first, 0, edge, 2, true);
+	ck_assert_uint_eq(jump(r, "23:59:59", first + 5 * 86400, &again), 0);
+	ck_assert(!again);
+	ck_assert_uint_eq(jump(r, "00:00:30", first - 3 * 86400, &again), 1);
+	done(r, dir);
+	r = recording(&dir, first, 0, years, 2, true);
+	/* from a day outside it: the first day after the first sample */
+	ck_assert_uint_eq(jump(r, "12:00", first - 86400, &again), 1);
+	ck_assert(!again);
+	done(r, dir);
+}
+END_TEST
+
+/* 1970-01-01 00:00:00 UTC is a time like any other (mktime returns 0). */
+START_TEST(test_clock_epoch)
+{
+	static const long at[] = { 0, 60 };
+	struct record_reader *r;
+	char *dir;
+	bool again = true;
+
+	utc();
+	r = recording(&dir, 0, 0, at, 2, true);
+	ck_assert_uint_eq(jump(r, "00:00", 0, &again), 0);
+	ck_assert(!again);
+	ck_assert_uint_eq(jump(r, "00:00:30", 60, &again), 1);
+	done(r, dir);
 }
 END_TEST
 
@@ -294,6 +344,15 @@ START_TEST(test_ab_around)
 	ck_assert_int_eq(replay_ab_around(ch, before, 4, 0, 7, 30, &a, &b), 0);
 	ck_assert_uint_eq(a, 4);
 	ck_assert_uint_eq(b, 6);
+	/* a change at 2: A is intervals 0 and 1 */
+	static const size_t second[] = { 2 };
+	ck_assert_int_eq(replay_ab_around(ch, second, 1, 0, 100, 30, &a, &b), 0);
+	ck_assert_uint_eq(a, 1);
+	ck_assert_uint_eq(b, 32);
+	/* the window ends just where the next change's interval starts (12):
+	 * that interval straddles the change, so B ends at 11 */
+	ck_assert_int_eq(replay_ab_around(ch, before, 4, 0, 100, 7, &a, &b), 0);
+	ck_assert_uint_eq(b, 11);
 }
 END_TEST
 
@@ -343,6 +402,14 @@ START_TEST(test_tunables)
 	/* never more than max */
 	info.has_queue = true;
 	ck_assert_uint_eq(replay_tunables(ch, before, 4, "loop0", 20, &info, tv, 2), 2);
+	/* 0 is a value (readahead off), not an absent one */
+	info.read_ahead_kb = 0;
+	n = replay_tunables(ch, before, 4, "loop0", 3, &info, tv, 8);
+	ck_assert_str_eq(val(tv, n, "read_ahead_kb"), "0");
+	/* no scheduler read: no row, whatever the bytes after the NUL */
+	memcpy(info.scheduler, "\0x", 3);
+	n = replay_tunables(ch, before, 4, "loop0", 3, &info, tv, 8);
+	ck_assert_str_eq(val(tv, n, "scheduler"), "(none)");
 }
 END_TEST
 
@@ -357,6 +424,8 @@ static Suite *replay_nav_suite(void)
 	tcase_add_test(tc, test_clock_days);
 	tcase_add_test(tc, test_clock_stepped);
 	tcase_add_test(tc, test_clock_dst);
+	tcase_add_test(tc, test_clock_epoch);
+	tcase_add_test(tc, test_clock_other_days);
 	tcase_add_test(tc, test_span);
 	tcase_add_test(tc, test_change_at);
 	tcase_add_test(tc, test_ab_around);
