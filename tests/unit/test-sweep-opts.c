@@ -14,7 +14,7 @@
 static int parse(struct sweep_opts *o, int argc, const char **argv)
 {
 	static char buf[24][256];
-	char *av[24];
+	char *av[25] = { NULL }; /* argv[argc] is NULL, as exec gives it */
 	FILE *null = fopen("/dev/null", "w");
 	int rc;
 
@@ -62,6 +62,8 @@ START_TEST(test_parse_defaults)
 	ck_assert_double_eq(o.duration, 10);
 	ck_assert(o.shuffle && !o.seed_given);
 	ck_assert_ptr_null(o.plot);
+	ck_assert_int_eq(o.repeat, 1);
+	ck_assert_uint_eq(o.nmetrics, 0);
 }
 END_TEST
 
@@ -135,6 +137,18 @@ START_TEST(test_parse_numbers)
 	ck_assert_int_eq(one("-d", "0.09"), 2);
 	ck_assert_int_eq(one("-d", "60"), 0);
 	ck_assert_int_eq(one("-d", "60.01"), 2);
+	/* every decimal after the point is read, not just the first */
+	ck_assert_int_eq(one("--settle", "1.55"), 0);
+	ck_assert_int_eq(one("--duration", "12.25"), 0);
+	/* the number is the argument alone, whatever lies before it in memory */
+	{
+		char arg[] = "x0.5", av0[] = "sweep", av1[] = "sda", av2[] = "read_ahead_kb=1", av3[] = "--settle";
+		char *av[] = { av0, av1, av2, av3, arg + 1 };
+		FILE *null = fopen("/dev/null", "w");
+		ck_assert_int_eq(sweep_opts_parse(5, av, &o, null, null), 0);
+		ck_assert_double_eq(o.settle, 0.5);
+		fclose(null);
+	}
 	{
 		const char *a[] = { "sweep", "sda", "read_ahead_kb=128", "--shuffle=18446744073709551615" };
 		ck_assert_int_eq(parse(&o, 4, a), 0);
@@ -190,17 +204,26 @@ START_TEST(test_parse_values)
 }
 END_TEST
 
-START_TEST(test_order_interleaved)
+/* The order of runs for spec, three rounds, is want. */
+static void order_is(const char *spec, const size_t *want, size_t n)
 {
-	const char *a[] = { "sweep", "sda", "nr_requests=4,8,16", "--repeat", "3" };
-	const size_t want[] = { 0, 1, 2, 2, 1, 0, 0, 1, 2 };
+	const char *a[] = { "sweep", "sda", spec, "--repeat", "3" };
 	struct sweep_opts o;
 	size_t order[9];
 
 	ck_assert_int_eq(parse(&o, 5, a), 0);
-	sweep_opts_order(&o, order, 9);
-	for (size_t i = 0; i < 9; i++)
-		ck_assert_uint_eq(order[i], want[i]);
+	sweep_opts_order(&o, order, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(order[i] == want[i], "%s run %zu: %zu, want %zu", spec, i, order[i], want[i]);
+}
+
+/* Rounds alternate v1..vn and vn..v1, with an odd count and an even one. */
+START_TEST(test_order_interleaved)
+{
+	static const size_t three[] = { 0, 1, 2, 2, 1, 0, 0, 1, 2 }, two[] = { 0, 1, 1, 0, 0, 1 };
+
+	order_is("nr_requests=4,8,16", three, 9);
+	order_is("nr_requests=4,8", two, 6);
 }
 END_TEST
 
@@ -263,7 +286,8 @@ END_TEST
 /* The message parse() wrote to err for argv, in buf. */
 static int parse_said(const char **argv, int argc, char *buf, size_t len)
 {
-	char *text = NULL, *av[16], store[16][600];
+	static char store[16][4200]; /* a whole spec and more */
+	char *text = NULL, *av[17] = { NULL };
 	size_t n = 0;
 	struct sweep_opts o;
 	FILE *f = open_memstream(&text, &n);
@@ -298,6 +322,11 @@ START_TEST(test_parse_edges)
 	/* the regex is what follows '=': "*" alone is no ERE, "n=*" would be */
 	ck_assert_int_eq(one("--metric", "n=*"), 2);
 	ck_assert_int_eq(one("--metric", "n=x*"), 0);
+	/* a name is letters, digits, '_', '-' and '.' */
+	ck_assert_int_eq(one("--metric", "a-b.c_9=x"), 0);
+	ck_assert_int_eq(one("--metric", "a b=x"), 2);
+	ck_assert_int_eq(one("--metric", "a/b=x"), 2);
+	ck_assert_int_eq(one("--metric", "ab,=x"), 2);
 	/* names: one that starts another is not the same name */
 	{
 		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--run", "true", "--metric", "ab=x", "--metric", "a=y",
@@ -390,6 +419,73 @@ START_TEST(test_parse_edges)
 }
 END_TEST
 
+/* The rest of the command line's edges: --help and -h, an option with
+ * its value missing at the end, a missing TUNABLE=VALUES, /dev/ only as a
+ * whole prefix, the values' length, the baseline as the first value, a
+ * duration of exactly one interval. */
+START_TEST(test_parse_more_edges)
+{
+	char said[2048], spec[sizeof(((struct sweep_opts *)0)->spec) + 1];
+	struct sweep_opts o;
+
+	{
+		const char *a[] = { "sweep", "--help" };
+		ck_assert_int_eq(parse_said(a, 2, said, sizeof(said)), 1);
+		ck_assert_ptr_nonnull(strstr(said, "usage: blktune sweep"));
+		a[1] = "-h";
+		ck_assert_int_eq(parse_said(a, 2, said, sizeof(said)), 1);
+		ck_assert_ptr_nonnull(strstr(said, "usage: blktune sweep"));
+	}
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--repeat" };
+		ck_assert_int_eq(parse_said(a, 4, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "--repeat: needs a value"));
+		a[3] = "--settle";
+		ck_assert_int_eq(parse_said(a, 4, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "--settle: needs a value"));
+	}
+	{
+		const char *a[] = { "sweep", "sda" };
+		ck_assert_int_eq(parse_said(a, 2, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "needs a device and TUNABLE=VALUES"));
+	}
+	{
+		const char *a[] = { "sweep", "/devsda", "read_ahead_kb=1" };
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "not a device name"));
+		a[1] = "/dev/sda";
+		ck_assert_int_eq(parse(&o, 3, a), 0);
+		ck_assert_str_eq(o.dev, "sda");
+	}
+	{
+		/* distinct values filling spec to its last byte, then one more */
+		size_t n = (size_t)snprintf(spec, sizeof(spec), "iosched/x=");
+		const char *a[] = { "sweep", "sda", spec };
+		for (int v = 0; v < 32; v++)
+			n += (size_t)snprintf(spec + n, sizeof(spec) - n, "%s%02d", v ? "," : "", v);
+		memset(spec + n, 'z', sizeof(spec) - 2 - n); /* the last value grows */
+		spec[sizeof(spec) - 2] = '\0';                /* strlen = sizeof(o.spec) - 1 */
+		ck_assert_msg(parse_said(a, 3, said, sizeof(said)) == 0, "%s", said);
+		spec[sizeof(spec) - 2] = 'z';
+		spec[sizeof(spec) - 1] = '\0';
+		ck_assert_int_eq(parse_said(a, 3, said, sizeof(said)), 2);
+		ck_assert_ptr_nonnull(strstr(said, "values too long"));
+	}
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=128,256", "--baseline", "128" };
+		ck_assert_int_eq(parse(&o, 5, a), 0);
+		ck_assert_str_eq(o.baseline, "128");
+	}
+	{
+		const char *a[] = { "sweep", "sda", "read_ahead_kb=1", "--duration", "2", "-d", "2" };
+		ck_assert_int_eq(parse(&o, 7, a), 0);
+		a[4] = "1.9";
+		ck_assert_int_eq(parse(&o, 7, a), 2);
+	}
+	ck_assert_int_eq(one("--metric", "n="), 2);
+}
+END_TEST
+
 /* --dir: a directory only root controls is taken, another refused (2). */
 START_TEST(test_parse_dir)
 {
@@ -448,6 +544,7 @@ static Suite *sweep_opts_suite(void)
 	tcase_add_test(tc, test_order_seed_is_splitmix64);
 	tcase_add_test(tc, test_parse_edges);
 	tcase_add_test(tc, test_parse_dir);
+	tcase_add_test(tc, test_parse_more_edges);
 	tcase_add_test(tc, test_usage);
 	suite_add_tcase(s, tc);
 	return s;
