@@ -307,8 +307,8 @@ struct csv_head {
 static int head_column(const char *h, int *map, struct sweep_metric_opt *metrics, size_t *nmetrics, char *msg,
 		       size_t len)
 {
-	unsigned cpu;
-	char part[16];
+	unsigned cpu = 0;
+	char part[16] = "";
 	int used = 0, fig;
 
 	*map = -1;

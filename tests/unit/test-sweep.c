@@ -1182,6 +1182,10 @@ START_TEST(test_csv_read_edges)
 	ck_assert_double_eq(back[0].cpu[1][SCP_USER], 5);
 	ck_assert_uint_eq(back[0].ncpu, 2);
 	ck_assert_str_eq(back[0].asked, "64");
+	/* ... and a name that only starts like a CPU column */
+	ck_assert_int_eq(csv_read_text("value,cpu1_user_pct,cpu1_user_pctX,asked\n128,5,7,64\n", back, 2, mback, &nm,
+				       msg, sizeof(msg)), 1);
+	ck_assert_double_eq(back[0].cpu[1][SCP_USER], 5);
 	/* the last line without its LF keeps its last character */
 	ck_assert_int_eq(csv_read_text("value,snapshot\n128,/tmp/x.snap", back, 2, mback, &nm, msg, sizeof(msg)), 1);
 	ck_assert_str_eq(back[0].snapshot, "/tmp/x.snap");
