@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ struct record_reader {
 	struct record_flat flat;
 	size_t at;        /* the sample flat holds, or SIZE_MAX */
 	struct sample check; /* each sample rebuilt once at open */
-	char warning[200];
+	char warning[PATH_MAX + 128]; /* the whole path, and what happened where */
 };
 
 static uint32_t get_le32(const unsigned char *p)

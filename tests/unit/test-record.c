@@ -781,6 +781,22 @@ START_TEST(test_torn_tail)
 		assert_same(&want, &got);
 		record_reader_close(r);
 	}
+	/* a long path: the warning still says where and why, whole */
+	{
+		char longdir[600];
+		size_t n = (size_t)snprintf(longdir, sizeof(longdir), "%s/", dir);
+		memset(longdir + n, 'd', 250);
+		longdir[n + 250] = '\0';
+		ck_assert_int_eq(mkdir(longdir, 0700), 0);
+		snprintf(path, sizeof(path), "%s/r.btr", longdir);
+		write_file(path, 10);
+		ck_assert_int_eq(truncate(path, nine + 1), 0);
+		ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+		ck_assert_ptr_eq(strstr(record_reader_warning(r), path), record_reader_warning(r));
+		ck_assert_msg(strstr(record_reader_warning(r), "(a recorder stopped mid-write)"), "%s", record_reader_warning(r));
+		record_reader_close(r);
+		snprintf(path, sizeof(path), "%s/r.btr", dir);
+	}
 	/* cut exactly at a frame boundary: nothing torn, nothing said */
 	ck_assert_int_eq(truncate(path, nine), 0);
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
