@@ -95,13 +95,19 @@ struct disk_info {
 	long long read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, nr_requests;
 	long long logical_block_size, physical_block_size, rotational;
 	int nr_hw_queues;               /* mq/ entries, -1 when unknown */
-	char scheduler[SAMPLE_SCHED_MAX]; /* the active one, "none" if none */
+	char scheduler[SAMPLE_SCHED_MAX]; /* the active one, "none" if none; "-" where the
+					   * queue has no scheduler file (disk_has_scheduler) */
 	/* Context for people (the detail pane): what the device is and what
 	 * is on it. */
 	long long size_sectors;         /* size, 512-byte sectors (re-read with the tunables) */
 	char mounts[96];                /* its mountpoints, comma-separated (source-mounts) */
 	char fstype[16];                /* the filesystem mounted, "" if none */
 };
+
+/* Whether in names an active scheduler: a request queue whose
+ * queue/scheduler was read (zram and other bio-based queues have none;
+ * their "-" is no scheduler's name, for JSON null and no Prometheus series). */
+bool disk_has_scheduler(const struct disk_info *in);
 
 struct disk_sample {
 	struct disk_stat st;

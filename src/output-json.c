@@ -76,7 +76,7 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 	json_tunable(f, "max_sectors_kb", m->info->max_sectors_kb);
 	json_tunable(f, "max_hw_sectors_kb", m->info->max_hw_sectors_kb);
 	json_tunable(f, "nr_requests", m->info->nr_requests);
-	if (m->info->has_queue) {
+	if (disk_has_scheduler(m->info)) {
 		format_json_string(m->info->scheduler, s, sizeof(s));
 		fprintf(f, ", \"scheduler\": %s", s);
 	} else {

@@ -152,7 +152,7 @@ static void put_gauges(FILE *f, const struct sample *s, long long ts)
 	}
 	head(f, "blktune_scheduler", "The queue's active I/O scheduler (value always 1).", "gauge");
 	for (size_t i = 0; i < s->ndisks; i++) {
-		if (!s->disks[i].info.has_queue)
+		if (!disk_has_scheduler(&s->disks[i].info))
 			continue;
 		series_start(f, "blktune_scheduler", "", s->disks[i].st.name);
 		fputs(",scheduler=\"", f);

@@ -200,3 +200,8 @@ bool sample_same_disk(const struct disk_sample *a, const struct disk_sample *b)
 {
 	return a->st.dev == b->st.dev && a->info.diskseq == b->info.diskseq && !strcmp(a->st.name, b->st.name);
 }
+
+bool disk_has_scheduler(const struct disk_info *in)
+{
+	return in->has_queue && in->scheduler[0] && strcmp(in->scheduler, "-") != 0;
+}

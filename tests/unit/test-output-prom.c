@@ -81,9 +81,31 @@ START_TEST(counters_in_base_units)
 	ck_assert_ptr_nonnull(strstr(out, "blktune_max_sectors_bytes{device=\"sda\"} 1310720\n"));
 	ck_assert_ptr_null(strstr(out, "blktune_max_hw_sectors_bytes"));
 	ck_assert_ptr_nonnull(strstr(out, "blktune_scheduler{device=\"sda\",scheduler=\"mq-deadline\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_scheduler{device=\"nvme0n1\","));
 	/* one HELP and TYPE per family, however many devices */
 	ck_assert_ptr_null(strstr(strstr(out, "# TYPE blktune_read_bytes_total") + 1, "# TYPE blktune_read_bytes_total"));
 	ck_assert_ptr_null(strstr(out, "e+"));
+	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+/* A queue without a scheduler file (zram) has no scheduler series, not
+ * one named "-". */
+START_TEST(no_scheduler_no_series)
+{
+	struct sample s;
+	struct disk_sample *d;
+	char *out;
+
+	sample_init(&s);
+	d = add(&s, "zram0", 20);
+	snprintf(d->info.scheduler, sizeof(d->info.scheduler), "-");
+	add(&s, "sda", 20);
+	out = render(&s);
+	ck_assert_ptr_null(strstr(out, "blktune_scheduler{device=\"zram0\""));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_scheduler{device=\"sda\",scheduler=\"mq-deadline\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(out, "blktune_read_ahead_bytes{device=\"zram0\"} 131072\n"));
 	free(out);
 	sample_free(&s);
 }
@@ -317,6 +339,7 @@ static Suite *output_prom_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, counters_in_base_units);
+	tcase_add_test(tc, no_scheduler_no_series);
 	tcase_add_test(tc, ms_counter_past_32_bits);
 	tcase_add_test(tc, timestamps_on_every_sample_line);
 	tcase_add_test(tc, trace_loss_counters);

@@ -344,11 +344,20 @@ START_TEST(json_uses_iostat_keys)
 	ck_assert(strstr(buf, "\"r/s\": 4096.00") != NULL);
 	ck_assert(strstr(buf, "\"rareq-sz\": 64.00") != NULL);
 	ck_assert(strstr(buf, "\"max_sectors_kb\": null") != NULL);
+	ck_assert(strstr(buf, "\"scheduler\": \"none\"") != NULL);
 	ck_assert(strstr(buf, "\"host\": \"host\\\"x\"") != NULL);
 	ck_assert(strstr(buf, "\"interval_s\": 1.000000") != NULL);
 	ck_assert_int_eq(buf[len - 1], '\n');
 	ck_assert_ptr_null(memchr(buf, '\n', len - 1)); /* one line */
 	ck_assert_ptr_null(strstr(buf, "trace_loss")); /* not traced: no member */
+	free(buf);
+	/* a queue with no scheduler file: null, not "-" */
+	strcpy(UNIT_INFO(&m)->scheduler, "-");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(output_json(f, &r), 0);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\"scheduler\": null") != NULL, "%s", buf);
 	free(buf);
 }
 END_TEST
