@@ -142,12 +142,15 @@ static void read_text(const struct root *r, const char *dir, const char *file, c
 	format_sanitize(buf + strspn(buf, " "), out, len);
 }
 
-/* "a b c" directory listing of slaves/ or holders/ into a comma list. */
+/* "a b c" directory listing of slaves/ or holders/ into a comma list. A
+ * list that does not fit (an md array of 24 disks) ends with "+N more",
+ * never cut silently. */
+#define LINKS_MORE 16 /* room kept for ",+N more" */
 static void read_links(const struct root *r, const char *dir, const char *sub, char *out, size_t len)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
-	size_t used = 0;
+	size_t used = 0, left = 0;
 	DIR *d;
 
 	out[0] = '\0';
@@ -155,18 +158,23 @@ static void read_links(const struct root *r, const char *dir, const char *sub, c
 	if (!(d = root_opendir(r, path)))
 		return;
 	while ((de = readdir(d))) {
+		char name[SAMPLE_NAME_MAX];
+		int n;
+
 		if (de->d_name[0] == '.')
 			continue;
-		char name[SAMPLE_NAME_MAX];
 		format_sanitize(de->d_name, name, sizeof(name));
-		int n = snprintf(out + used, len - used, "%s%s", used ? "," : "", name);
-		if (n < 0 || (size_t)n >= len - used) {
+		n = left ? -1 : snprintf(out + used, len - LINKS_MORE - used, "%s%s", used ? "," : "", name);
+		if (n < 0 || (size_t)n >= len - LINKS_MORE - used) {
 			out[used] = '\0';
-			break;
+			left++;
+			continue;
 		}
 		used += (size_t)n;
 	}
 	closedir(d);
+	if (left)
+		snprintf(out + used, len - used, "%s+%zu more", used ? "," : "", left);
 }
 
 static int count_dir(const struct root *r, const char *dir, const char *sub)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "root.h"
 #include "source-diskstats.h"
@@ -84,6 +85,43 @@ START_TEST(lvm_stacking)
 }
 END_TEST
 
+/* An md or dm device on more devices than its 95 bytes hold: the list
+ * ends with how many it leaves out, never cut silently. */
+START_TEST(many_slaves_counted)
+{
+	char *dir = unit_fixture_copy("lvm");
+	char path[4200], *p;
+	struct tree t;
+	const char *sl;
+	size_t named = 1, more = 0;
+
+	for (int i = 0; i < 24; i++) {
+		snprintf(path, sizeof(path), "%s/sys/block/dm-0/slaves/nvme%dn1", dir, i + 10);
+		ck_assert_int_eq(symlink("../../nvme0n1", path), 0);
+	}
+	ck_assert_int_eq(root_open(dir, &t.r), 0);
+	ck_assert_int_eq(source_diskstats_open(t.r, &t.ds), 0);
+	ck_assert_int_eq(source_queue_open(t.r, &t.q), 0);
+	sample_init(&t.s);
+	ck_assert_int_eq(source_diskstats_read(t.ds, &t.s), 0);
+	t.s.t = 1.0;
+	ck_assert_int_eq(source_queue_fill(t.q, &t.s), 0);
+	sl = unit_disk_info(&t.s, "dm-0")->text->slaves;
+	ck_assert_uint_lt(strlen(sl), sizeof(unit_disk_info(&t.s, "dm-0")->text->slaves));
+	p = strrchr(sl, ',');
+	ck_assert_ptr_nonnull(p);
+	for (const char *c = sl; c < p; c++)
+		named += *c == ',';
+	/* 28 in all (4 loops and 24 more): those named and "+N more" */
+	ck_assert_msg(sscanf(p, ",+%zu more", &more) == 1, "%s", sl);
+	ck_assert_uint_eq(named + more, 28);
+	ck_assert_uint_ge(named, 5);
+	close_tree(&t);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* Tunables are re-read only every few seconds or after invalidate. */
 START_TEST(tunables_reread_policy)
 {
@@ -159,6 +197,7 @@ static Suite *queue_suite(void)
 
 	tcase_add_test(tc, nvme_queue_and_partitions);
 	tcase_add_test(tc, lvm_stacking);
+	tcase_add_test(tc, many_slaves_counted);
 	tcase_add_test(tc, tunables_reread_policy);
 	tcase_add_test(tc, sysfs_names);
 	suite_add_tcase(s, tc);
