@@ -220,6 +220,18 @@ START_TEST(test_clock_dst)
 	ck_assert(again);
 	ck_assert_uint_eq(jump(r, "02:30", fall - 86400, &again), 0);
 	done(r, dir);
+	/* a summer second at the end of an hour, from another day: each DST
+	 * flag is asked for, and only the hour asked for counts (in UTC a
+	 * wrong hour is masked: mktime moves it back by the hour the flag
+	 * claims) */
+	{
+		static const long minute[] = { 0, 60 };
+		time_t summer = 1782903599; /* 2026-07-01 10:59:59 UTC, 12:59:59 CEST */
+		r = recording(&dir, summer, 0, minute, 2, true);
+		ck_assert_uint_eq(jump(r, "12:59:59", summer + 3 * 86400, &again), 0);
+		ck_assert_uint_eq(jump(r, "13:00:30", summer - 3 * 86400, &again), 1);
+		done(r, dir);
+	}
 	utc();
 }
 END_TEST

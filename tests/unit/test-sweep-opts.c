@@ -524,6 +524,11 @@ START_TEST(test_usage)
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		ck_assert_msg(strstr(text, lines[i]), "no \"%s\" in:\n%s", lines[i], text);
 	ck_assert_ptr_null(strstr(text, "--drop-caches ["));
+	{
+		char figures[128];
+		snprintf(figures, sizeof(figures), "FIGURE: %s", sweep_figures[0].name);
+		ck_assert_msg(strstr(text, figures), "no \"%s\" in:\n%s", figures, text);
+	}
 	free(text);
 }
 END_TEST
