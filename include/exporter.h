@@ -16,9 +16,10 @@ struct exporter;
  * -errno (-EINVAL for a bad address). */
 int exporter_open(const char *listen, const char *textfile_dir, struct exporter **out,
 		  char *why, size_t whylen);
-/* Render s and make it what the next scrape (and the textfile) sees.
- * Returns 0 or -errno (the textfile could not be written). */
-int exporter_publish(struct exporter *e, const struct sample *s);
+/* Render s and make it what the next scrape (and the textfile) sees: the
+ * endpoint is updated even when the textfile cannot be written. Returns 0
+ * or -errno; why then says which output failed and why, in one line. */
+int exporter_publish(struct exporter *e, const struct sample *s, char *why, size_t whylen);
 void exporter_close(struct exporter *e);
 
 /* Split "ADDR:PORT" / "[ADDR]:PORT" into a host and a port 1..65535.

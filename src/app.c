@@ -307,9 +307,7 @@ static int app_model(struct app *a, struct source_replay *replay, size_t idx)
 	 * textfile write is reported, never fatal to the live view. */
 	if (a->exporter) {
 		a->export_error[0] = '\0';
-		if ((err = exporter_publish(a->exporter, &a->cur)) < 0)
-			snprintf(a->export_error, sizeof(a->export_error), "--textfile %s: %s", a->opt.textfile,
-				 strerror(-err));
+		(void)exporter_publish(a->exporter, &a->cur, a->export_error, sizeof(a->export_error));
 	}
 	if (a->cur.ndisks > a->mcap) {
 		size_t cap = a->cur.ndisks * 2;

@@ -24,7 +24,8 @@ struct exporter {
 	pthread_mutex_t lock; /* guards text: the server thread reads it */
 	char *text;
 	size_t len;
-	int dirfd; /* --textfile directory, or -1 */
+	int dirfd;     /* --textfile directory, or -1 */
+	char *dirpath; /* ... as given, for messages */
 };
 
 int exporter_parse_listen(const char *s, char *host, size_t hostlen, unsigned *port)
@@ -153,6 +154,10 @@ int exporter_open(const char *listen, const char *textfile_dir, struct exporter 
 	e->dirfd = -1;
 	if (textfile_dir) {
 		struct stat st;
+		if (!(e->dirpath = strdup(textfile_dir))) {
+			exporter_close(e);
+			return -ENOMEM;
+		}
 		e->dirfd = open(textfile_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (e->dirfd < 0 || fstat(e->dirfd, &st) < 0) {
 			err = -errno;
@@ -208,31 +213,32 @@ static int render(const struct sample *s, long long ts_ms, char **buf, size_t *l
 	return err;
 }
 
-int exporter_publish(struct exporter *e, const struct sample *s)
+int exporter_publish(struct exporter *e, const struct sample *s, char *why, size_t whylen)
 {
 	long long ts = (long long)s->wall.tv_sec * 1000 + s->wall.tv_nsec / 1000000;
 	char *buf;
 	size_t len;
 	int err;
 
-	if (e->dirfd >= 0) {
-		if ((err = render(s, 0, &buf, &len)) < 0)
+	/* The endpoint first: a textfile that cannot be written (its directory
+	 * gone, a full disk) must not freeze what scrapes see. */
+	if (e->httpd) {
+		if ((err = render(s, ts, &buf, &len)) < 0) {
+			snprintf(why, whylen, "--listen: %s", strerror(-err));
 			return err;
-		err = write_textfile(e->dirfd, buf, len);
-		free(buf);
-		if (err < 0)
-			return err;
+		}
+		pthread_mutex_lock(&e->lock);
+		free(e->text);
+		e->text = buf;
+		e->len = len;
+		pthread_mutex_unlock(&e->lock);
 	}
-	if (!e->httpd)
+	if (e->dirfd < 0)
 		return 0;
-	if ((err = render(s, ts, &buf, &len)) < 0)
-		return err;
-	pthread_mutex_lock(&e->lock);
-	free(e->text);
-	e->text = buf;
-	e->len = len;
-	pthread_mutex_unlock(&e->lock);
-	return 0;
+	if ((err = render(s, 0, &buf, &len)) < 0 || (err = write_textfile(e->dirfd, buf, len)) < 0)
+		snprintf(why, whylen, "--textfile %s: %s", e->dirpath, strerror(-err));
+	free(buf);
+	return err;
 }
 
 void exporter_close(struct exporter *e)
@@ -244,6 +250,7 @@ void exporter_close(struct exporter *e)
 	if (e->dirfd >= 0)
 		close(e->dirfd);
 	pthread_mutex_destroy(&e->lock);
+	free(e->dirpath);
 	free(e->text);
 	free(e);
 }

@@ -3,8 +3,11 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,9 +308,9 @@ START_TEST(textfile_replaced_whole)
 	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
 	sample_init(&s);
 	add(&s, "loop9", 14)->st.rd_ios = 41;
-	ck_assert_int_eq(exporter_publish(e, &s), 0);
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
 	s.disks[0].st.rd_ios = 42;
-	ck_assert_int_eq(exporter_publish(e, &s), 0);
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
 	snprintf(path, sizeof(path), "%s/blktune.prom", dir);
 	ck_assert_ptr_nonnull(f = fopen(path, "r"));
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -322,12 +325,90 @@ START_TEST(textfile_replaced_whole)
 	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
 	snprintf(buf, sizeof(buf), "rm -rf %s", dir);
 	ck_assert_int_eq(system(buf), 0);
-	ck_assert_int_lt(exporter_publish(e, &s), 0);
+	ck_assert_int_lt(exporter_publish(e, &s, why, sizeof(why)), 0);
 	exporter_close(e);
 	ck_assert_int_eq(exporter_open(NULL, "/nonexistent/dir", &e, why, sizeof(why)), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(why, "--textfile /nonexistent/dir"));
 	ck_assert_int_eq(exporter_open("127.0.0.1", NULL, &e, why, sizeof(why)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(why, "ADDR:PORT"));
+	sample_free(&s);
+}
+END_TEST
+
+/* A server on 127.0.0.1, a port above 20000 (another test's may be taken:
+ * the next one). textfile_dir as exporter_open. Returns the port. */
+static unsigned start_on_free_port(const char *textfile_dir, struct exporter **e)
+{
+	char addr[64], why[256];
+	unsigned port = 20000 + (unsigned)getpid() % 20000;
+	int err = -EADDRINUSE;
+
+	for (int i = 0; i < 50 && err == -EADDRINUSE; i++, port++) {
+		snprintf(addr, sizeof(addr), "127.0.0.1:%u", port);
+		err = exporter_open(addr, textfile_dir, e, why, sizeof(why));
+	}
+	ck_assert_msg(err == 0, "%s", why);
+	return port - 1;
+}
+
+static int connect_to(unsigned port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+				 .sin_port = htons((uint16_t)port) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
+}
+
+/* One HTTP/1.0 request; the whole answer (headers and body) in a static
+ * buffer. Waits at most 5 s for it. */
+static const char *http(unsigned port, const char *method, const char *path)
+{
+	static char buf[65536];
+	char req[256];
+	size_t n = 0;
+	int fd = connect_to(port);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	snprintf(req, sizeof(req), "%s %s HTTP/1.0\r\nHost: x\r\n\r\n", method, path);
+	ck_assert_int_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
+	while (n < sizeof(buf) - 1 && poll(&p, 1, 5000) == 1) {
+		ssize_t r = read(fd, buf + n, sizeof(buf) - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* A textfile that cannot be written (its directory removed) must not stop
+ * the endpoint: scrapes see every new sample all the same. */
+START_TEST(endpoint_goes_on_when_textfile_fails)
+{
+	char dir[] = "/tmp/blktune-unit-XXXXXX", why[256] = "", buf[128];
+	struct exporter *e;
+	struct sample s;
+	unsigned port;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	port = start_on_free_port(dir, &e);
+	sample_init(&s);
+	s.wall.tv_sec = 1700000000;
+	add(&s, "loop9", 14)->st.rd_ios = 41;
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(strstr(http(port, "GET", "/metrics"), "blktune_reads_completed_total{device=\"loop9\"} 41 1700000000000\n"));
+	snprintf(buf, sizeof(buf), "rm -rf %s", dir);
+	ck_assert_int_eq(system(buf), 0);
+	s.disks[0].st.rd_ios = 42;
+	s.wall.tv_sec++;
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), -ENOENT);
+	ck_assert_msg(strstr(why, "--textfile ") && strstr(why, dir) && strstr(why, strerror(ENOENT)), "%s", why);
+	ck_assert_ptr_nonnull(strstr(http(port, "GET", "/metrics"), "blktune_reads_completed_total{device=\"loop9\"} 42 1700000001000\n"));
+	exporter_close(e);
 	sample_free(&s);
 }
 END_TEST
@@ -348,6 +429,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, listen_addresses);
 	tcase_add_test(tc, listen_failure_reason);
 	tcase_add_test(tc, textfile_replaced_whole);
+	tcase_add_test(tc, endpoint_goes_on_when_textfile_fails);
 	suite_add_tcase(s, tc);
 	return s;
 }
