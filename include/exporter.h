@@ -13,12 +13,13 @@ struct exporter;
 
 /* listen: "ADDR:PORT" ("[v6]:PORT" for IPv6), or NULL; textfile_dir: a
  * directory, or NULL. why gets a one-line reason on failure. Returns 0 or
- * -errno (-EINVAL for a bad address). */
+ * -errno (-EINVAL for a bad address: the command line's fault). */
 int exporter_open(const char *listen, const char *textfile_dir, struct exporter **out,
 		  char *why, size_t whylen);
 /* Render s and make it what the next scrape (and the textfile) sees: the
- * endpoint is updated even when the textfile cannot be written. Returns 0
- * or -errno; why then says which output failed and why, in one line. */
+ * endpoint is updated even when the textfile cannot be written, and a
+ * textfile directory removed and re-created is written again. Returns 0 or
+ * -errno; why then says which output failed and why, in one line. */
 int exporter_publish(struct exporter *e, const struct sample *s, char *why, size_t whylen);
 void exporter_close(struct exporter *e);
 

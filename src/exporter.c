@@ -25,7 +25,7 @@ struct exporter {
 	char *text;
 	size_t len;
 	int dirfd;     /* --textfile directory, or -1 */
-	char *dirpath; /* ... as given, for messages */
+	char *dirpath; /* ... as given: reopened when the directory went */
 };
 
 int exporter_parse_listen(const char *s, char *host, size_t hostlen, unsigned *port)
@@ -142,6 +142,16 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	return 0;
 }
 
+/* The --textfile directory, as exporter_open first opened it (a directory,
+ * followed if a link: the path is the user's choice, as the journal's is not).
+ * Returns the descriptor or -errno. */
+static int open_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
 int exporter_open(const char *listen, const char *textfile_dir, struct exporter **out, char *why, size_t whylen)
 {
 	struct exporter *e = calloc(1, sizeof(*e));
@@ -153,15 +163,13 @@ int exporter_open(const char *listen, const char *textfile_dir, struct exporter 
 	pthread_mutex_init(&e->lock, NULL);
 	e->dirfd = -1;
 	if (textfile_dir) {
-		struct stat st;
 		if (!(e->dirpath = strdup(textfile_dir))) {
 			exporter_close(e);
 			return -ENOMEM;
 		}
-		e->dirfd = open(textfile_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (e->dirfd < 0 || fstat(e->dirfd, &st) < 0) {
-			err = -errno;
-			snprintf(why, whylen, "--textfile %s: %s", textfile_dir, strerror(errno));
+		if ((e->dirfd = open_dir(textfile_dir)) < 0) {
+			err = e->dirfd;
+			snprintf(why, whylen, "--textfile %s: %s", textfile_dir, strerror(-err));
 			exporter_close(e);
 			return err;
 		}
@@ -175,7 +183,7 @@ int exporter_open(const char *listen, const char *textfile_dir, struct exporter 
 }
 
 /* node_exporter reads whole files: write a fresh one and rename it over. */
-static int write_textfile(int dirfd, const char *text, size_t len)
+static int write_in(int dirfd, const char *text, size_t len)
 {
 	char tmp[64];
 	int fd, err = 0;
@@ -193,6 +201,22 @@ static int write_textfile(int dirfd, const char *text, size_t len)
 	if (err)
 		(void)unlinkat(dirfd, tmp, 0);
 	return err;
+}
+
+/* A directory removed (ENOENT) or gone stale on NFS (ESTALE) is looked up
+ * again by its path: one re-created under the same name is written from
+ * then on, as a failed write is "retried the next interval". */
+static int write_textfile(struct exporter *e, const char *text, size_t len)
+{
+	int err = write_in(e->dirfd, text, len), fd;
+
+	if (err != -ENOENT && err != -ESTALE)
+		return err;
+	if ((fd = open_dir(e->dirpath)) < 0)
+		return fd;
+	close(e->dirfd);
+	e->dirfd = fd;
+	return write_in(e->dirfd, text, len);
 }
 
 static int render(const struct sample *s, long long ts_ms, char **buf, size_t *len)
@@ -235,7 +259,7 @@ int exporter_publish(struct exporter *e, const struct sample *s, char *why, size
 	}
 	if (e->dirfd < 0)
 		return 0;
-	if ((err = render(s, 0, &buf, &len)) < 0 || (err = write_textfile(e->dirfd, buf, len)) < 0)
+	if ((err = render(s, 0, &buf, &len)) < 0 || (err = write_textfile(e, buf, len)) < 0)
 		snprintf(why, whylen, "--textfile %s: %s", e->dirpath, strerror(-err));
 	free(buf);
 	return err;

@@ -413,6 +413,42 @@ START_TEST(endpoint_goes_on_when_textfile_fails)
 }
 END_TEST
 
+/* The directory removed and made again (a cleanup, a remount) is written
+ * again: a failed write is retried the next interval, as the man page says. */
+START_TEST(textfile_written_again_in_a_new_directory)
+{
+	char dir[] = "/tmp/blktune-unit-XXXXXX", why[256], path[64];
+	struct exporter *e;
+	struct sample s;
+	const char *text;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
+	sample_init(&s);
+	add(&s, "loop9", 14)->st.rd_ios = 41;
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/blktune.prom", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), -ENOENT);
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), -ENOENT);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	s.disks[0].st.rd_ios = 43;
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
+	ck_assert_ptr_nonnull(text = unit_slurp(path));
+	ck_assert_ptr_nonnull(strstr(text, "blktune_reads_completed_total{device=\"loop9\"} 43\n"));
+	ck_assert_int_eq(unit_count_entries(dir), 1);
+	/* and the old descriptor is not kept: one open, as before */
+	s.disks[0].st.rd_ios = 44;
+	int fds = unit_count_fds();
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
+	ck_assert_int_eq(unit_count_fds(), fds);
+	exporter_close(e);
+	unit_rmtree(dir);
+	sample_free(&s);
+}
+END_TEST
+
 UNIT_SUITE(output_prom_suite)
 static Suite *output_prom_suite(void)
 {
@@ -430,6 +466,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, listen_failure_reason);
 	tcase_add_test(tc, textfile_replaced_whole);
 	tcase_add_test(tc, endpoint_goes_on_when_textfile_fails);
+	tcase_add_test(tc, textfile_written_again_in_a_new_directory);
 	suite_add_tcase(s, tc);
 	return s;
 }
