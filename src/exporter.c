@@ -193,7 +193,12 @@ static int write_in(int dirfd, const char *text, size_t len)
 	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	err = safe_write_all(fd, text, len);
+	/* 0644 whatever the umask: node_exporter runs as another user, and
+	 * the file replaced was readable by it. */
+	if (fchmod(fd, 0644) < 0)
+		err = -errno;
+	if (!err)
+		err = safe_write_all(fd, text, len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err && renameat(dirfd, tmp, dirfd, TEXTFILE_NAME) < 0)

@@ -449,6 +449,33 @@ START_TEST(textfile_written_again_in_a_new_directory)
 }
 END_TEST
 
+/* node_exporter reads the file as another user: 0644 whatever blktune's
+ * umask, and whatever mode the file it replaces had. */
+START_TEST(textfile_mode_is_0644)
+{
+	char dir[] = "/tmp/blktune-unit-XXXXXX", why[256], path[64];
+	struct exporter *e;
+	struct sample s;
+	struct stat st;
+	mode_t old = umask(077);
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/blktune.prom", dir);
+	unit_write_file(path, "old\n");
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
+	sample_init(&s);
+	add(&s, "loop9", 14);
+	ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
+	umask(old);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0644);
+	exporter_close(e);
+	unit_rmtree(dir);
+	sample_free(&s);
+}
+END_TEST
+
 UNIT_SUITE(output_prom_suite)
 static Suite *output_prom_suite(void)
 {
@@ -467,6 +494,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, textfile_replaced_whole);
 	tcase_add_test(tc, endpoint_goes_on_when_textfile_fails);
 	tcase_add_test(tc, textfile_written_again_in_a_new_directory);
+	tcase_add_test(tc, textfile_mode_is_0644);
 	suite_add_tcase(s, tc);
 	return s;
 }
