@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,15 @@
 
 #define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 #define TEXTFILE_NAME "blktune.prom"
+/* Connections the server keeps at once, and how long one may sit idle. A
+ * handful of idle or trickling clients must not take /metrics away from
+ * Prometheus: many slots, and an idle one is freed within seconds (a scrape
+ * is one request answered at once). The limit stays within a quarter of the
+ * fd budget, which the devices' kept files share. */
+#define CONNECTIONS_MAX 256U
+#define CONNECTIONS_MIN 16U
+#define CONNECTION_TIMEOUT_S 3U
+
 
 struct exporter {
 	struct MHD_Daemon *httpd;
@@ -95,6 +105,8 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	char host[128], port_s[8];
 	unsigned port;
 	sigset_t all, old;
+	struct rlimit rl;
+	unsigned limit = CONNECTIONS_MAX;
 	int rc, saved;
 
 	if (exporter_parse_listen(listen, host, sizeof(host), &port) < 0) {
@@ -106,6 +118,8 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 		snprintf(why, whylen, "--listen %s: %s", listen, gai_strerror(rc));
 		return -EINVAL;
 	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < limit)
+		limit = rl.rlim_cur / 4 > CONNECTIONS_MIN ? (unsigned)(rl.rlim_cur / 4) : CONNECTIONS_MIN;
 	/* epoll, not select(): blktune keeps a few files open per device, so
 	 * on a machine with a few hundred devices an accepted connection's fd
 	 * is past FD_SETSIZE, and a select() server drops it unanswered. */
@@ -119,8 +133,8 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	e->httpd = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				    (uint16_t)port, NULL, NULL, serve, e,
 				    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-				    MHD_OPTION_CONNECTION_LIMIT, 16U,
-				    MHD_OPTION_CONNECTION_TIMEOUT, 10U,
+				    MHD_OPTION_CONNECTION_LIMIT, limit,
+				    MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT_S,
 				    MHD_OPTION_END);
 	saved = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -476,6 +476,34 @@ START_TEST(textfile_mode_is_0644)
 }
 END_TEST
 
+/* Idle connections (a port scanner, a client that never sends) do not take
+ * the endpoint: 64 of them, and a scrape is still answered; an idle one is
+ * closed within a few seconds. */
+START_TEST(idle_connections_leave_room)
+{
+	struct exporter *e;
+	unsigned port = start_on_free_port(NULL, &e);
+	int fds[64];
+	struct timespec t0, t1;
+	struct pollfd p;
+	char c;
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		fds[i] = connect_to(port);
+	ck_assert_msg(strstr(http(port, "GET", "/metrics"), " 200 "), "no answer with 64 idle connections");
+	/* the first idle one: closed by the server (EOF) within 5 s */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p = (struct pollfd){ .fd = fds[0], .events = POLLIN };
+	ck_assert_int_eq(poll(&p, 1, 6000), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_eq(read(fds[0], &c, 1), 0);
+	ck_assert_int_le(t1.tv_sec - t0.tv_sec, 5);
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		close(fds[i]);
+	exporter_close(e);
+}
+END_TEST
+
 UNIT_SUITE(output_prom_suite)
 static Suite *output_prom_suite(void)
 {
@@ -495,6 +523,8 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, endpoint_goes_on_when_textfile_fails);
 	tcase_add_test(tc, textfile_written_again_in_a_new_directory);
 	tcase_add_test(tc, textfile_mode_is_0644);
+	tcase_add_test(tc, idle_connections_leave_room);
+	tcase_set_timeout(tc, 30); /* an idle connection waited for (3 s) under ASan on a busy machine */
 	suite_add_tcase(s, tc);
 	return s;
 }
