@@ -18,6 +18,7 @@
 #include "safe-file.h"
 
 #define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+#define ERROR_CONTENT_TYPE "text/plain; charset=utf-8"
 #define TEXTFILE_NAME "blktune.prom"
 /* Connections the server keeps at once, and how long one may sit idle. A
  * handful of idle or trickling clients must not take /metrics away from
@@ -77,6 +78,7 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *ur
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	unsigned code = MHD_HTTP_OK;
+	const char *type = ERROR_CONTENT_TYPE;
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
 		static char msg[] = "only GET\n";
@@ -90,10 +92,14 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *ur
 		pthread_mutex_lock(&e->lock);
 		r = MHD_create_response_from_buffer(e->len, e->text ? e->text : (char *)"", MHD_RESPMEM_MUST_COPY);
 		pthread_mutex_unlock(&e->lock);
+		type = PROM_CONTENT_TYPE;
 	}
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", PROM_CONTENT_TYPE);
+	/* RFC 9110 15.5.6: a 405 says which methods the resource takes. */
+	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	MHD_add_response_header(r, "Content-Type", type);
 	ret = MHD_queue_response(c, code, r);
 	MHD_destroy_response(r);
 	return ret;

@@ -476,6 +476,29 @@ START_TEST(textfile_mode_is_0644)
 }
 END_TEST
 
+/* 405 names the methods (RFC 9110 15.5.6: MUST); an error's body is plain
+ * text, not an exposition; /metrics is. */
+START_TEST(http_errors_are_plain_text)
+{
+	struct exporter *e;
+	unsigned port = start_on_free_port(NULL, &e);
+	const char *r;
+
+	r = http(port, "POST", "/metrics");
+	ck_assert_msg(!strncmp(r, "HTTP/1.0 405", 12) || !strncmp(r, "HTTP/1.1 405", 12), "%s", r);
+	ck_assert_msg(strcasestr(r, "\r\nAllow: GET, HEAD\r\n"), "%s", r);
+	ck_assert_msg(strcasestr(r, "\r\nContent-Type: text/plain; charset=utf-8\r\n"), "%s", r);
+	r = http(port, "GET", "/");
+	ck_assert_msg(strstr(r, " 404 "), "%s", r);
+	ck_assert_msg(strcasestr(r, "\r\nContent-Type: text/plain; charset=utf-8\r\n"), "%s", r);
+	ck_assert_msg(!strcasestr(r, "\r\nAllow:"), "%s", r);
+	r = http(port, "GET", "/metrics");
+	ck_assert_msg(strstr(r, " 200 "), "%s", r);
+	ck_assert_msg(strcasestr(r, "\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"), "%s", r);
+	exporter_close(e);
+}
+END_TEST
+
 /* Idle connections (a port scanner, a client that never sends) do not take
  * the endpoint: 64 of them, and a scrape is still answered; an idle one is
  * closed within a few seconds. */
@@ -523,6 +546,7 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, endpoint_goes_on_when_textfile_fails);
 	tcase_add_test(tc, textfile_written_again_in_a_new_directory);
 	tcase_add_test(tc, textfile_mode_is_0644);
+	tcase_add_test(tc, http_errors_are_plain_text);
 	tcase_add_test(tc, idle_connections_leave_room);
 	tcase_set_timeout(tc, 30); /* an idle connection waited for (3 s) under ASan on a busy machine */
 	suite_add_tcase(s, tc);
