@@ -143,8 +143,10 @@ int app_open(struct app *a, const struct app_options *o)
 	if (o->record && (err = open_record(a)) < 0)
 		return err;
 	if ((o->listen || o->textfile) &&
-	    (err = exporter_open(o->listen, o->textfile, &a->exporter, a->error, sizeof(a->error))) < 0)
+	    (err = exporter_open(o->listen, o->textfile, &a->exporter, a->error, sizeof(a->error))) < 0) {
+		a->bad_arg = err == -EINVAL; /* an address that is none: exit status 2 */
 		return err;
+	}
 	return 0;
 }
 

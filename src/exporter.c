@@ -29,7 +29,6 @@
 #define CONNECTIONS_MIN 16U
 #define CONNECTION_TIMEOUT_S 3U
 
-
 struct exporter {
 	struct MHD_Daemon *httpd;
 	pthread_mutex_t lock; /* guards text: the server thread reads it */
@@ -122,7 +121,9 @@ static int start_server(struct exporter *e, const char *listen, char *why, size_
 	snprintf(port_s, sizeof(port_s), "%u", port);
 	if ((rc = getaddrinfo(host, port_s, &hints, &ai))) {
 		snprintf(why, whylen, "--listen %s: %s", listen, gai_strerror(rc));
-		return -EINVAL;
+		/* a name that is no address is the command line's fault; a
+		 * resolver that could not answer is not */
+		return rc == EAI_AGAIN ? -EAGAIN : rc == EAI_MEMORY ? -ENOMEM : rc == EAI_SYSTEM ? -EIO : -EINVAL;
 	}
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < limit)
 		limit = rl.rlim_cur / 4 > CONNECTIONS_MIN ? (unsigned)(rl.rlim_cur / 4) : CONNECTIONS_MIN;

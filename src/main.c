@@ -22,6 +22,7 @@
 #include "column-layout.h"
 #include "config.h"
 #include "doc.h"
+#include "exporter.h"
 #include "names.h"
 #include "tui.h"
 
@@ -259,9 +260,15 @@ static int parse_args(int argc, char **argv, struct app_options *o, struct cli *
 		case OPT_SINCE_BOOT:
 			o->since_boot = o->batch = true;
 			break;
-		case OPT_LISTEN:
+		case OPT_LISTEN: {
+			char host[128];
+			unsigned port;
+			if (exporter_parse_listen(optarg, host, sizeof(host), &port) < 0)
+				return bad("--listen %s: want ADDR:PORT (port 1-65535), e.g. 127.0.0.1:9101 or [::1]:9101",
+					   optarg);
 			o->listen = optarg;
 			break;
+		}
 		case OPT_TEXTFILE:
 			o->textfile = optarg;
 			break;
