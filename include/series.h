@@ -17,7 +17,8 @@
  *
  * Devices are keyed by dev_t and name (a reused name is another device); a
  * device seen with another diskseq (re-created under the same name and
- * number) restarts its ring, so no window holds intervals of both.
+ * number) restarts its ring and drops its recorded changes, so no window
+ * holds intervals or tunable values of both.
  * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 268 +
  * 8 x CPUs bytes where traced; the ring keeps window / interval + 2 points,
  * never more than SERIES_POINTS_MAX. At 1 s intervals and the default 30 s

@@ -76,14 +76,21 @@ int series_new(double window, struct series **out)
 	return 0;
 }
 
+static void drop_changes(struct device *d)
+{
+	for (size_t i = 0; i < d->nch; i++)
+		free(d->ch[i].tv);
+	free(d->ch);
+	d->ch = NULL;
+	d->nch = 0;
+}
+
 static void device_free(struct device *d)
 {
 	for (size_t i = 0; i < d->cap; i++)
 		free(d->p[i].tr);
 	free(d->p);
-	for (size_t i = 0; i < d->nch; i++)
-		free(d->ch[i].tv);
-	free(d->ch);
+	drop_changes(d);
 }
 
 void series_free(struct series *s)
@@ -132,12 +139,16 @@ static struct device *add_device(struct series *s, dev_t dev, const char *name)
 }
 
 /* Another device under the same name and number (a loop device attached
- * again): nothing of the old one may enter its windows. */
+ * again): nothing of the old one may enter its windows, neither its
+ * intervals nor the values recorded at its changes, which were never in
+ * force on this one. d->seq stays: the new intervals take the number of no
+ * kept change (so none has recorded values) and the next change a new one. */
 static void restart(struct device *d, unsigned long long diskseq)
 {
 	d->diskseq = diskseq;
 	d->head = d->n = 0;
 	d->last_change = -INFINITY;
+	drop_changes(d);
 }
 
 static struct point *at(const struct device *d, size_t i)

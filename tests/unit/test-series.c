@@ -252,6 +252,71 @@ START_TEST(busy_window_leaves_partial_intervals_out)
 }
 END_TEST
 
+/* n loaded intervals of loop3 with that diskseq after t; the new t. */
+static double loaded_as(struct series *s, unsigned long long diskseq, int n, double t)
+{
+	struct disk_metrics m;
+
+	for (int i = 0; i < n; i++) {
+		loaded(&m, 50, 1);
+		UNIT_INFO(&m)->diskseq = diskseq;
+		ck_assert_int_eq(series_add(s, &m, 1, ++t), 0);
+	}
+	return t;
+}
+
+/* A device re-created under the same name and number (a loop device attached
+ * again: a new diskseq) starts an empty window: the values recorded for the
+ * old one are not in force on the new one, so its intervals keep the gauge
+ * sampled from it and carry no recorded values; a change on the new device
+ * is recorded as on any other. */
+START_TEST(recreated_device_forgets_recorded_tunables)
+{
+	static const struct series_tunable ra1024 = { "read_ahead_kb", "1024" };
+	const dev_t dev = makedev(7, 3);
+	struct series *s;
+	struct series_window w;
+	struct series_point pt;
+	double t = 0;
+
+	ck_assert_int_eq(series_new(60, &s), 0);
+	ck_assert_int_eq(series_set_tunables(s, dev, "loop3", t, &ra1024, 1), 0);
+	t = loaded_as(s, 1, 5, t);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 4, &pt), 0);
+	ck_assert_float_eq(pt.v[COLUMN_RA_KB], 1024);
+	t = loaded_as(s, 2, 10, t); /* sampling read_ahead_kb 128 */
+	ck_assert_uint_eq(series_points(s, dev, "loop3"), 10);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 0, &pt), 0);
+	ck_assert_ptr_null(pt.tun);
+	ck_assert_float_eq(pt.v[COLUMN_RA_KB], 128);
+	series_window_init(&w);
+	ck_assert_int_eq(series_window_get(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 10);
+	ck_assert(w.last_change == -INFINITY);
+	ck_assert_ptr_null(w.tun);
+	ck_assert_uint_eq(w.ntun, 0);
+	ck_assert_double_eq(w.st[COLUMN_RA_KB].mean, 128);
+	ck_assert_double_eq(w.st[COLUMN_RA_KB].sd, 0);
+	/* The new device's own change: before it no values, across it none,
+	 * after it its own. */
+	ck_assert_int_eq(series_set_tunables(s, dev, "loop3", t + 0.5, &ra1024, 1), 0);
+	loaded_as(s, 2, 3, t);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 9, &pt), 0);
+	ck_assert(!pt.straddles);
+	ck_assert_ptr_null(pt.tun);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 10, &pt), 0);
+	ck_assert(pt.straddles);
+	ck_assert_int_eq(series_point_get(s, dev, "loop3", 11, &pt), 0);
+	ck_assert_str_eq(series_tunable_find(pt.tun, pt.ntun, "read_ahead_kb"), "1024");
+	ck_assert_int_eq(series_window_get(s, dev, "loop3", &w), 0);
+	ck_assert_uint_eq(w.n, 2);
+	ck_assert_str_eq(series_tunable_find(w.tun, w.ntun, "read_ahead_kb"), "1024");
+	ck_assert_double_eq(w.st[COLUMN_RA_KB].mean, 1024);
+	series_window_free(&w);
+	series_free(s);
+}
+END_TEST
+
 UNIT_SUITE(series_suite)
 static Suite *series_suite(void)
 {
@@ -263,6 +328,7 @@ static Suite *series_suite(void)
 	tcase_add_test(tc, old_change_records_are_dropped_not_confused);
 	tcase_add_test(tc, busy_window_leaves_idle_intervals_out);
 	tcase_add_test(tc, busy_window_leaves_partial_intervals_out);
+	tcase_add_test(tc, recreated_device_forgets_recorded_tunables);
 	suite_add_tcase(s, tc);
 	return s;
 }

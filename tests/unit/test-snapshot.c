@@ -1167,6 +1167,74 @@ START_TEST(test_capture_idle_only)
 }
 END_TEST
 
+/* n busy intervals of name on dev with that diskseq, the first ending at
+ * t0 + 1, as feed's. */
+static void feed_device(struct series *se, const char *name, dev_t dev, unsigned long long diskseq, double t0,
+			int n, double read_ahead_kb)
+{
+	for (int i = 0; i < n; i++) {
+		struct disk_metrics m = disk(name, minor(dev), 100 + (i % 2 ? 2 : -2), 4);
+
+		m.dev = dev;
+		m.read_ahead_kb = read_ahead_kb;
+		UNIT_INFO(&m)->diskseq = diskseq;
+		ck_assert_int_eq(series_add(se, &m, 1, t0 + i + 1), 0);
+	}
+}
+
+/* The A/B keys' capture: one device by name, busy intervals only. */
+static int take_only(struct series *se, const char *name, double now, struct snapshot *s, char *msg,
+		     size_t len)
+{
+	struct snapshot_source src = { .series = se, .host = "h", .kernel = "k", .t_now = now, .only = name,
+				       .busy_only = true };
+
+	src.wall_now.tv_sec = 1767225600 + (time_t)now;
+	return snapshot_capture(s, &src, msg, len);
+}
+
+/* A loop device attached again (same name and number, a new diskseq) after
+ * a recorded change on the old one: A of the new device holds what it
+ * sampled (128), not the old device's recorded 1024, and the comparison with
+ * a B after a change to 1024 says the tunable differs. */
+START_TEST(test_recreated_device_window)
+{
+	static const struct series_tunable ra1024 = { "read_ahead_kb", "1024" };
+	const dev_t dev = makedev(7, 7);
+	struct series *se;
+	struct snapshot a, b;
+	struct compare_result r;
+	const struct compare_dev *cd;
+	char msg[256];
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	ck_assert_int_eq(series_set_tunables(se, dev, "loop7", 0, &ra1024, 1), 0);
+	feed_device(se, "loop7", dev, 1, 0, 5, 1024);
+	feed_device(se, "loop7", dev, 2, 5, 10, 128);
+	ck_assert_int_eq(take_only(se, "loop7", 15, &a, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(a.ndev, 1);
+	ck_assert_uint_eq(a.dev[0].diskseq, 2);
+	ck_assert_uint_eq(a.dev[0].n, 10);
+	ck_assert_ptr_null(snapshot_tunable(&a.dev[0], "read_ahead_kb")); /* none recorded, ts NULL */
+	ck_assert_double_eq(a.dev[0].st[COLUMN_RA_KB].mean, 128);
+	ck_assert_int_eq(series_set_tunables(se, dev, "loop7", 15.5, &ra1024, 1), 0);
+	feed_device(se, "loop7", dev, 2, 15, 14, 1024);
+	ck_assert_int_eq(take_only(se, "loop7", 29, &b, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(snapshot_tunable(&b.dev[0], "read_ahead_kb"), "1024");
+	ck_assert_double_eq(b.dev[0].st[COLUMN_RA_KB].mean, 1024);
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	cd = compare_find(&r, "loop7");
+	ck_assert_ptr_nonnull(cd);
+	ck_assert_uint_eq(cd->ndiffer, 1);
+	ck_assert_str_eq(cd->tun[0].name, "read_ahead_kb");
+	ck_assert_ptr_null(cd->tun[0].a);
+	compare_free(&r);
+	snapshot_free(&a);
+	snapshot_free(&b);
+	series_free(se);
+}
+END_TEST
+
 START_TEST(test_output)
 {
 	struct snapshot a, b;
@@ -1484,6 +1552,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_warning_cut_everywhere);
 	tcase_add_test(tc, test_trace_points_reused);
 	tcase_add_test(tc, test_read_not_regular);
+	tcase_add_test(tc, test_recreated_device_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
