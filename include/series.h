@@ -18,7 +18,9 @@
  * Devices are keyed by dev_t and name (a reused name is another device); a
  * device seen with another diskseq (re-created under the same name and
  * number) restarts its ring and drops its recorded changes, so no window
- * holds intervals or tunable values of both.
+ * holds intervals or tunable values of both. The kernel gives a name to one
+ * device at a time: a name seen under another number retires the entry of
+ * the old one, so a name finds at most one device.
  * Memory: a point is 8 + 8 + 4 x COLUMN_COUNT bytes (about 140), plus 268 +
  * 8 x CPUs bytes where traced; the ring keeps window / interval + 2 points,
  * never more than SERIES_POINTS_MAX. At 1 s intervals and the default 30 s
@@ -74,7 +76,8 @@ double series_window(const struct series *s);
 /* One interval of every device, ending at t (seconds, any monotonic clock:
  * the sample's). Intervals that are not DISK_OK (a device's first sample, a
  * counter reset) are not statistics of anything and are skipped. Devices
- * absent from m for longer than the window are forgotten. tm, when not NULL,
+ * absent from m for longer than the window are forgotten, and at once those
+ * whose name m gives to another number. tm, when not NULL,
  * is parallel to m: the traced figures of the same interval (used where
  * m[i].t_metrics). Returns 0 or -ENOMEM. */
 int series_add(struct series *s, const struct disk_metrics *m, size_t n, double t);

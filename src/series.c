@@ -151,6 +151,17 @@ static void restart(struct device *d, unsigned long long diskseq)
 	drop_changes(d);
 }
 
+/* The kernel gives a name to one device at a time: under another number
+ * (an NVMe namespace re-created with another minor) it is another device,
+ * and the old entry, whose window a capture by name would also find, goes
+ * with this series_add's forget(). */
+static void retire_namesakes(struct series *s, const struct device *d)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->d[i].dev != d->dev && !strcmp(s->d[i].name, d->name))
+			s->d[i].last_seen = -INFINITY;
+}
+
 static struct point *at(const struct device *d, size_t i)
 {
 	return &d->p[(d->head + i) % d->cap];
@@ -304,9 +315,10 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 
 		if (!d && !(d = add_device(s, m[i].dev, m[i].name)))
 			return -ENOMEM;
-		if (!d->seq_known)
+		if (!d->seq_known) {
 			d->diskseq = m[i].info->diskseq;
-		else if (d->diskseq != m[i].info->diskseq)
+			retire_namesakes(s, d);
+		} else if (d->diskseq != m[i].info->diskseq)
 			restart(d, m[i].info->diskseq);
 		d->seq_known = true;
 		d->last_seen = t;

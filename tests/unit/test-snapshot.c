@@ -1235,6 +1235,37 @@ START_TEST(test_recreated_device_window)
 }
 END_TEST
 
+/* A name the kernel now gives another number (an NVMe namespace re-created
+ * under another minor) is one device: A holds the new one alone, and the
+ * file written from it reads back. */
+START_TEST(test_name_on_new_number)
+{
+	struct series *se;
+	struct snapshot a, back;
+	char msg[256], *text;
+	size_t len;
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	feed_device(se, "nvme0n1", makedev(259, 0), 7, 0, 5, 128);
+	feed_device(se, "nvme0n1", makedev(259, 3), 8, 5, 10, 128);
+	ck_assert_int_eq(take_only(se, "nvme0n1", 15, &a, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(a.ndev, 1);
+	ck_assert_uint_eq(a.dev[0].minor, 3);
+	ck_assert_uint_eq(a.dev[0].diskseq, 8);
+	ck_assert_uint_eq(a.dev[0].n, 10);
+	text = to_text(&a, &len);
+	ck_assert_int_eq(snapshot_parse(text, len, "a.snap", &back, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(back.ndev, 1);
+	/* the old number's entry is gone from the series, not just from A */
+	ck_assert_uint_eq(series_count(se), 1);
+	ck_assert_uint_eq(series_points(se, makedev(259, 0), "nvme0n1"), 0);
+	free(text);
+	snapshot_free(&back);
+	snapshot_free(&a);
+	series_free(se);
+}
+END_TEST
+
 START_TEST(test_output)
 {
 	struct snapshot a, b;
@@ -1553,6 +1584,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_trace_points_reused);
 	tcase_add_test(tc, test_read_not_regular);
 	tcase_add_test(tc, test_recreated_device_window);
+	tcase_add_test(tc, test_name_on_new_number);
 	suite_add_tcase(s, tc);
 	return s;
 }
