@@ -148,7 +148,9 @@ const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum s
 const struct snapshot_dev *snapshot_find(const struct snapshot *s, const char *name);
 const char *snapshot_tunable(const struct snapshot_dev *d, const char *name);
 
-/* The text format to a stream. Returns 0 or -EIO. */
+/* The text format to a stream. Returns 0, -EIO, or -EINVAL for a snapshot
+ * its reader would refuse (a device name twice: then nothing is written; a
+ * name or value with bytes the reader refuses). */
 int snapshot_write(const struct snapshot *s, FILE *f);
 /* $XDG_STATE_HOME/blktune, else $HOME/.local/state/blktune (created 0700).
  * Returns 0 or -errno, msg naming the directory that could not be made or
@@ -157,7 +159,8 @@ int snapshot_default_dir(char *out, size_t len, char *msg, size_t msg_size);
 /* Write to a temporary file in dir (NULL: the default), fsync, rename to
  * "<time>-<label>.snap" (never over an existing file), fsync dir. The final
  * name holds a complete file or nothing. path gets the final path. Returns 0
- * or -errno (msg says why). */
+ * or -errno (msg says why): -ERANGE for a time that is no date, -EINVAL for
+ * a device name twice, neither of them written. */
 int snapshot_save(const struct snapshot *s, const char *dir, const char *label, char *path, size_t plen,
 		  char *msg, size_t len);
 

@@ -342,8 +342,19 @@ static bool rest_ok(const char *s)
 	return format_text_ok(s, false);
 }
 
+/* The second device under a name (the reader refuses it), or NULL. */
+static const struct snapshot_dev *name_twice(const struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ndev; i++)
+		if (snapshot_find(s, s->dev[i].name) != &s->dev[i])
+			return &s->dev[i];
+	return NULL;
+}
+
 int snapshot_write(const struct snapshot *s, FILE *f)
 {
+	if (name_twice(s))
+		return -EINVAL;
 	fprintf(f, "%s %d\nhost %s\nkernel %s\ntime %.6f\nwindow %.17g\n", SNAPSHOT_MAGIC, SNAPSHOT_VERSION,
 		word_ok(s->host) ? s->host : "unknown", word_ok(s->kernel) ? s->kernel : "unknown", s->time,
 		s->window);
@@ -431,6 +442,7 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 		  char *msg, size_t len)
 {
 	char def[PATH_MAX], tmp[64], name[NAME_MAX + 1], stamp[32], why[SNAPSHOT_MSG_MAX];
+	const struct snapshot_dev *twice = name_twice(s);
 	struct safe_dir d;
 	int fd, err;
 
@@ -438,6 +450,13 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 	if (!(s->time >= 0 && s->time < FORMAT_DATE_END)) {
 		snprintf(msg, len, "the snapshot's time %.0f is no date from 1970 to 9999: not saved", s->time);
 		return -ERANGE;
+	}
+	if (twice) {
+		const struct snapshot_dev *first = snapshot_find(s, twice->name);
+
+		snprintf(msg, len, "device %s appears twice (%u:%u and %u:%u): not saved", twice->name, first->major,
+			 first->minor, twice->major, twice->minor);
+		return -EINVAL;
 	}
 	if (!dir) {
 		if ((err = snapshot_default_dir(def, sizeof(def), why, sizeof(why))) < 0) {

@@ -1266,6 +1266,35 @@ START_TEST(test_name_on_new_number)
 }
 END_TEST
 
+/* A snapshot holding one name twice is a file its reader refuses: neither
+ * written to a stream nor saved, and the save says why in one line. */
+START_TEST(test_write_refuses_name_twice)
+{
+	static struct snapshot_dev d[2];
+	struct snapshot s = { .host = "h", .kernel = "k", .time = 1767225600, .window = 30, .dev = d, .ndev = 2 };
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4096], msg[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(dir);
+	hand_dev(&d[0], "nvme0n1", 0, 100, 0);
+	hand_dev(&d[1], "nvme0n1", 3, 100, 0);
+	d[0].major = d[1].major = 259;
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(snapshot_write(&s, f), -EINVAL);
+	fclose(f);
+	ck_assert_uint_eq(len, 0); /* not a line of it */
+	free(buf);
+	ck_assert_int_eq(snapshot_save(&s, dir, "A", path, sizeof(path), msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, "device nvme0n1 appears twice (259:0 and 259:3): not saved");
+	ck_assert_int_eq(unit_count_entries(dir), 0);
+	snprintf(d[1].name, sizeof(d[1].name), "nvme1n1");
+	ck_assert_int_eq(snapshot_save(&s, dir, "A", path, sizeof(path), msg, sizeof(msg)), 0);
+	unit_rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_output)
 {
 	struct snapshot a, b;
@@ -1585,6 +1614,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_read_not_regular);
 	tcase_add_test(tc, test_recreated_device_window);
 	tcase_add_test(tc, test_name_on_new_number);
+	tcase_add_test(tc, test_write_refuses_name_twice);
 	suite_add_tcase(s, tc);
 	return s;
 }
