@@ -1346,6 +1346,51 @@ static void append_frame(const char *path, enum record_type type, const unsigned
 	record_buf_free(&frame);
 }
 
+/* Many changes (past the first allocation of 16) read back, each after
+ * its sample; a frame of a type this version does not know ends the
+ * recording before it, said, as a malformed one does. */
+START_TEST(test_many_changes_unknown_type)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_meta m = { .host = "h", .interval = 1 };
+	const struct record_change *got;
+	const size_t *before;
+	struct record_reader *r;
+	struct record *w;
+	struct sample s;
+	static const unsigned char junk[] = { 1, 2, 3 };
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	sample_init(&s);
+	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+	for (unsigned k = 0; k < 40; k++) {
+		struct record_change c = { .t = 1000.5 + k, .wall = 1764633600 + k };
+		char v[16];
+		make_sample(&s, k);
+		ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
+		snprintf(v, sizeof(v), "%u", 128u << (k % 8));
+		ck_assert_int_eq(record_change_set(&c, "loop0", "read_ahead_kb", "128", v), 0);
+		ck_assert_int_eq(record_change(w, &c), 0);
+	}
+	ck_assert_int_eq(record_close(w), 0);
+	append_frame(path, (enum record_type)9, junk, sizeof(junk), 1);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 40);
+	ck_assert_uint_eq(record_reader_changes(r, &got, &before), 40);
+	for (unsigned k = 0; k < 40; k++) {
+		char v[16];
+		snprintf(v, sizeof(v), "%u", 128u << (k % 8));
+		ck_assert_str_eq(got[k].to, v);
+		ck_assert_uint_eq(before[k], k + 1);
+	}
+	ck_assert_msg(strstr(record_reader_warning(r), "malformed record (type 9)"), "%s", record_reader_warning(r));
+	record_reader_close(r);
+	sample_free(&s);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 struct small_files {
 	char key[4200], delta[4200];
 };
@@ -1643,6 +1688,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_change_values_whole);
+	tcase_add_test(tc, test_many_changes_unknown_type);
 	tcase_add_test(tc, test_sample_clocks_in_range);
 	tcase_add_test(tc, test_cut_while_open);
 	tcase_add_test(tc, test_failed_write_cut_off);
