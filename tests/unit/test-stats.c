@@ -1,5 +1,6 @@
 /* stats: summaries, Student's t and Welch's test against reference values.
  * References: R 4.x (qt, pt, t.test) and scipy.stats.t, as stated per test. */
+#include <float.h>
 #include <math.h>
 
 #include "stats.h"
@@ -174,6 +175,66 @@ START_TEST(test_welch_edges)
 }
 END_TEST
 
+/* Huge df: lgamma(a + b) - lgamma(a) - lgamma(b) cancels to noise when a
+ * is 5e14 (it gave 0.25 for the 97.5% quantile at df 1e15, 8 at 1e18).
+ * References from mpmath 1.3.0 at 50 digits (betainc, regularized; the
+ * quantile by findroot) and Python's statistics.NormalDist (df DBL_MAX).
+ * Either side of df 1e6, where stats_t_cdf leaves the incomplete beta, and
+ * up to 1e7 the values hold to 1e-12 (the plain normal is 1.6e-7 off at
+ * 1e6), so the switch makes no step a verdict could see. */
+START_TEST(test_t_huge_df)
+{
+	static const struct { double t, df, p; } ref[] = {
+		{ -3, 1e15, 0.0013498980316301278 }, { -3, 1e18, 0.0013498980316300946 },
+		{ -3, 1.0000001e7, 0.0013499013555182482 }, { 0.5, 1e12, 0.69146246127395809343 },
+		{ 2.5, 1e12, 0.99379033467414443972 }, { 2.5, 1.0000001e7, 0.99379032673171155917 },
+		{ 0.5, 1.0000001e7, 0.69146245577299300814 },
+	};
+
+	for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++)
+		ck_assert_double_eq_tol(stats_t_cdf(ref[i].t, ref[i].df), ref[i].p, 1e-12);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 1e15), 1.9599639845400566, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 1e18), 1.9599639845400542, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.025, 1e18), -1.9599639845400542, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 2e7), 1.9599641031536228, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 1.0000001e7), 1.9599642217671818, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 9.99e6), 1.9599642220046701, 1e-9);
+	ck_assert_double_eq_tol(stats_t_cdf(-3, 1e7), 0.0013499013555185806, 1e-12);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 9.9e5), 1.9599663807765000031, 1e-9);
+	ck_assert_double_eq_tol(stats_t_quantile(0.975, 1.01e6), 1.9599663333262174575, 1e-9);
+	ck_assert_double_eq_tol(stats_t_cdf(-3, 9.9e5), 0.0013499316064614108275, 1e-12);
+	ck_assert_double_eq_tol(stats_t_cdf(-3, 1.01e6), 0.0013499309416089543432, 1e-12);
+	ck_assert_double_eq(stats_t_cdf(-1e200, 1e18), 0);
+	ck_assert_double_eq(stats_t_cdf(1e200, 1e18), 1);
+	ck_assert_double_eq_tol(stats_t_cdf(-3, DBL_MAX), 0.0013498980316301035, 1e-12);
+}
+END_TEST
+
+/* Standard deviations whose squares overflow (or underflow) a double: the
+ * test is scale-free, so a and b scaled by 1e200 (or 1e-200) give what
+ * they give at scale 1: n 10 sd 3 against n 12 sd 5, means 4 apart. t, df
+ * from the Welch-Satterthwaite formulas in mpmath at 50 digits; the
+ * critical value and p from mpmath's incomplete beta. */
+START_TEST(test_welch_scale)
+{
+	static const double scale[] = { 1, 1e200, 1e-200, 1e154, 1e300 };
+
+	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++) {
+		double k = scale[i];
+		struct stats_summary a = { 10, 0, 3 * k, -5 * k, 5 * k }, b = { 12, 4 * k, 5 * k, -5 * k, 12 * k };
+		struct stats_welch w;
+
+		stats_welch(&a, &b, &w);
+		ck_assert(w.valid);
+		ck_assert_double_eq_tol(w.t, 2.315842933279394864, 1e-9);
+		ck_assert_double_eq_tol(w.df, 18.367345875241023503, 1e-9);
+		ck_assert_double_eq_tol(w.tcrit, 2.0979142325565354774, 1e-9);
+		ck_assert_double_eq_tol(w.p, 0.032311859236235526221, 1e-9);
+		ck_assert(w.significant);
+	}
+}
+END_TEST
+
 UNIT_SUITE(stats_suite)
 static Suite *stats_suite(void)
 {
@@ -186,6 +247,8 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_welch_sleep);
 	tcase_add_test(tc, test_t_mpmath);
 	tcase_add_test(tc, test_welch_edges);
+	tcase_add_test(tc, test_t_huge_df);
+	tcase_add_test(tc, test_welch_scale);
 	suite_add_tcase(s, tc);
 	return s;
 }
