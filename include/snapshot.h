@@ -148,9 +148,10 @@ const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum s
 const struct snapshot_dev *snapshot_find(const struct snapshot *s, const char *name);
 const char *snapshot_tunable(const struct snapshot_dev *d, const char *name);
 
-/* The text format to a stream. Returns 0, -EIO, or -EINVAL for a snapshot
- * its reader would refuse (a device name twice: then nothing is written; a
- * name or value with bytes the reader refuses). */
+/* The text format to a stream. Returns 0, -EIO, -EINVAL (a device name
+ * twice, or a name or value the reader would refuse) or -ERANGE (a span
+ * that is not two dates from 1970 to 9999 in order); for a device name
+ * twice or such a span nothing is written. */
 int snapshot_write(const struct snapshot *s, FILE *f);
 /* $XDG_STATE_HOME/blktune, else $HOME/.local/state/blktune (created 0700).
  * Returns 0 or -errno, msg naming the directory that could not be made or

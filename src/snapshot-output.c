@@ -7,9 +7,10 @@
 
 #include "format.h"
 
-static void when(double t, char *out, size_t len)
+/* Returns format_time's: 0, or -ERANGE with out "n/a". */
+static int when(double t, char *out, size_t len)
 {
-	format_time(t, "%Y-%m-%d %H:%M:%S", out, len);
+	return format_time(t, "%Y-%m-%d %H:%M:%S", out, len);
 }
 
 void snapshot_bucket_label(const struct snapshot_vec_def *def, unsigned i, bool utf8, char *out, size_t len)
@@ -78,9 +79,9 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 		const struct snapshot_dev *d = &s->dev[i];
 
 		when(d->start, a, sizeof(a));
-		when(d->end, b, sizeof(b));
+		/* the end's time of day after the start's date; "n/a" whole */
 		fprintf(f, "\n%s (%u:%u): %zu intervals, %s to %s (%.1f s)", d->name, d->major, d->minor, d->n, a,
-			b + 11, d->end - d->start);
+			when(d->end, b, sizeof(b)) == 0 ? b + 11 : b, d->end - d->start);
 		if (d->idle || d->partial)
 			fprintf(f, "; %zu idle and %zu partial intervals left out", d->idle, d->partial);
 		fputc('\n', f);

@@ -322,6 +322,28 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 
 /* ---- writer ---- */
 
+/* What a span may hold, for the writer and the reader alike: two dates
+ * from 1970 to 9999 (as time is), the end not before the start. */
+static bool date_ok(double t)
+{
+	return t >= 0 && t < FORMAT_DATE_END;
+}
+
+static bool span_ok(double start, double end)
+{
+	return date_ok(start) && date_ok(end) && end >= start;
+}
+
+/* Whether every span of s passes its reader, so nothing is written that
+ * would be refused. */
+static bool spans_ok(const struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ndev; i++)
+		if (!span_ok(s->dev[i].start, s->dev[i].end))
+			return false;
+	return true;
+}
+
 static void put_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -355,6 +377,9 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 {
 	if (name_twice(s))
 		return -EINVAL;
+	/* A span its reader refuses: nothing written. */
+	if (!spans_ok(s))
+		return -ERANGE;
 	fprintf(f, "%s %d\nhost %s\nkernel %s\ntime %.6f\nwindow %.17g\n", SNAPSHOT_MAGIC, SNAPSHOT_VERSION,
 		word_ok(s->host) ? s->host : "unknown", word_ok(s->kernel) ? s->kernel : "unknown", s->time,
 		s->window);
@@ -672,7 +697,9 @@ static int rec_span(struct parser *p, char **pos)
 		return err;
 	if (**pos && (err = count(p, pos, "partial intervals", SIZE_MAX / 2, &d->partial)))
 		return err;
-	if (!(d->end >= d->start))
+	if (!date_ok(d->start) || !date_ok(d->end))
+		return perr(p, "span start or end is not a date between 1970 and 9999");
+	if (!span_ok(d->start, d->end))
 		return perr(p, "span ends before it starts");
 	return no_more(p, pos);
 }

@@ -685,7 +685,8 @@ START_TEST(test_busy_capture_records)
 	static const struct series_tunable tv[] = { { "max_sectors_kb", "32" }, { "scheduler", "none" } };
 	struct series *se;
 	struct snapshot s, back;
-	struct snapshot_source src = { .host = "h", .kernel = "k", .busy_only = true };
+	struct snapshot_source src = { .host = "h", .kernel = "k", .busy_only = true,
+				       .wall_now = { .tv_sec = 1767225600 } }; /* a span is dates */
 	char msg[256], *text, *old;
 	size_t len;
 
@@ -846,13 +847,61 @@ static char *edit_line(const char *text, const char *prefix, const char *line)
 	return out;
 }
 
+struct bad_line {
+	const char *line, *why;
+};
+
+/* The sample's line that starts with prefix replaced by each bad line is
+ * refused with its why; by each good line it is read, written again (the
+ * writer takes what the reader took) and read back. */
+static void check_lines(const char *prefix, const struct bad_line *bad, size_t nbad, const char *const *good,
+			size_t ngood)
+{
+	struct snapshot s;
+	size_t len;
+	char *text, *t, *again, msg[256];
+
+	sample_snapshot(&s);
+	text = to_text(&s, &len);
+	snapshot_free(&s);
+	for (size_t i = 0; i < nbad; i++) {
+		t = edit_line(text, prefix, bad[i].line);
+		expect_error(t, strlen(t), bad[i].why);
+		free(t);
+	}
+	for (size_t i = 0; i < ngood; i++) {
+		t = edit_line(text, prefix, good[i]);
+		ck_assert_msg(snapshot_parse(t, strlen(t), "x.snap", &s, msg, sizeof(msg)) == 0, "%s: %s", good[i],
+			      msg);
+		again = to_text(&s, &len);
+		snapshot_free(&s);
+		ck_assert_int_eq(snapshot_parse(again, len, "x.snap", &s, msg, sizeof(msg)), 0);
+		snapshot_free(&s);
+		free(again);
+		free(t);
+	}
+	free(text);
+}
+
+/* snapshot_write refuses s with -ERANGE, before writing a byte. */
+static void expect_write_refused(const struct snapshot *s)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(snapshot_write(s, f), -ERANGE);
+	fclose(f);
+	ck_assert_uint_eq(len, 0);
+	free(buf);
+}
+
 /* Summary lines that cannot come from any data: a negative or missing
  * standard deviation, one with a single value, min above max, no values. */
 START_TEST(test_stat_line_bounds)
 {
-	static const struct {
-		const char *line, *why;
-	} bad[] = {
+	static const struct bad_line bad[] = {
 		{ "stat r/s 10 5 -0.5 1 9", "metric r/s: inconsistent" },  /* negative sd */
 		{ "stat r/s 10 5 -1e-300 1 9", "metric r/s: inconsistent" },
 		{ "stat r/s 10 5 -inf 1 9", "sd '-inf' is not a number" },
@@ -869,26 +918,50 @@ START_TEST(test_stat_line_bounds)
 		"stat r/s 1 5 nan 5 5",
 		"stat r/s 2 5 1e-300 5 5",
 	};
+	check_lines("stat r/s ", bad, sizeof(bad) / sizeof(bad[0]), good, sizeof(good) / sizeof(good[0]));
+}
+END_TEST
+
+/* A span is two dates from 1970 to 9999 (as time is), end not before
+ * start: "span 1767225570 1e300 ..." made show print the bytes after
+ * "n/a" in an uninitialised buffer. The writer never writes a span the
+ * reader refuses; show prints "n/a" for an end that is no date. */
+START_TEST(test_span_dates)
+{
+	static const struct bad_line bad[] = {
+		{ "span 1767225570 1e300 10 0 0", "x.snap:7: span" },
+		{ "span -1 5 10 0 0", "x.snap:7: span" },
+		{ "span 1767225570 253402300800 10 0 0", "x.snap:7: span" },
+		{ "span 253402300800 253402300800 10 0 0", "x.snap:7: span" },
+		{ "span nan 5 10 0 0", "x.snap:7: span" },
+		{ "span 5 4 10 0 0", "x.snap:7: span ends before it starts" },
+	};
+	static const char *const good[] = {
+		"span 0 0 10 0 0",
+		"span 1767225570 253402300799.99997 10 0 0",
+	};
 	struct snapshot s;
+	char *buf = NULL;
 	size_t len;
-	char *text, *t, msg[256];
+	FILE *f;
 
 	sample_snapshot(&s);
-	text = to_text(&s, &len);
+	/* show: an end that is no date is "n/a", never what lies past it */
+	s.dev[0].start = 1767225570;
+	s.dev[0].end = 1e300;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(snapshot_print_text(f, &s), 0);
+	fclose(f);
+	if (!strstr(buf, " to n/a ("))
+		ck_abort_msg("%s", buf);
+	free(buf);
+	/* the writer refuses it, and a start before 1970, before writing */
+	expect_write_refused(&s);
+	s.dev[0].start = -1;
+	s.dev[0].end = 5;
+	expect_write_refused(&s);
 	snapshot_free(&s);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		t = edit_line(text, "stat r/s ", bad[i].line);
-		expect_error(t, strlen(t), bad[i].why);
-		free(t);
-	}
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		t = edit_line(text, "stat r/s ", good[i]);
-		ck_assert_msg(snapshot_parse(t, strlen(t), "x.snap", &s, msg, sizeof(msg)) == 0, "%s: %s", good[i],
-			      msg);
-		snapshot_free(&s);
-		free(t);
-	}
-	free(text);
+	check_lines("span ", bad, sizeof(bad) / sizeof(bad[0]), good, sizeof(good) / sizeof(good[0]));
 }
 END_TEST
 
@@ -981,7 +1054,7 @@ START_TEST(test_ab_take_compare_save)
 	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), msg[512], path[4200];
 	struct series *se;
 	struct ab ab;
-	struct ab_source src = { .host = "testhost", .kernel = "6.18-test" };
+	struct ab_source src = { .host = "testhost", .kernel = "6.18-test", .wall_now = { .tv_sec = 1767225600 } };
 
 	ck_assert_ptr_nonnull(dir);
 	ck_assert_int_eq(series_new(60, &se), 0);
@@ -1603,6 +1676,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_version1_and_diskseq);
 	tcase_add_test(tc, test_parser_errors);
 	tcase_add_test(tc, test_stat_line_bounds);
+	tcase_add_test(tc, test_span_dates);
 	tcase_add_test(tc, test_kill9_never_leaves_half_file);
 	tcase_add_test(tc, test_save_and_default_dir);
 	tcase_add_test(tc, test_capture_idle_only);
