@@ -150,8 +150,9 @@ const char *snapshot_tunable(const struct snapshot_dev *d, const char *name);
 
 /* The text format to a stream. Returns 0, -EIO, -EINVAL (a device name
  * twice, or a name or value the reader would refuse) or -ERANGE (a span
- * that is not two dates from 1970 to 9999 in order); for a device name
- * twice or such a span nothing is written. */
+ * that is not two dates from 1970 to 9999 in order, or a stat line no data
+ * could give); for a device name twice, such a span or stat nothing is
+ * written. */
 int snapshot_write(const struct snapshot *s, FILE *f);
 /* $XDG_STATE_HOME/blktune, else $HOME/.local/state/blktune (created 0700).
  * Returns 0 or -errno, msg naming the directory that could not be made or

@@ -71,8 +71,10 @@ void compare_metric(enum column_id col, const struct stats_summary *a, const str
 	out->change_pct = a->n && b->n && a->mean != 0 ? (b->mean - a->mean) / fabs(a->mean) * 100 : NAN;
 	stats_welch(a, b, &out->w);
 	/* A figure that did not move (0.0 against 0.0, 4.0 KiB requests on both
-	 * sides) is the same, not "within noise": there was no noise. */
-	if (a->n && b->n && a->min == a->max && b->min == b->max && a->min == b->min)
+	 * sides) is the same, not "within noise": there was no noise. Equal
+	 * bounds with means apart are no such figure (a reader refuses them;
+	 * a summary made otherwise may still hold them). */
+	if (a->n && b->n && a->min == a->max && b->min == b->max && a->min == b->min && a->mean == b->mean)
 		out->verdict = CMP_SAME;
 	else if (!out->w.valid)
 		out->verdict = CMP_NA;

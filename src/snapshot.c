@@ -322,8 +322,9 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 
 /* ---- writer ---- */
 
-/* What a span may hold, for the writer and the reader alike: two dates
- * from 1970 to 9999 (as time is), the end not before the start. */
+/* What a span and a stat line may hold, for the writer and the reader
+ * alike: a span is two dates from 1970 to 9999 (as time is), the end not
+ * before the start. */
 static bool date_ok(double t)
 {
 	return t >= 0 && t < FORMAT_DATE_END;
@@ -334,13 +335,41 @@ static bool span_ok(double start, double end)
 	return date_ok(start) && date_ok(end) && end >= start;
 }
 
-/* Whether every span of s passes its reader, so nothing is written that
- * would be refused. */
-static bool spans_ok(const struct snapshot *s)
+/* Relative slack of a mean against its bounds: the writer's %.17g comes
+ * back bit for bit, so this is only for the arithmetic that made the mean
+ * (a mean of values all in [min, max] rounds at most a few ulps out). */
+#define STAT_MEAN_SLACK 1e-9
+
+/* A summary some data could have: n values; the mean within [min, max];
+ * an sd (not negative) exactly when n >= 2, 0 when every value was the
+ * same (min == max); one value is its own min and max. */
+static bool stat_ok(const struct stats_summary *st)
 {
-	for (size_t i = 0; i < s->ndev; i++)
-		if (!span_ok(s->dev[i].start, s->dev[i].end))
+	double slack = STAT_MEAN_SLACK * fmax(fabs(st->min), fabs(st->max));
+
+	if (st->n == 0 || isnan(st->mean) || isnan(st->min) || isnan(st->max) || !(st->min <= st->max) ||
+	    (st->n >= 2) == isnan(st->sd) || st->sd < 0)
+		return false;
+	if (!(st->mean >= st->min - slack && st->mean <= st->max + slack))
+		return false;
+	if (st->n == 1)
+		return st->min == st->max;
+	return st->min < st->max || st->sd == 0;
+}
+
+/* Whether every span and stat of s passes its reader, so nothing is
+ * written that would be refused. */
+static bool spans_stats_ok(const struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ndev; i++) {
+		const struct snapshot_dev *d = &s->dev[i];
+
+		if (!span_ok(d->start, d->end))
 			return false;
+		for (int c = 0; c < COLUMN_COUNT; c++)
+			if (columns[c].type == COL_NUM && d->st[c].n && !stat_ok(&d->st[c]))
+				return false;
+	}
 	return true;
 }
 
@@ -377,8 +406,8 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 {
 	if (name_twice(s))
 		return -EINVAL;
-	/* A span its reader refuses: nothing written. */
-	if (!spans_ok(s))
+	/* A span or stat its reader refuses: nothing written. */
+	if (!spans_stats_ok(s))
 		return -ERANGE;
 	fprintf(f, "%s %d\nhost %s\nkernel %s\ntime %.6f\nwindow %.17g\n", SNAPSHOT_MAGIC, SNAPSHOT_VERSION,
 		word_ok(s->host) ? s->host : "unknown", word_ok(s->kernel) ? s->kernel : "unknown", s->time,
@@ -723,8 +752,7 @@ static int rec_stat(struct parser *p, char **pos)
 	    (err = num(p, pos, "sd", &st.sd)) || (err = num(p, pos, "min", &st.min)) ||
 	    (err = num(p, pos, "max", &st.max)))
 		return err;
-	if (st.n == 0 || isnan(st.mean) || isnan(st.min) || isnan(st.max) || !(st.min <= st.max) ||
-	    (st.n >= 2) == isnan(st.sd) || st.sd < 0)
+	if (!stat_ok(&st))
 		return perr(p, "metric %s: inconsistent n, mean, sd, min, max", key);
 	d->st[c] = st;
 	return no_more(p, pos);

@@ -916,9 +916,67 @@ START_TEST(test_stat_line_bounds)
 	static const char *const good[] = {
 		"stat r/s 10 5 0 5 5",     /* sd 0: every value the same */
 		"stat r/s 1 5 nan 5 5",
-		"stat r/s 2 5 1e-300 5 5",
+		"stat r/s 2 5 1e-300 4 6", /* a tiny sd is an sd (min = max allows 0 only) */
 	};
 	check_lines("stat r/s ", bad, sizeof(bad) / sizeof(bad[0]), good, sizeof(good) / sizeof(good[0]));
+}
+END_TEST
+
+/* A mean outside [min, max], or an sd where every value was the same (min
+ * = max) or a single value spread over a range, cannot come from data: such
+ * a line is refused, where it used to give "+400.0% same" in a diff. A mean
+ * off its bounds by rounding (1e-9 of their size and less) is not. The
+ * writer refuses what the reader would. */
+START_TEST(test_stat_line_consistent)
+{
+	static const struct bad_line bad[] = {
+		{ "stat r/s 10 50 3 10 10", "metric r/s: inconsistent" },  /* the diff that said "same" */
+		{ "stat r/s 10 50 0 10 10", "metric r/s: inconsistent" },  /* mean above min = max */
+		{ "stat r/s 10 10 3 10 10", "metric r/s: inconsistent" },  /* sd with min = max */
+		{ "stat r/s 10 10 1e-300 10 10", "metric r/s: inconsistent" },
+		{ "stat r/s 10 0.5 1 1 9", "metric r/s: inconsistent" },   /* mean below min */
+		{ "stat r/s 10 9.5 1 1 9", "metric r/s: inconsistent" },   /* mean above max */
+		{ "stat r/s 10 9.0000001 1 1 9", "metric r/s: inconsistent" },
+		{ "stat r/s 10 -1e-6 1 0 9", "metric r/s: inconsistent" },
+		{ "stat r/s 1 5 nan 5 6", "metric r/s: inconsistent" },    /* one value, two bounds */
+	};
+	static const char *const good[] = {
+		"stat r/s 10 9 1 1 9",                 /* mean at a bound */
+		"stat r/s 10 9.000000001 1 1 9",       /* rounding: 1.1e-10 of 9 */
+		"stat r/s 10 0.99999999999 1 1 9",
+		"stat r/s 10 0 0 0 0",
+		"stat r/s 10 -2 3 -5 1",
+		"stat r/s 2 1.7976931348623157e308 1e308 1.6e308 1.7976931348623157e308",
+	};
+	struct snapshot s;
+
+	check_lines("stat r/s ", bad, sizeof(bad) / sizeof(bad[0]), good, sizeof(good) / sizeof(good[0]));
+	/* the writer: the same summaries are refused before anything is written */
+	sample_snapshot(&s);
+	s.dev[0].st[COLUMN_R_S] = (struct stats_summary){ 10, 50, 3, 10, 10 };
+	expect_write_refused(&s);
+	s.dev[0].st[COLUMN_R_S] = (struct stats_summary){ 10, 10, 3, 10, 10 };
+	expect_write_refused(&s);
+	snapshot_free(&s);
+}
+END_TEST
+
+/* A figure is "same" only when both sides held one and the same value:
+ * equal bounds with means apart (a summary no data gives, made by hand
+ * here) is a difference, not "same". */
+START_TEST(test_same_needs_equal_means)
+{
+	struct stats_summary a = { 10, 10, 0, 10, 10 }, b = { 10, 50, 0, 10, 10 };
+	struct compare_metric m;
+
+	compare_metric(COLUMN_RMB_S, &a, &b, &m);
+	ck_assert_int_ne(m.verdict, CMP_SAME);
+	ck_assert_int_eq(m.verdict, CMP_HIGHER);
+	compare_metric(COLUMN_RMB_S, &a, &a, &m);
+	ck_assert_int_eq(m.verdict, CMP_SAME);
+	a.sd = b.sd = 3; /* sd where min = max: still no "same" */
+	compare_metric(COLUMN_RMB_S, &a, &b, &m);
+	ck_assert_int_ne(m.verdict, CMP_SAME);
 }
 END_TEST
 
@@ -1676,6 +1734,8 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_version1_and_diskseq);
 	tcase_add_test(tc, test_parser_errors);
 	tcase_add_test(tc, test_stat_line_bounds);
+	tcase_add_test(tc, test_stat_line_consistent);
+	tcase_add_test(tc, test_same_needs_equal_means);
 	tcase_add_test(tc, test_span_dates);
 	tcase_add_test(tc, test_kill9_never_leaves_half_file);
 	tcase_add_test(tc, test_save_and_default_dir);
