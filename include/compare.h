@@ -66,6 +66,14 @@ struct compare_metric {
 	bool active;        /* something moved on either side (not both all zero) */
 };
 
+/* The change in percent as every text shows it, at most
+ * COMPARE_CHANGE_WIDTH characters, unpadded: one decimal ("+12.5%") to
+ * +-99999.9%, whole percent ("+123456%") to +-999999%, beyond that a bound
+ * (">+999999%", "<-999999%"); "-" for NAN. out holds COMPARE_CHANGE_MAX. */
+#define COMPARE_CHANGE_WIDTH 9
+#define COMPARE_CHANGE_MAX 16
+void compare_change_text(double pct, char *out, size_t len);
+
 /* "higher, better", "lower", "within noise": the verdict with its judgement. */
 void compare_metric_text(const struct compare_metric *m, char *out, size_t len);
 

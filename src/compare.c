@@ -52,6 +52,16 @@ static void judge(struct compare_metric *m, enum compare_primary p)
 	m->judged = d * columns[m->col].good > 0 ? CMP_BETTER : CMP_WORSE;
 }
 
+void compare_change_text(double pct, char *out, size_t len)
+{
+	if (isnan(pct))
+		snprintf(out, len, "-");
+	else if (!(fabs(pct) < 999999.5)) /* "%+.0f%%" would be wider, or inf */
+		snprintf(out, len, "%s", pct > 0 ? ">+999999%" : "<-999999%");
+	else if (snprintf(out, len, "%+.1f%%", pct) > COMPARE_CHANGE_WIDTH)
+		snprintf(out, len, "%+.0f%%", pct);
+}
+
 void compare_metric_text(const struct compare_metric *m, char *out, size_t len)
 {
 	if (m->judged != CMP_UNJUDGED)
@@ -175,17 +185,14 @@ static void fixed(double v, int prec, char *out, size_t len)
 void compare_headline(const struct compare_dev *cd, enum compare_primary p, char *out, size_t len)
 {
 	const struct compare_metric *m = cd->headline;
-	char v[32], ch[24], a[32], b[32];
+	char v[32], ch[COMPARE_CHANGE_MAX], a[32], b[32];
 
 	if (!m) {
 		snprintf(out, len, "%s", "");
 		return;
 	}
 	compare_metric_text(m, v, sizeof(v));
-	if (isnan(m->change_pct))
-		snprintf(ch, sizeof(ch), "-");
-	else
-		snprintf(ch, sizeof(ch), "%+.1f%%", m->change_pct);
+	compare_change_text(m->change_pct, ch, sizeof(ch));
 	fixed(m->a.mean, columns[m->col].prec, a, sizeof(a));
 	fixed(m->b.mean, columns[m->col].prec, b, sizeof(b));
 	snprintf(out, len, "primary %s: %s %s -> %s (%s) %s", compare_primaries[p].name, columns[m->col].header, a, b,

@@ -180,7 +180,7 @@ static void dev_text(FILE *f, const struct compare_dev *cd, enum compare_primary
 	for (size_t i = 0; i < cd->nm; i++) {
 		const struct compare_metric *m = &cd->m[i];
 		const struct column *c = &columns[m->col];
-		char a[16], b[16], ch[16], v[32];
+		char a[16], b[16], ch[COMPARE_CHANGE_MAX], v[32];
 
 		if (!m->active) {
 			quiet++;
@@ -188,12 +188,9 @@ static void dev_text(FILE *f, const struct compare_dev *cd, enum compare_primary
 		}
 		num(m->a.mean, 10, c->prec, a, sizeof(a));
 		num(m->b.mean, 10, c->prec, b, sizeof(b));
-		if (isnan(m->change_pct))
-			snprintf(ch, sizeof(ch), "%9s", "-");
-		else
-			snprintf(ch, sizeof(ch), "%+8.1f%%", m->change_pct);
+		compare_change_text(m->change_pct, ch, sizeof(ch));
 		compare_metric_text(m, v, sizeof(v));
-		fprintf(f, "  %-10s %s %s %s  %s", c->header, a, b, ch, v);
+		fprintf(f, "  %-10s %s %s %*s  %s", c->header, a, b, COMPARE_CHANGE_WIDTH, ch, v);
 		if (m->w.valid && isfinite(m->w.t))
 			fprintf(f, " (t %.2f, df %.1f, crit %.2f)", m->w.t, m->w.df, m->w.tcrit);
 		fputc('\n', f);

@@ -57,7 +57,7 @@ static void metrics(struct page *p, const struct compare_dev *cd)
 	for (size_t i = 0; i < cd->nm; i++) {
 		const struct compare_metric *m = &cd->m[i];
 		const struct column *c = &columns[m->col];
-		char a[16], b[16], ch[16], v[32];
+		char a[16], b[16], ch[COMPARE_CHANGE_MAX], v[32];
 
 		if (!m->active)
 			continue;
@@ -67,12 +67,9 @@ static void metrics(struct page *p, const struct compare_dev *cd)
 			snprintf(a, sizeof(a), "%10s", "-");
 		if (isnan(m->b.mean))
 			snprintf(b, sizeof(b), "%10s", "-");
-		if (isnan(m->change_pct))
-			snprintf(ch, sizeof(ch), "%9s", "-");
-		else
-			snprintf(ch, sizeof(ch), "%+8.1f%%", m->change_pct);
+		compare_change_text(m->change_pct, ch, sizeof(ch));
 		compare_metric_text(m, v, sizeof(v));
-		put(p, metric_color(m), "%-10s %s %s %s  %s", c->header, a, b, ch, v);
+		put(p, metric_color(m), "%-10s %s %s %*s  %s", c->header, a, b, COMPARE_CHANGE_WIDTH, ch, v);
 	}
 }
 

@@ -1455,6 +1455,69 @@ START_TEST(test_output)
 }
 END_TEST
 
+/* The change column is 9 characters whatever the change: one decimal up
+ * to +-99999.9%, whole percent to +-999999%, then a bound. A mean of 1
+ * against 1e199 printed "+10000000000000" (cut, no '%'); the headline cut
+ * it too. */
+START_TEST(test_change_column_bounded)
+{
+	static const struct {
+		double b;
+		const char *col, *head;
+	} ref[] = {
+		{ 1e199, " >+999999%  higher", "(>+999999%)" },
+		{ -1e199, " <-999999%  lower", "(<-999999%)" },
+		{ 1000.999, " +99999.9%  higher", "(+99999.9%)" },
+		{ 1000.9996, "  +100000%  higher", "(+100000%)" },
+		{ 10000.99, "  +999999%  higher", "(+999999%)" },
+		{ 10000.996, " >+999999%  higher", "(>+999999%)" },
+		{ 1.5, "    +50.0%  higher", "(+50.0%)" },
+	};
+
+	for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+		static struct snapshot_dev da, db;
+		struct snapshot a = { .host = "h", .kernel = "k", .dev = &da, .ndev = 1 };
+		struct snapshot b = { .host = "h", .kernel = "k", .dev = &db, .ndev = 1 };
+		struct compare_result r;
+		char *buf = NULL, line[160];
+		size_t len;
+		FILE *f;
+
+		hand_dev(&da, "loop7", 7, 256, 0);
+		hand_dev(&db, "loop7", 7, 256, 0);
+		da.st[COLUMN_RMB_S] = (struct stats_summary){ 10, 1, 0.01, 0.98, 1.02 };
+		db.st[COLUMN_RMB_S] = (struct stats_summary){ 10, ref[i].b, 0, ref[i].b, ref[i].b };
+		ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+		f = open_memstream(&buf, &len);
+		ck_assert_int_eq(compare_print_text(f, &r), 0);
+		fclose(f);
+		if (!strstr(buf, ref[i].col))
+			ck_abort_msg("want '%s' in\n%s", ref[i].col, buf);
+		compare_headline(&r.dev[0], r.primary, line, sizeof(line));
+		if (!strstr(line, ref[i].head))
+			ck_abort_msg("want '%s' in '%s'", ref[i].head, line);
+		free(buf);
+		compare_free(&r);
+	}
+	{
+		static const struct {
+			double pct;
+			const char *text;
+		} edge[] = {
+			{ NAN, "-" }, { INFINITY, ">+999999%" }, { -INFINITY, "<-999999%" }, { 99999.94, "+99999.9%" },
+			{ -99999.96, "-100000%" }, { 999999.49, "+999999%" }, { -999999.49, "-999999%" },
+			{ 999999.5, ">+999999%" }, { -999999.5, "<-999999%" }, { -0.04, "-0.0%" }, { 0, "+0.0%" },
+		};
+		char out[COMPARE_CHANGE_MAX];
+		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+			compare_change_text(edge[i].pct, out, sizeof(out));
+			ck_assert_str_eq(out, edge[i].text);
+			ck_assert_uint_le(strlen(out), COMPARE_CHANGE_WIDTH);
+		}
+	}
+}
+END_TEST
+
 /* One traced interval's metrics: 97 completions (57 on CPU 0, 40 on
  * CPU 1, of 60 and 40 issued), all in latency bucket 3. */
 static void traced_97(struct trace_metrics *tm, struct trace_cpu cpu[2])
@@ -1741,6 +1804,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_save_and_default_dir);
 	tcase_add_test(tc, test_capture_idle_only);
 	tcase_add_test(tc, test_output);
+	tcase_add_test(tc, test_change_column_bounded);
 	tcase_add_test(tc, test_trace_completions);
 	tcase_add_test(tc, test_trace_gap_edges);
 	tcase_add_test(tc, test_warning_cut_everywhere);
