@@ -51,7 +51,8 @@ int sweep_info_write(FILE *f, const struct sweep_info *in);
 /* Write to path through safe_save; strings sanitised. Returns 0 or -errno
  * (msg says what failed). */
 int sweep_info_save(const char *path, const struct sweep_info *in, char *msg, size_t msg_size);
-/* Returns 0 or -EINVAL (msg names the line) / -errno. */
+/* Returns 0 or -EINVAL (msg names the line: a malformed number, or a
+ * baseline that is missing or not one of the values) / -errno. */
 int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len);
 
 #endif

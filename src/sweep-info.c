@@ -203,10 +203,25 @@ int sweep_info_save(const char *path, const struct sweep_info *in, char *msg, si
 	return safe_save(path, info_writer, in, msg, msg_size);
 }
 
+/* Whether v is one of the comma-separated values (as the report splits
+ * them: an empty item is none). */
+static bool one_of(const char *values, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *p = values; *p; p += *p == ',') {
+		size_t k = strcspn(p, ",");
+		if (n && k == n && !strncmp(p, v, n))
+			return true;
+		p += k;
+	}
+	return false;
+}
+
 int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
 {
 	static char line[sizeof(in->command) + 64]; /* the longest field whole */
-	size_t lineno = 1;
+	size_t lineno = 1, baseline_line = 0;
 
 	sweep_info_init(in);
 	if (!fgets(line, sizeof(line), f) || strncmp(line, SWEEP_INFO_MAGIC "\n", sizeof(SWEEP_INFO_MAGIC))) {
@@ -231,6 +246,8 @@ int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
 			if (strcmp(line, fields[i].key))
 				continue;
 			known = true;
+			if (fields[i].off == offsetof(struct sweep_info, baseline))
+				baseline_line = lineno;
 			if (fields[i].kind == K_STR) {
 				clean(val, p, fields[i].len);
 			} else {
@@ -255,6 +272,18 @@ int sweep_info_read(FILE *f, struct sweep_info *in, char *msg, size_t len)
 			continue;
 		}
 		/* unknown keys from a later version are skipped */
+	}
+	/* A sweep judges against one of its values (--baseline must be one,
+	 * the default is): any other baseline, verdicts against nothing the
+	 * sweep ran. */
+	if (!baseline_line) {
+		snprintf(msg, len, "line %zu: no baseline line", lineno);
+		return -EINVAL;
+	}
+	if (!one_of(in->values, in->baseline)) {
+		snprintf(msg, len, "line %zu: baseline %.40s is not one of the swept values", baseline_line,
+			 in->baseline);
+		return -EINVAL;
 	}
 	return 0;
 }

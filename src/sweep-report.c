@@ -76,6 +76,8 @@ void sweep_report_table(FILE *f, const struct sweep_report *rp, int fig, bool ju
 	struct sweep_value_stats st[SWEEP_VALUES_MAX];
 	int prec = fig < SF_COUNT ? sweep_figures[fig].prec : 2;
 
+	/* The baseline is one of the values: a sweep picks one, and
+	 * sweep_info_read refuses a sweep.info whose baseline is not. */
 	for (size_t v = 0; v < nv; v++) {
 		sweep_stats_value(rp->runs, rp->nruns, vals[v], fig, &st[v]);
 		if (!strcmp(vals[v], rp->info->baseline))

@@ -2,6 +2,7 @@
  * and info round trips, plain number formatting, and the report's
  * statistics checked against hand computations on fixed numbers. */
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -1401,7 +1402,8 @@ START_TEST(test_files_sanitised_and_safe)
 	ck_assert_msg(!strchr(text, '\033'), "%s", text);
 	free(text);
 	{
-		static char bad[] = "blktune-sweep-info 1\nhost x\033[2Jy\ntunable read_ahead_kb 1\033c\n";
+		static char bad[] = "blktune-sweep-info 1\nhost x\033[2Jy\ntunable read_ahead_kb 1\033c\n"
+				    "values 1\nbaseline 1\n";
 		f = fmemopen(bad, strlen(bad), "r");
 		ck_assert_int_eq(sweep_info_read(f, &iback, msg, sizeof(msg)), 0);
 		fclose(f);
@@ -1506,6 +1508,94 @@ START_TEST(test_fuzz_seeds_parse)
 }
 END_TEST
 
+/* sweep.info with a baseline read as text and its verdicts: none, with
+ * msg, when it is refused. */
+static int info_text_read(const char *baseline_line, char *msg, size_t len)
+{
+	static struct sweep_info in, back;
+	char *text = NULL, *t;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	int err;
+
+	fixed_info(&in);
+	ck_assert_int_eq(sweep_info_write(f, &in), 0);
+	fclose(f);
+	t = strstr(text, "baseline 32\n");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_ne(asprintf(&t, "%.*s%s%s", (int)(t - text), text, baseline_line, t + 12), -1);
+	f = fmemopen(t, strlen(t), "r");
+	err = sweep_info_read(f, &back, msg, len);
+	fclose(f);
+	free(t);
+	free(text);
+	return err;
+}
+
+/* A baseline that is not one of the swept values (no sweep writes one:
+ * --baseline must be one, the default is) is a sweep.info blktune report
+ * refuses in one line naming the line, exit status 1, as any bad file of
+ * the directory: it used to print "baseline: 999" and judge against the
+ * first value. */
+START_TEST(test_report_baseline_not_swept)
+{
+	static const struct {
+		const char *line, *why;
+	} ref[] = {
+		{ "baseline 999\n", "line 7: baseline 999 is not one of the swept values" },
+		{ "baseline 3\n", "line 7: baseline 3 is not one of the swept values" },
+		{ "baseline 1024,4096\n", "line 7: baseline 1024,4096 is not one of the swept values" },
+		{ "baseline \n", "line 7: baseline  is not one of the swept values" },
+		{ "", "line 30: no baseline line" }, /* the last line */
+		{ "baseline 4096\n", NULL },
+		{ "baseline 1024\n", NULL },
+	};
+	static struct sweep_run runs[9];
+	static struct sweep_info in;
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4200], msg[256], *err;
+	char *argv[] = { (char *)"report", dir };
+	int saved, fd;
+
+	/* blktune report on such a directory: one line on stderr, status 1 */
+	ck_assert_ptr_nonnull(dir);
+	fixed_runs(runs);
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	ck_assert_int_eq(sweep_csv_save(path, runs, 9, metrics, 1, msg, sizeof(msg)), 0);
+	fixed_info(&in);
+	snprintf(in.baseline, sizeof(in.baseline), "999");
+	snprintf(path, sizeof(path), "%s/sweep.info", dir);
+	ck_assert_int_eq(sweep_info_save(path, &in, msg, sizeof(msg)), 0);
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	dup2(fd, 2);
+	close(fd);
+	fd = sweep_report_main(2, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ck_assert_int_eq(fd, 1);
+	err = slurp(path);
+	snprintf(msg, sizeof(msg), "blktune report: %s/sweep.info:line 7: baseline 999 is not one of the swept values\n",
+		 dir);
+	ck_assert_str_eq(err, msg);
+	free(err);
+	unit_rmtree(dir);
+	/* the reader: the baseline's line named; a value's prefix, two values
+	 * or nothing are no value; the file's other values are */
+	for (size_t i = 0; i < sizeof(ref) / sizeof(ref[0]); i++) {
+		int r = info_text_read(ref[i].line, msg, sizeof(msg));
+		if (!ref[i].why)
+			ck_assert_msg(r == 0, "%s: %s", ref[i].line, msg);
+		else if (r != -EINVAL || strcmp(msg, ref[i].why))
+			ck_abort_msg("%s: got %d '%s', want '%s'", ref[i].line, r, msg, ref[i].why);
+	}
+}
+END_TEST
+
 /* A run's label names its files: whole up to SWEEP_LABEL_MAX - 1
  * characters, one more and the value's head is kept with its CRC-32C, so
  * two long values that differ at their end (CPU lists of a large machine)
@@ -1589,6 +1679,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_info_lengths);
 	tcase_add_test(tc, test_info_long_run);
 	tcase_add_test(tc, test_files_sanitised_and_safe);
+	tcase_add_test(tc, test_report_baseline_not_swept);
 	tcase_add_test(tc, test_plot_error_bars);
 	tcase_add_test(tc, test_fuzz_seeds_parse);
 	tcase_add_test(tc, test_label);
