@@ -541,7 +541,10 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 	}
 	if ((err = write_fd(s, fd)) < 0) {
 		safe_unlink(&d, tmp);
-		snprintf(msg, len, "writing %s/%s: %s", dir, tmp, strerror(-err));
+		if (err == -ERANGE) /* snapshot_write: what its reader refuses */
+			snprintf(msg, len, "a span or figure no interval could give (its reader would refuse it): not saved");
+		else
+			snprintf(msg, len, "writing %s/%s: %s", dir, tmp, strerror(-err));
 		safe_dir_close(&d);
 		return err;
 	}

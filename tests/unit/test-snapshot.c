@@ -883,6 +883,8 @@ static void check_lines(const char *prefix, const struct bad_line *bad, size_t n
 	free(text);
 }
 
+static size_t count_files(const char *dir, const char *suffix, bool check);
+
 /* snapshot_write refuses s with -ERANGE, before writing a byte. */
 static void expect_write_refused(const struct snapshot *s)
 {
@@ -1018,6 +1020,15 @@ START_TEST(test_span_dates)
 	s.dev[0].start = -1;
 	s.dev[0].end = 5;
 	expect_write_refused(&s);
+	/* a save says why in one line, and leaves nothing behind */
+	{
+		char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4096], msg[256];
+		ck_assert_ptr_nonnull(dir);
+		ck_assert_int_eq(snapshot_save(&s, dir, "A", path, sizeof(path), msg, sizeof(msg)), -ERANGE);
+		ck_assert_msg(strstr(msg, "its reader would refuse it): not saved"), "%s", msg);
+		ck_assert_uint_eq(count_files(dir, ".snap", false), 0);
+		unit_rmtree(dir);
+	}
 	snapshot_free(&s);
 	check_lines("span ", bad, sizeof(bad) / sizeof(bad[0]), good, sizeof(good) / sizeof(good[0]));
 }
