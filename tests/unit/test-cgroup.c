@@ -58,6 +58,24 @@ START_TEST(test_parse_v2)
 }
 END_TEST
 
+/* MAJ:MIN at their edges: major 0-4095, minor 0-1048575, digits 0-9. */
+START_TEST(test_parse_v2_device_edges)
+{
+	const char *text = "9:0 rbytes=1\n4095:1048575 rbytes=2\n4096:0 rbytes=3\n7:1048576 rbytes=4\n0:9 rbytes=5\n"
+			   ":0 rbytes=6\n/:0 rbytes=7\n7:x rbytes=8\n";
+	struct cgroup_stat_dev d[MAXD];
+	size_t n = 0;
+	unsigned bad = 0;
+
+	ck_assert_int_eq(cgroup_stat_parse_v2(text, d, &n, MAXD, &bad), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(bad, 5);
+	ck_assert_uint_eq(cgroup_stat_find(d, n, 9, 0)->rbytes, 1);
+	ck_assert_uint_eq(cgroup_stat_find(d, n, 4095, 1048575)->rbytes, 2);
+	ck_assert_uint_eq(cgroup_stat_find(d, n, 0, 9)->rbytes, 5);
+}
+END_TEST
+
 START_TEST(test_parse_v2_full)
 {
 	const char *text = "7:0 rbytes=1\n7:1 rbytes=2\n7:2 rbytes=3\n7:0 rbytes=5\n";
@@ -560,6 +578,7 @@ static Suite *cgroup_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_parse_v2);
+	tcase_add_test(tc, test_parse_v2_device_edges);
 	tcase_add_test(tc, test_parse_v2_full);
 	tcase_add_test(tc, test_parse_v1);
 	tcase_add_test(tc, test_parse_cpu_v2);

@@ -1391,6 +1391,70 @@ START_TEST(test_many_changes_unknown_type)
 }
 END_TEST
 
+/* record_reader_limit (replay's -n): fewer samples and the changes
+ * before them, never more than the file holds; a file with no whole
+ * sample says why, without its path twice. */
+START_TEST(test_limit_and_empty)
+{
+	char *dir = tmpdir(), path[4200], why[512], want[4400];
+	const struct record_change *c;
+	const size_t *before;
+	struct record_reader *r;
+	struct sample s;
+	off_t head;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 10); /* a change before sample 3 */
+	sample_init(&s);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_int_eq(record_reader_get(r, 8, &s), 0);
+	record_reader_limit(r, 20);
+	ck_assert_uint_eq(record_reader_count(r), 10);
+	ck_assert_uint_eq(record_reader_changes(r, &c, &before), 1);
+	record_reader_limit(r, 3);
+	ck_assert_uint_eq(record_reader_count(r), 3);
+	ck_assert_uint_eq(record_reader_changes(r, &c, &before), 0);
+	ck_assert_int_eq(record_reader_get(r, 3, &s), -ERANGE);
+	{
+		unsigned k[3] = { 0, 1, 2 };
+		assert_replays(r, k, 3);
+	}
+	/* the header alone and a torn frame */
+	unlink(path);
+	write_file(path, 0);
+	head = file_size(path);
+	unlink(path);
+	write_file(path, 1);
+	ck_assert_int_eq(truncate(path, head + 5), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s: no intervals recorded: ends in a torn record at byte %lld", path, (long long)head);
+	ck_assert_msg(strstr(why, want) == why, "%s", why);
+	sample_free(&s);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A file that is no recording leaves every descriptor as it was, stdin
+ * too (the open file is closed once). */
+START_TEST(test_refused_file_closes_once)
+{
+	char *dir = tmpdir(), path[4200], why[512];
+	struct record_reader *r;
+	int fds = unit_count_fds();
+
+	snprintf(path, sizeof(path), "%s/not.btr", dir);
+	unit_write_file(path, "this is not a blktune recording, but long enough\n");
+	ck_assert_int_ge(fcntl(0, F_GETFD), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "not a blktune recording"));
+	ck_assert_int_ge(fcntl(0, F_GETFD), 0);
+	ck_assert_int_eq(unit_count_fds(), fds);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 struct small_files {
 	char key[4200], delta[4200];
 };
@@ -1688,6 +1752,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_bad_crc_stops_there);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_change_values_whole);
+	tcase_add_test(tc, test_limit_and_empty);
+	tcase_add_test(tc, test_refused_file_closes_once);
 	tcase_add_test(tc, test_many_changes_unknown_type);
 	tcase_add_test(tc, test_sample_clocks_in_range);
 	tcase_add_test(tc, test_cut_while_open);
