@@ -1435,6 +1435,27 @@ START_TEST(test_limit_and_empty)
 }
 END_TEST
 
+/* A search that finds nothing stops at the last sample, also when the
+ * index is exactly full (1024 entries, its first allocation). */
+START_TEST(test_find_in_full_index)
+{
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	time_t never[1] = { 1 }, last[1];
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	write_file(path, 1024);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 1024);
+	ck_assert_uint_eq(record_reader_find(r, never, 1, 0, NULL), 1024);
+	last[0] = record_reader_wall(r, 1023).tv_sec;
+	ck_assert_uint_eq(record_reader_find(r, last, 1, 1000, NULL), 1023);
+	record_reader_close(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* A file that is no recording leaves every descriptor as it was, stdin
  * too (the open file is closed once). */
 START_TEST(test_refused_file_closes_once)
@@ -1754,6 +1775,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_change_values_whole);
 	tcase_add_test(tc, test_limit_and_empty);
 	tcase_add_test(tc, test_refused_file_closes_once);
+	tcase_add_test(tc, test_find_in_full_index);
 	tcase_add_test(tc, test_many_changes_unknown_type);
 	tcase_add_test(tc, test_sample_clocks_in_range);
 	tcase_add_test(tc, test_cut_while_open);
