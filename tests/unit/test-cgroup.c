@@ -375,6 +375,68 @@ START_TEST(test_model)
 }
 END_TEST
 
+/* Every field of a row, the edges of its rates, and what a call resets:
+ * writes as well as reads; counters that did not move (an idle interval)
+ * are rates of 0, not a reset; two walks at one instant give no rates;
+ * the first disk can be the one nobody counts; counters not used are not
+ * marked; the walk's own counts are passed on; free leaves m reusable. */
+START_TEST(test_model_fields)
+{
+	struct sample a, b;
+	struct cgroup_metrics m = { 0 };
+	const struct cgroup_row *r;
+	struct cgroup_io *io;
+
+	fake(&a, 10.0, 42, 4096, 1, CGROUP_COUNTER_THROTTLE);
+	fake(&b, 12.0, 42, 4096, 1, CGROUP_COUNTER_THROTTLE);
+	io = &a.cg.io[a.cg.nio - 2]; /* /a's 7:0 */
+	io->wbytes = 1000, io->wios = 10;
+	io = &b.cg.io[b.cg.nio - 2];
+	io->wbytes = 5000, io->wios = 30;
+	b.cg.skipped = 3;
+	b.cg.bad_lines = 2;
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	r = row_of(&m, "/a");
+	ck_assert_ptr_nonnull(r);
+	ck_assert(r->rates);
+	ck_assert_double_eq_tol(r->rbytes_s, 0, 1e-12);
+	ck_assert_double_eq_tol(r->rios_s, 0, 1e-12);
+	ck_assert_uint_eq(r->wbytes, 5000);
+	ck_assert_uint_eq(r->wios, 30);
+	ck_assert_double_eq_tol(r->wbytes_s, 4000 / 2.0, 1e-9);
+	ck_assert_double_eq_tol(r->wios_s, 20 / 2.0, 1e-9);
+	ck_assert_uint_eq(m.skipped, 3);
+	ck_assert_uint_eq(m.bad_lines, 2);
+	ck_assert(m.counter_used[CGROUP_COUNTER_THROTTLE]);
+	ck_assert(!m.counter_used[CGROUP_COUNTER_BFQ]);
+	ck_assert(!m.traced);
+	ck_assert_double_eq(m.trace_interval, 0);
+	ck_assert_uint_eq(m.loss.ndev, 0);
+	ck_assert_uint_eq(m.loss.no_start, 0);
+	ck_assert_uint_eq(m.loss.skipped, 0);
+	/* two walks at one instant: counts, no rates */
+	a.cg.t = b.cg.t;
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert(!row_of(&m, "/a")->rates);
+	/* the first sample: no interval */
+	ck_assert_int_eq(model_cgroup(NULL, &b, NULL, 0, &m), 0);
+	ck_assert_double_eq(m.interval, 0);
+	/* loop0, the first disk, without a line in the root: nobody counts it */
+	b.cg.io[0].dev = makedev(7, 5);
+	ck_assert_int_eq(model_cgroup(NULL, &b, NULL, 0, &m), 0);
+	ck_assert_uint_eq(m.nuncounted, 2);
+	ck_assert_str_eq(m.uncounted[0], "loop0");
+	/* freed, then used again */
+	model_cgroup_free(&m);
+	ck_assert_ptr_null(m.row);
+	ck_assert_int_eq(model_cgroup(&a, &b, NULL, 0, &m), 0);
+	ck_assert_uint_ge(m.nrows, 1);
+	model_cgroup_free(&m);
+	sample_free(&a);
+	sample_free(&b);
+}
+END_TEST
+
 START_TEST(test_model_invalid_and_json)
 {
 	struct sample a, b;
@@ -586,6 +648,7 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_source_v2);
 	tcase_add_test(tc, test_source_none);
 	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_model_fields);
 	tcase_add_test(tc, test_model_invalid_and_json);
 	tcase_add_test(tc, test_model_traced);
 	suite_add_tcase(s, tc);
