@@ -87,8 +87,10 @@ int model_cpus(const struct sample *prev, const struct sample *cur, const struct
 	out->irqs[0] = '\0';
 	for (unsigned i = 0; i < out->nirq; i++) {
 		int n = snprintf(out->irqs + used, sizeof(out->irqs) - used, "%s%u", i ? "," : "", c->irq[i]);
-		if (n < 0 || (size_t)n >= sizeof(out->irqs) - used)
+		if (n < 0 || (size_t)n >= sizeof(out->irqs) - used) {
+			out->irqs[used] = '\0'; /* no cut IRQ number: a wrong one */
 			break;
+		}
 		used += (size_t)n;
 	}
 	for (unsigned cpu = 0; cpu < c->ncpu; cpu++) {
