@@ -129,7 +129,8 @@ int model_cpus(const struct sample *prev, const struct sample *cur, const struct
 			trace_all(&prev->trace, cpu, &i0, &c0);
 			trace_all(&cur->trace, cpu, &i1, &c1);
 			r->all_issued_s = cpu >= cur->trace.nmat ? NAN : (double)d64(i0, i1) / iv;
-			r->all_completed_s = (double)d64(c0, c1) / iv;
+			/* a CPU the tracer does not know: unknown, not 0 */
+			r->all_completed_s = cpu >= cur->trace.ncpu ? NAN : (double)d64(c0, c1) / iv;
 		}
 	}
 	out->valid = true;
