@@ -56,7 +56,7 @@ static int row(double y, double ymax, int h)
 int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int height, const char *xname,
 	      const char *yname)
 {
-	char grid[PLOT_H_MAX][PLOT_W_MAX + 1], axis[PLOT_W_MAX + 16];
+	char grid[PLOT_H_MAX][PLOT_W_MAX + 1], axis[PLOT_W_MAX + 16], used[sizeof(axis)];
 	bool logx = plot_log_x(p, n), num = numeric(p, n);
 	double ymax = 0;
 	int w = width < 10 ? 10 : width > PLOT_W_MAX ? PLOT_W_MAX : width;
@@ -106,15 +106,21 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 	for (int c = 0; c < w; c++)
 		fputc('-', f);
 	fputc('\n', f);
-	/* Tick labels where they fit without overlapping the previous one. */
+	/* Tick labels where they fit without touching one placed before (a
+	 * blank between): values come as given, not sorted by x. */
 	memset(axis, ' ', sizeof(axis) - 1);
 	axis[sizeof(axis) - 1] = '\0';
-	for (size_t i = 0, next = 0; i < n; i++) {
-		size_t c = (size_t)column(p, n, i, w, logx, num), len = strlen(p[i].label);
-		if (c < next || c + len > sizeof(axis) - 1)
+	memset(used, 0, sizeof(used));
+	for (size_t i = 0; i < n; i++) {
+		size_t c = (size_t)column(p, n, i, w, logx, num), len = strlen(p[i].label), k;
+		if (c + len > sizeof(axis) - 1)
+			continue;
+		for (k = c ? c - 1 : 0; k <= c + len && !used[k]; k++)
+			;
+		if (k <= c + len)
 			continue;
 		memcpy(axis + c, p[i].label, len);
-		next = c + len + 1;
+		memset(used + c, 1, len);
 	}
 	for (size_t e = sizeof(axis) - 1; e > 0 && axis[e - 1] == ' '; e--)
 		axis[e - 1] = '\0';
