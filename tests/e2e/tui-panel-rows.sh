@@ -71,3 +71,6 @@ t_check "a row of the list is selected" t_until 3 selected_iosched
 tm_keys Escape
 tm_keys q
 t_check "q quits (nothing changed)" tm_wait "EXITED 0" 5
+tm_stop
+fr_stop
+t_done
