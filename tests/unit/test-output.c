@@ -255,8 +255,15 @@ START_TEST(sparkline_at_its_edges)
 	ck_assert_str_eq(out, " .-#");
 	format_sparkline(v + 2, 4, 4, true, out, sizeof(out)); /* n == width: all of it */
 	ck_assert_str_eq(out, " .-#");
-	format_sparkline(unit, 3, 3, false, out, sizeof(out)); /* a maximum below 1 */
+	format_sparkline(unit, 3, 3, false, out, sizeof(out)); /* a maximum of 1 */
 	ck_assert_str_eq(out, " ▄█");
+	format_sparkline(v + 2, 3, 3, true, out, sizeof(out)); /* 0 .01 1: the scale is 1 */
+	ck_assert_str_eq(out, " .#");
+	{
+		float small[3] = { 0, 0.25f, 0.5f }; /* a maximum below 1 is the scale */
+		format_sparkline(small, 3, 3, false, out, sizeof(out));
+		ck_assert_str_eq(out, " ▄█");
+	}
 	format_sparkline(zero, 3, 3, false, out, sizeof(out));
 	ck_assert_str_eq(out, "   ");
 	format_sparkline(odd, 4, 4, true, out, sizeof(out));
