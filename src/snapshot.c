@@ -402,13 +402,31 @@ static const struct snapshot_dev *name_twice(const struct snapshot *s)
 	return NULL;
 }
 
-int snapshot_write(const struct snapshot *s, FILE *f)
+/* What of s its reader would refuse, checked once before a byte is
+ * written: -EINVAL for a device name twice, -ERANGE for a span or stat no
+ * interval could give (msg, when not NULL, says which), or 0. */
+static int refusal(const struct snapshot *s, char *msg, size_t len)
 {
-	if (name_twice(s))
+	const struct snapshot_dev *twice = name_twice(s), *first;
+
+	if (twice) {
+		first = snapshot_find(s, twice->name);
+		if (msg)
+			snprintf(msg, len, "device %s appears twice (%u:%u and %u:%u): not saved", twice->name,
+				 first->major, first->minor, twice->major, twice->minor);
 		return -EINVAL;
-	/* A span or stat its reader refuses: nothing written. */
-	if (!spans_stats_ok(s))
+	}
+	if (!spans_stats_ok(s)) {
+		if (msg)
+			snprintf(msg, len, "a span or figure no interval could give (its reader would refuse it): not saved");
 		return -ERANGE;
+	}
+	return 0;
+}
+
+/* The records of s, refusal() already passed. */
+static int write_records(const struct snapshot *s, FILE *f)
+{
 	fprintf(f, "%s %d\nhost %s\nkernel %s\ntime %.6f\nwindow %.17g\n", SNAPSHOT_MAGIC, SNAPSHOT_VERSION,
 		word_ok(s->host) ? s->host : "unknown", word_ok(s->kernel) ? s->kernel : "unknown", s->time,
 		s->window);
@@ -448,6 +466,13 @@ int snapshot_write(const struct snapshot *s, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+int snapshot_write(const struct snapshot *s, FILE *f)
+{
+	int err = refusal(s, NULL, 0);
+
+	return err < 0 ? err : write_records(s, f);
+}
+
 int snapshot_default_dir(char *out, size_t len, char *msg, size_t msg_size)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -482,7 +507,7 @@ static int write_fd(const struct snapshot *s, int fd)
 		close(fd);
 		return err;
 	}
-	err = snapshot_write(s, f);
+	err = write_records(s, f);
 	if (fflush(f) != 0 && !err)
 		err = -errno;
 	if (!err && fsync(fileno(f)) < 0)
@@ -496,22 +521,16 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 		  char *msg, size_t len)
 {
 	char def[PATH_MAX], tmp[64], name[NAME_MAX + 1], stamp[32], why[SNAPSHOT_MSG_MAX];
-	const struct snapshot_dev *twice = name_twice(s);
 	struct safe_dir d;
 	int fd, err;
 
-	/* A file its own reader refuses is never written. */
-	if (!(s->time >= 0 && s->time < FORMAT_DATE_END)) {
+	/* A file its own reader refuses is never written, nor its temporary. */
+	if (!date_ok(s->time)) {
 		snprintf(msg, len, "the snapshot's time %.0f is no date from 1970 to 9999: not saved", s->time);
 		return -ERANGE;
 	}
-	if (twice) {
-		const struct snapshot_dev *first = snapshot_find(s, twice->name);
-
-		snprintf(msg, len, "device %s appears twice (%u:%u and %u:%u): not saved", twice->name, first->major,
-			 first->minor, twice->major, twice->minor);
-		return -EINVAL;
-	}
+	if ((err = refusal(s, msg, len)) < 0)
+		return err;
 	if (!dir) {
 		if ((err = snapshot_default_dir(def, sizeof(def), why, sizeof(why))) < 0) {
 			/* Which directory could not be written, and where else to put them. */
@@ -541,10 +560,7 @@ int snapshot_save(const struct snapshot *s, const char *dir, const char *label, 
 	}
 	if ((err = write_fd(s, fd)) < 0) {
 		safe_unlink(&d, tmp);
-		if (err == -ERANGE) /* snapshot_write: what its reader refuses */
-			snprintf(msg, len, "a span or figure no interval could give (its reader would refuse it): not saved");
-		else
-			snprintf(msg, len, "writing %s/%s: %s", dir, tmp, strerror(-err));
+		snprintf(msg, len, "writing %s/%s: %s", dir, tmp, strerror(-err));
 		safe_dir_close(&d);
 		return err;
 	}
@@ -890,7 +906,7 @@ static int record(struct parser *p, char *line, bool first)
 	case REC_TIME:
 		if ((err = num(p, &pos, "time", &p->s->time)))
 			return err;
-		if (!(p->s->time >= 0 && p->s->time < FORMAT_DATE_END))
+		if (!date_ok(p->s->time))
 			return perr(p, "time is not a date between 1970 and 9999");
 		return no_more(p, &pos);
 	case REC_WINDOW:
