@@ -163,11 +163,15 @@ static void read_links(const struct root *r, const char *dir, const char *sub, c
 
 		if (de->d_name[0] == '.')
 			continue;
+		if (left) { /* the list is full: only counted */
+			left++;
+			continue;
+		}
 		format_sanitize(de->d_name, name, sizeof(name));
-		n = left ? -1 : snprintf(out + used, len - LINKS_MORE - used, "%s%s", used ? "," : "", name);
+		n = snprintf(out + used, len - LINKS_MORE - used, "%s%s", used ? "," : "", name);
 		if (n < 0 || (size_t)n >= len - LINKS_MORE - used) {
 			out[used] = '\0';
-			left++;
+			left = 1;
 			continue;
 		}
 		used += (size_t)n;
