@@ -70,5 +70,10 @@ bool format_locale_utf8(void);
  * infinities. For CSV, text and JSON outputs. Returns 0, or -ERANGE (out
  * "") when len is too small: FORMAT_PLAIN_MAX bytes always suffice. */
 int format_plain(double v, int sig, char *out, size_t len);
+/* v as format_plain writes it, with the fewest significant digits that
+ * strtod reads back as exactly v (0.1 is "0.1", 1/3 is 17 digits): a file
+ * read back gives the same figures as the memory it was written from.
+ * Returns 0 or -ERANGE as format_plain. */
+int format_exact(double v, char *out, size_t len);
 
 #endif

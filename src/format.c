@@ -398,6 +398,18 @@ int format_plain(double v, int sig, char *out, size_t len)
 	return 0;
 }
 
+int format_exact(double v, char *out, size_t len)
+{
+	int err = 0;
+
+	/* 17 digits always read back; 18 covers a log10 that floors to the
+	 * wrong decade just below a power of ten (one digit fewer printed). */
+	for (int sig = 1; sig <= 18; sig++)
+		if ((err = format_plain(v, sig, out, len)) < 0 || !*out || strtod(out, NULL) == v)
+			return err;
+	return err;
+}
+
 /* fmt comes from the callers, literals all; strftime needs no checking. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"

@@ -65,9 +65,11 @@ static void put_num(FILE *f, double v)
 {
 	char b[FORMAT_PLAIN_MAX];
 
-	/* Counts and bytes are exact integers; rates keep 9 significant digits;
-	 * never an exponent (0.0000123, not 1.23e-05). */
-	format_plain(v, 9, b, sizeof(b));
+	/* The fewest digits that read back as the same double: blktune report
+	 * DIR computes from these what the sweep computed from memory, and a
+	 * rate cut to 9 digits once turned a mean's last printed digit.
+	 * Never an exponent (0.0000123, not 1.23e-05). */
+	format_exact(v, b, sizeof(b));
 	fputs(b, f);
 }
 

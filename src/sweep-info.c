@@ -173,7 +173,7 @@ int sweep_info_write(FILE *f, const struct sweep_info *in)
 		if (fields[i].kind == K_STR)
 			clean(p, b, sizeof(b));
 		else
-			format_plain(*(const double *)p, 15, b, sizeof(b));
+			format_exact(*(const double *)p, b, sizeof(b));
 		fprintf(f, "%s %s\n", fields[i].key, b);
 	}
 	for (size_t i = 0; i < in->ntun; i++) {
