@@ -19,8 +19,10 @@ trap 'cleanup_tui; t_cleanup' EXIT
 (while :; do dd if="$dev" of=/dev/null bs=4k count=20000 iflag=direct status=none || break; done) &
 load=$!
 
+# stty's answer is written before the exit file the test waits for (the
+# other order once let the check read an empty file on a busy machine)
 tm_start \
-	"TERM=xterm-256color '$BLKTUNE' -d 0.5; echo EXIT=\$? >'$T_TMP/exit'; stty -a >'$T_TMP/stty'; sleep 30"
+	"TERM=xterm-256color '$BLKTUNE' -d 0.5; e=\$?; stty -a >'$T_TMP/stty'; echo EXIT=\$e >'$T_TMP/exit'; sleep 30"
 t_check "the table shows the test's loop device" tm_wait "^$name " 5
 t_check "the header names the host and kernel" tm_wait "$(uname -r)" 2
 t_check "the detail pane is shown" tm_wait "^limits " 2
