@@ -58,6 +58,10 @@ struct cpu_metrics {
 	double user, nice, system, iowait, irq, softirq, steal, idle; /* percent */
 };
 
+/* A reset (device re-created, counters cleared) between p and c: one of
+ * the 64-bit counters (ios, merges, sectors) stepped back. The 32-bit
+ * millisecond fields may step back too, without a reset: they wrap. */
+bool disk_stat_restarted(const struct disk_stat *p, const struct disk_stat *c);
 /* Derive one device's metrics. prev may be NULL (new device). */
 void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, double interval,
 		struct disk_metrics *out);

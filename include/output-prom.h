@@ -7,10 +7,13 @@
 
 #include <stdio.h>
 
+#include "ms-wrap.h"
 #include "sample.h"
 
 /* Write every disk of s; with ts_ms > 0 every sample line carries that
- * timestamp (ms since the epoch). Returns 0 or -EIO. */
-int output_prom(FILE *f, const struct sample *s, long long ts_ms);
+ * timestamp (ms since the epoch). wraps, when not NULL, was last updated
+ * with s: the millisecond counters are published past their 32-bit wraps
+ * (ms-wrap.h). Returns 0 or -EIO. */
+int output_prom(FILE *f, const struct sample *s, long long ts_ms, const struct ms_wrap *wraps);
 
 #endif

@@ -36,6 +36,7 @@ struct exporter {
 	size_t len;
 	int dirfd;     /* --textfile directory, or -1 */
 	char *dirpath; /* ... as given: reopened when the directory went */
+	struct ms_wrap wraps; /* the ms counters' 32-bit wraps, per device */
 };
 
 int exporter_parse_listen(const char *s, char *host, size_t hostlen, unsigned *port)
@@ -245,7 +246,7 @@ static int write_textfile(struct exporter *e, const char *text, size_t len)
 	return write_in(e->dirfd, text, len);
 }
 
-static int render(const struct sample *s, long long ts_ms, char **buf, size_t *len)
+static int render(const struct sample *s, long long ts_ms, const struct ms_wrap *w, char **buf, size_t *len)
 {
 	FILE *f = open_memstream(buf, len);
 	int err;
@@ -253,7 +254,7 @@ static int render(const struct sample *s, long long ts_ms, char **buf, size_t *l
 	*buf = NULL;
 	if (!f)
 		return -ENOMEM;
-	err = output_prom(f, s, ts_ms);
+	err = output_prom(f, s, ts_ms, w);
 	if (fclose(f) || !*buf)
 		err = -ENOMEM;
 	if (err) {
@@ -270,10 +271,13 @@ int exporter_publish(struct exporter *e, const struct sample *s, char *why, size
 	size_t len;
 	int err;
 
+	/* Out of memory here only costs the wraps seen so far: the counters are
+	 * published raw, as the kernel has them. */
+	(void)ms_wrap_update(&e->wraps, s);
 	/* The endpoint first: a textfile that cannot be written (its directory
 	 * gone, a full disk) must not freeze what scrapes see. */
 	if (e->httpd) {
-		if ((err = render(s, ts, &buf, &len)) < 0) {
+		if ((err = render(s, ts, &e->wraps, &buf, &len)) < 0) {
 			snprintf(why, whylen, "--listen: %s", strerror(-err));
 			return err;
 		}
@@ -285,7 +289,7 @@ int exporter_publish(struct exporter *e, const struct sample *s, char *why, size
 	}
 	if (e->dirfd < 0)
 		return 0;
-	if ((err = render(s, 0, &buf, &len)) < 0 || (err = write_textfile(e, buf, len)) < 0)
+	if ((err = render(s, 0, &e->wraps, &buf, &len)) < 0 || (err = write_textfile(e, buf, len)) < 0)
 		snprintf(why, whylen, "--textfile %s: %s", e->dirpath, strerror(-err));
 	free(buf);
 	return err;
@@ -300,6 +304,7 @@ void exporter_close(struct exporter *e)
 	if (e->dirfd >= 0)
 		close(e->dirfd);
 	pthread_mutex_destroy(&e->lock);
+	ms_wrap_free(&e->wraps);
 	free(e->dirpath);
 	free(e->text);
 	free(e);

@@ -21,9 +21,7 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : 0.0;
 }
 
-/* A reset (device re-created, counters cleared) shows in the 64-bit
- * counters: ios, merges, sectors. */
-static bool went_backwards(const struct disk_stat *p, const struct disk_stat *c)
+bool disk_stat_restarted(const struct disk_stat *p, const struct disk_stat *c)
 {
 	return c->rd_ios < p->rd_ios || c->rd_merges < p->rd_merges ||
 	       c->rd_sectors < p->rd_sectors || c->wr_ios < p->wr_ios ||
@@ -65,7 +63,7 @@ void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, d
 		return;
 	}
 	p = &prev->st;
-	if (went_backwards(p, c)) {
+	if (disk_stat_restarted(p, c)) {
 		out->state = DISK_RESTARTED;
 		return;
 	}

@@ -95,7 +95,7 @@ static void series_start(FILE *f, const char *name, const char *suffix, const ch
 	fputc('"', f);
 }
 
-static void put_counters(FILE *f, const struct sample *s, long long ts)
+static void put_counters(FILE *f, const struct sample *s, long long ts, const struct ms_wrap *wraps)
 {
 	for (size_t c = 0; c < sizeof(counters) / sizeof(counters[0]); c++) {
 		const struct prom_counter *k = &counters[c];
@@ -106,6 +106,8 @@ static void put_counters(FILE *f, const struct sample *s, long long ts)
 			uint64_t v;
 
 			memcpy(&v, (const char *)st + k->off, sizeof(v));
+			if (wraps)
+				v = ms_wrap_value(wraps, i, k->off, v);
 
 			if (st->nfields < k->min_fields)
 				continue;
@@ -284,9 +286,9 @@ static void put_split(FILE *f, const struct sample *s, long long ts, bool device
 	}
 }
 
-int output_prom(FILE *f, const struct sample *s, long long ts_ms)
+int output_prom(FILE *f, const struct sample *s, long long ts_ms, const struct ms_wrap *wraps)
 {
-	put_counters(f, s, ts_ms);
+	put_counters(f, s, ts_ms, wraps);
 	put_gauges(f, s, ts_ms);
 	put_traced(f, s, ts_ms);
 	if (s->traced) {

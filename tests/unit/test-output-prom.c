@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "exporter.h"
+#include "ms-wrap.h"
 #include "output-prom.h"
 #include "sample.h"
 #include "trace.h"
@@ -26,7 +27,7 @@ static char *render_ts(const struct sample *s, long long ts)
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(output_prom(f, s, ts), 0);
+	ck_assert_int_eq(output_prom(f, s, ts, NULL), 0);
 	fclose(f);
 	return buf;
 }
@@ -225,6 +226,149 @@ START_TEST(ms_counter_past_32_bits)
 	out = render(&s);
 	ck_assert_ptr_nonnull(strstr(out, "blktune_read_time_seconds_total{device=\"sdb\"} 5000000.007\n"));
 	free(out);
+	sample_free(&s);
+}
+END_TEST
+
+/* The kernel's millisecond fields wrap at 2^32 (%u); published counters
+ * go on past the wrap while the device lives (a step back reads as a reset
+ * to Prometheus), and start again from the raw value for a device that was
+ * reset or re-created. Expected values by hand: 2^32 ms = 4294967.296 s. */
+static char *render_wrapped(const struct sample *s, struct ms_wrap *w)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(ms_wrap_update(w, s), 0);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(output_prom(f, s, 0, w), 0);
+	fclose(f);
+	return buf;
+}
+
+/* out has line; else the message shows the line out has for its series */
+static void has(char *out, const char *line)
+{
+	size_t series = strcspn(line, " ");
+	const char *got = out;
+
+	if (!strstr(out, line)) {
+		while (got && strncmp(got, line, series))
+			if ((got = strchr(got, '\n')) != NULL)
+				got++;
+		ck_abort_msg("want '%s', got '%.*s'", line, got ? (int)strcspn(got, "\n") : 4, got ? got : "none");
+	}
+	free(out);
+}
+
+/* A whole file, NUL-terminated (free it). */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r"), *m = open_memstream(&buf, &len);
+	int c;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(m);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* A sample of the named disks (NULL-terminated), each with that diskseq,
+ * rd_ios and time_in_queue. */
+static void disks_of(struct sample *s, const char *const *names, const unsigned long long *seq,
+		     const uint64_t *ios, const uint64_t *tiq)
+{
+	sample_clear(s);
+	for (size_t i = 0; names[i]; i++) {
+		struct disk_sample *d = add(s, names[i], 20);
+
+		d->info.diskseq = seq[i];
+		d->st.rd_ios = ios[i];
+		d->st.time_in_queue = tiq[i];
+	}
+}
+
+#define TIQ(dev) "blktune_io_time_weighted_seconds_total{device=\"" dev "\"} "
+
+START_TEST(ms_counters_go_on_past_the_wrap)
+{
+	static const char *const one[] = { "sdc", NULL }, *const two[] = { "sdb", "sdc", NULL };
+	struct ms_wrap w = { 0 };
+	struct sample s;
+	struct disk_sample *d;
+
+	sample_init(&s);
+	disks_of(&s, one, (const unsigned long long[]){ 9 }, (const uint64_t[]){ 10 },
+		 (const uint64_t[]){ 4294967000ULL });
+	d = &s.disks[0];
+	d->st.rd_ticks = UINT32_MAX;
+	d->st.io_ticks = 100;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.000\n");
+	/* both wrapped; io_ticks did not */
+	d->st.rd_ios = 11;
+	d->st.time_in_queue = 500;
+	d->st.rd_ticks = 5;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.796\n");
+	has(render_wrapped(&s, &w), "blktune_read_time_seconds_total{device=\"sdc\"} 4294967.301\n");
+	has(render_wrapped(&s, &w), "blktune_io_time_seconds_total{device=\"sdc\"} 0.100\n");
+	ck_assert_uint_eq(ms_wrap_value(&w, 0, offsetof(struct disk_stat, rd_ios), 11), 11);
+	ck_assert_uint_eq(ms_wrap_value(&w, 1, offsetof(struct disk_stat, rd_ticks), 5), 5); /* no disk 1 */
+	/* a second wrap */
+	d->st.time_in_queue = 4294967295ULL;
+	has(render_wrapped(&s, &w), TIQ("sdc") "8589934.591\n");
+	/* a new disk ahead of it moves it to index 1: its wraps follow it */
+	disks_of(&s, two, (const unsigned long long[]){ 9, 9 }, (const uint64_t[]){ 0, 11 },
+		 (const uint64_t[]){ 3, 7 });
+	has(render_wrapped(&s, &w), TIQ("sdc") "8589934.599\n");
+	has(render_wrapped(&s, &w), TIQ("sdb") "0.003\n");
+	/* the device reset (its 64-bit counters stepped back): raw again */
+	disks_of(&s, two, (const unsigned long long[]){ 9, 9 }, (const uint64_t[]){ 0, 1 },
+		 (const uint64_t[]){ 3, 8 });
+	has(render_wrapped(&s, &w), TIQ("sdc") "0.008\n");
+	/* wrapped once more, then re-created under the same name and number
+	 * (another diskseq): raw again */
+	s.disks[1].st.time_in_queue = 4294967295ULL;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.295\n");
+	s.disks[1].st.time_in_queue = 2;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.298\n");
+	s.disks[1].st.time_in_queue = 1;
+	s.disks[1].info.diskseq = 10;
+	has(render_wrapped(&s, &w), TIQ("sdc") "0.001\n");
+	ms_wrap_free(&w);
+	/* without wraps given: the raw value */
+	has(render(&s), TIQ("sdc") "0.001\n");
+	sample_free(&s);
+}
+END_TEST
+
+/* The exporter keeps the wraps between publishes (the textfile here). */
+START_TEST(exporter_publishes_past_the_wrap)
+{
+	char dir[] = "/tmp/blktune-unit-XXXXXX", path[64];
+	struct exporter *e;
+	struct sample s;
+	char why[256];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(exporter_open(NULL, dir, &e, why, sizeof(why)), 0);
+	sample_init(&s);
+	for (int i = 0; i < 2; i++) {
+		if (!i)
+			add(&s, "loop9", 14);
+		s.disks[0].st.io_ticks = i ? 10 : 4294967290ULL;
+		ck_assert_int_eq(exporter_publish(e, &s, why, sizeof(why)), 0);
+	}
+	exporter_close(e);
+	snprintf(path, sizeof(path), "%s/blktune.prom", dir);
+	has(slurp(path), "blktune_io_time_seconds_total{device=\"loop9\"} 4294967.306\n");
+	unlink(path);
+	rmdir(dir);
 	sample_free(&s);
 }
 END_TEST
@@ -536,6 +680,8 @@ static Suite *output_prom_suite(void)
 	tcase_add_test(tc, counters_in_base_units);
 	tcase_add_test(tc, no_scheduler_no_series);
 	tcase_add_test(tc, ms_counter_past_32_bits);
+	tcase_add_test(tc, ms_counters_go_on_past_the_wrap);
+	tcase_add_test(tc, exporter_publishes_past_the_wrap);
 	tcase_add_test(tc, timestamps_on_every_sample_line);
 	tcase_add_test(tc, trace_loss_counters);
 	tcase_add_test(tc, traced_histograms_per_disk);
