@@ -54,6 +54,7 @@ void snapshot_free(struct snapshot *s)
 	for (size_t i = 0; i < s->ndev; i++)
 		dev_free(&s->dev[i]);
 	free(s->dev);
+	free(s->byname);
 	snapshot_init(s);
 }
 
@@ -113,12 +114,81 @@ const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum s
 	return NULL;
 }
 
+struct name_idx {
+	const char *name;
+	size_t i;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct name_idx *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* s's device indices sorted by name, equal names in dev order: an array
+ * of ndev, or NULL (none, or out of memory). */
+static size_t *sort_names(const struct snapshot *s)
+{
+	struct name_idx *t = s->ndev ? malloc(s->ndev * sizeof(*t)) : NULL;
+	size_t *idx = t ? malloc(s->ndev * sizeof(*idx)) : NULL;
+
+	if (!idx) {
+		free(t);
+		return NULL;
+	}
+	for (size_t i = 0; i < s->ndev; i++)
+		t[i] = (struct name_idx){ s->dev[i].name, i };
+	qsort(t, s->ndev, sizeof(*t), by_name);
+	for (size_t i = 0; i < s->ndev; i++)
+		idx[i] = t[i].i;
+	free(t);
+	return idx;
+}
+
+/* Of the devices whose name an earlier device has, the first in dev order
+ * (the one a reader stops at), or SIZE_MAX; *first is that earlier one. */
+static size_t second_name(const struct snapshot *s, const size_t *idx, size_t *first)
+{
+	size_t second = SIZE_MAX;
+
+	for (size_t k = 0; k + 1 < s->ndev; k++)
+		if (!strcmp(s->dev[idx[k]].name, s->dev[idx[k + 1]].name) && idx[k + 1] < second) {
+			second = idx[k + 1];
+			*first = idx[k];
+		}
+	return second;
+}
+
+/* Make s->byname; out of memory leaves it NULL (snapshot_find scans). */
+static void index_names(struct snapshot *s)
+{
+	free(s->byname);
+	s->byname = sort_names(s);
+	s->nbyname = s->byname ? s->ndev : 0;
+}
+
 const struct snapshot_dev *snapshot_find(const struct snapshot *s, const char *name)
 {
-	for (size_t i = 0; i < s->ndev; i++)
-		if (!strcmp(s->dev[i].name, name))
-			return &s->dev[i];
-	return NULL;
+	size_t lo = 0, hi = s->nbyname;
+
+	if (!s->byname || s->nbyname != s->ndev) {
+		for (size_t i = 0; i < s->ndev; i++)
+			if (!strcmp(s->dev[i].name, name))
+				return &s->dev[i];
+		return NULL;
+	}
+	/* the lowest position whose name is not below name: the first of equals */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->dev[s->byname[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nbyname && !strcmp(s->dev[s->byname[lo]].name, name) ? &s->dev[s->byname[lo]] : NULL;
 }
 
 const char *snapshot_tunable(const struct snapshot_dev *d, const char *name)
@@ -303,6 +373,8 @@ int snapshot_capture(struct snapshot *s, const struct snapshot_source *src, char
 	}
 	series_window_free(&w);
 	free(info);
+	if (!err)
+		index_names(s);
 	if (err) {
 		snapshot_free(s);
 		snprintf(msg, len, "snapshot: %s", strerror(-err));
@@ -393,24 +465,38 @@ static bool rest_ok(const char *s)
 	return format_text_ok(s, false);
 }
 
-/* The second device under a name (the reader refuses it), or NULL. */
-static const struct snapshot_dev *name_twice(const struct snapshot *s)
+/* The second device under a name (the reader refuses it), or NULL; *first
+ * the first one. -ENOMEM when there is no memory to tell. */
+static int name_twice(const struct snapshot *s, const struct snapshot_dev **first,
+		      const struct snapshot_dev **twice)
 {
-	for (size_t i = 0; i < s->ndev; i++)
-		if (snapshot_find(s, s->dev[i].name) != &s->dev[i])
-			return &s->dev[i];
-	return NULL;
+	size_t *idx = sort_names(s), a = 0, b;
+
+	*twice = NULL;
+	if (!idx)
+		return s->ndev ? -ENOMEM : 0;
+	if ((b = second_name(s, idx, &a)) != SIZE_MAX) {
+		*first = &s->dev[a];
+		*twice = &s->dev[b];
+	}
+	free(idx);
+	return 0;
 }
 
 /* What of s its reader would refuse, checked once before a byte is
  * written: -EINVAL for a device name twice, -ERANGE for a span or stat no
- * interval could give (msg, when not NULL, says which), or 0. */
+ * interval could give (msg, when not NULL, says which), -ENOMEM, or 0. */
 static int refusal(const struct snapshot *s, char *msg, size_t len)
 {
-	const struct snapshot_dev *twice = name_twice(s), *first;
+	const struct snapshot_dev *twice, *first = NULL;
+	int err = name_twice(s, &first, &twice);
 
+	if (err < 0) {
+		if (msg)
+			snprintf(msg, len, "%s", strerror(-err));
+		return err;
+	}
 	if (twice) {
-		first = snapshot_find(s, twice->name);
 		if (msg)
 			snprintf(msg, len, "device %s appears twice (%u:%u and %u:%u): not saved", twice->name,
 				 first->major, first->minor, twice->major, twice->minor);
@@ -617,6 +703,7 @@ struct parser {
 	int version;
 	int last_stat, last_vec;
 	struct snapshot *s;
+	size_t *dev_line; /* the line of each device record: a name twice is checked at 'end' */
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -704,8 +791,6 @@ static int rec_device(struct parser *p, char **pos)
 		return perr(p, "device name too long");
 	if (!word_ok(name))
 		return perr(p, "device name with control characters or bytes that are not UTF-8");
-	if (snapshot_find(p->s, name))
-		return perr(p, "device %s appears twice", name);
 	if (p->s->ndev >= SNAPSHOT_DEVS_MAX)
 		return perr(p, "more than %d devices", SNAPSHOT_DEVS_MAX);
 	if (mm[0] < '0' || mm[0] > '9')
@@ -716,6 +801,14 @@ static int rec_device(struct parser *p, char **pos)
 	mi = strtoul(end + 1, &end, 10);
 	if (*end || mi > 1048575)
 		return perr(p, "'%.40s' is not MAJOR:MINOR", mm);
+	if ((p->s->ndev & (p->s->ndev - 1)) == 0) {
+		size_t *nl = realloc(p->dev_line, (p->s->ndev ? p->s->ndev * 2 : 1) * sizeof(*nl));
+
+		if (!nl)
+			return -ENOMEM;
+		p->dev_line = nl;
+	}
+	p->dev_line[p->s->ndev] = p->line;
 	if (!(d = add_dev(p->s)))
 		return -ENOMEM;
 	snprintf(d->name, sizeof(d->name), "%s", name);
@@ -871,6 +964,27 @@ static bool may_follow(enum rec prev, enum rec r, bool first)
 	}
 }
 
+/* A name given to two devices: the reader stops at the second one's line
+ * (all devices are in by 'end': one sort, not a scan per device). Then the
+ * index snapshot_find uses. */
+static int names_once(struct parser *p)
+{
+	struct snapshot *s = p->s;
+	size_t first = 0, twice, at = p->line;
+	int err = 0;
+
+	index_names(s);
+	if (!s->byname && s->ndev)
+		return -ENOMEM;
+	if ((twice = second_name(s, s->byname, &first)) != SIZE_MAX) {
+		p->line = p->dev_line[twice];
+		err = perr(p, "device %s appears twice (first on line %zu)", s->dev[twice].name, p->dev_line[first]);
+		p->line = at;
+	}
+	return err;
+}
+
+
 static int record(struct parser *p, char *line, bool first)
 {
 	char *pos = line, *kw = word(&pos);
@@ -932,7 +1046,9 @@ static int record(struct parser *p, char *line, bool first)
 			return err;
 		if (ndev != p->s->ndev)
 			return perr(p, "end says %zu devices, the file has %zu", ndev, p->s->ndev);
-		return no_more(p, &pos);
+		if ((err = no_more(p, &pos)))
+			return err;
+		return names_once(p);
 	}
 }
 
@@ -972,6 +1088,7 @@ int snapshot_parse(const char *buf, size_t size, const char *name, struct snapsh
 	else if (!err && p.last != REC_END)
 		err = perr(&p, "truncated: no 'end' line%s", p.last >= REC_DEVICE ? " (file ends inside a device)" : "");
 	free(copy);
+	free(p.dev_line);
 	if (err)
 		snapshot_free(out);
 	return err;

@@ -767,8 +767,26 @@ START_TEST(test_parser_errors)
 	t = edit(text, "stat r/s", "stat r/s 2 1 0 1 1\nstat r/s");
 	expect_error(t, strlen(t), "metric r/s twice");
 	free(t);
-	t = edit(text, "end 1\n", "device loop7 7:7 0\nend 1\n");
-	expect_error(t, strlen(t), "device loop7 appears twice");
+	{
+		/* named at the second device's line, with the first one's */
+		const char *end = strstr(text, "end 1\n"), *dev = strstr(text, "device loop7 ");
+		size_t at = 1, first = 1;
+		char want[96];
+
+		for (const char *c = text; c < end; c++) {
+			at += *c == '\n';
+			first += c < dev && *c == '\n';
+		}
+		t = edit(text, "end 1\n", "device loop7 7:7 0\nspan 0 1 1 0 0\nend-device\nend 2\n");
+		snprintf(want, sizeof(want), "x.snap:%zu: device loop7 appears twice (first on line %zu)", at, first);
+		expect_error(t, strlen(t), want);
+		free(t);
+		/* a third name between them and a fourth after: still the second loop7 */
+		t = edit(text, "end 1\n", "device a 7:8 0\nspan 0 1 1 0 0\nend-device\ndevice loop7 7:7 0\nspan 0 1 1 0 0\n"
+					    "end-device\ndevice a 7:8 0\nspan 0 1 1 0 0\nend-device\nend 4\n");
+		snprintf(want, sizeof(want), "x.snap:%zu: device loop7 appears twice (first on line %zu)", at + 3, first);
+		expect_error(t, strlen(t), want);
+	}
 	free(t);
 	/* garbage and malformed lines */
 	t = edit(text, "window 30\n", "window 30\n\x01\xff garbage\n");
@@ -1788,6 +1806,55 @@ START_TEST(test_read_not_regular)
 }
 END_TEST
 
+/* snapshot_find through the name index gives what a scan gives: the
+ * device of a name, NULL for a name not there (prefixes and extensions of
+ * names that are); 3000 devices parsed from a file. */
+START_TEST(test_find_by_index)
+{
+	static const char *const parts[] = { "sd", "nvme0n", "loop", "dm-", "md", "zram", "a" };
+	unsigned short seed[3] = { 4, 5, 6 };
+	char *text = NULL, name[32], msg[256];
+	size_t len = 0, n = 3000;
+	FILE *f = open_memstream(&text, &len);
+	struct snapshot s;
+
+	/* names from 7 prefixes and numbers, none twice, not in sorted order */
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "blktune-snapshot 2\nhost h\nkernel k\ntime 1\nwindow 30\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "device %s%zu 7:%zu 0\nspan 0 1 1 0 0\nend-device\n", parts[(i * 7919) % 7],
+			(i * 7919) % n, i);
+	fprintf(f, "end %zu\n", n);
+	fclose(f);
+	ck_assert_int_eq(snapshot_parse(text, len, "many.snap", &s, msg, sizeof(msg)), 0);
+	free(text);
+	ck_assert_ptr_nonnull(s.byname);
+	ck_assert_uint_eq(s.nbyname, n);
+	for (int k = 0; k < 20000; k++) {
+		const struct snapshot_dev *want = NULL;
+
+		snprintf(name, sizeof(name), "%s%u", parts[(int)(erand48(seed) * 7)],
+			 (unsigned)(erand48(seed) * (double)n * 1.2));
+		if (k % 5 == 0) /* often an extension of a name there */
+			strcat(name, k % 10 ? "0" : "");
+		for (size_t i = 0; i < s.ndev && !want; i++)
+			if (!strcmp(s.dev[i].name, name))
+				want = &s.dev[i];
+		ck_assert_msg(snapshot_find(&s, name) == want, "%s", name);
+	}
+	for (size_t i = 0; i < s.ndev; i++)
+		ck_assert_ptr_eq(snapshot_find(&s, s.dev[i].name), &s.dev[i]);
+	ck_assert_ptr_null(snapshot_find(&s, ""));
+	ck_assert_ptr_null(snapshot_find(&s, "~"));
+	/* an index that does not cover every device (one added since) is not
+	 * used: the device it lacks is found */
+	snprintf(s.dev[n - 1].name, sizeof(s.dev[n - 1].name), "zz-added");
+	s.nbyname--;
+	ck_assert_ptr_eq(snapshot_find(&s, "zz-added"), &s.dev[n - 1]);
+	snapshot_free(&s);
+}
+END_TEST
+
 UNIT_SUITE(snapshot_suite)
 static Suite *snapshot_suite(void)
 {
@@ -1824,6 +1891,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_recreated_device_window);
 	tcase_add_test(tc, test_name_on_new_number);
 	tcase_add_test(tc, test_write_refuses_name_twice);
+	tcase_add_test(tc, test_find_by_index);
 	suite_add_tcase(s, tc);
 	return s;
 }
