@@ -60,7 +60,7 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 	bool logx = plot_log_x(p, n), num = numeric(p, n);
 	double ymax = 0;
 	int w = width < 10 ? 10 : width > PLOT_W_MAX ? PLOT_W_MAX : width;
-	int h = height < 3 ? 3 : height > PLOT_H_MAX ? PLOT_H_MAX : height;
+	int h = height < 3 ? 3 : height > PLOT_H_MAX ? PLOT_H_MAX : height, lw;
 
 	double bars = 0;
 
@@ -94,15 +94,20 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 		r = row(p[i].y, ymax, h);
 		grid[r][c] = '*';
 	}
+	/* The labels' column: 9 wide, or the top label's width (a rate of
+	 * 123456789.0 once pushed its own row's axis a column right). */
+	lw = snprintf(NULL, 0, "%.1f", ymax);
+	if (lw < 9)
+		lw = 9;
 	fprintf(f, "%s against %s%s\n", yname, xname, logx ? " (log scale)" : "");
 	for (int r = 0; r < h; r++) {
 		double yv = ymax * (h - 1 - r) / (h - 1);
 		if (r == 0 || r == h - 1 || r == h / 2)
-			fprintf(f, "%9.1f |%s\n", yv, grid[r]);
+			fprintf(f, "%*.1f |%s\n", lw, yv, grid[r]);
 		else
-			fprintf(f, "%9s |%s\n", "", grid[r]);
+			fprintf(f, "%*s |%s\n", lw, "", grid[r]);
 	}
-	fprintf(f, "%9s +", "");
+	fprintf(f, "%*s +", lw, "");
 	for (int c = 0; c < w; c++)
 		fputc('-', f);
 	fputc('\n', f);
@@ -124,6 +129,6 @@ int plot_draw(FILE *f, const struct plot_point *p, size_t n, int width, int heig
 	}
 	for (size_t e = sizeof(axis) - 1; e > 0 && axis[e - 1] == ' '; e--)
 		axis[e - 1] = '\0';
-	fprintf(f, "%9s  %s\n", "", axis);
+	fprintf(f, "%*s  %s\n", lw, "", axis);
 	return ferror(f) ? -EIO : 0;
 }

@@ -3,7 +3,8 @@
  * Layout, from plot_draw: a title "Y against X[ (log scale)]"; h rows of
  * "%9.1f |" (top, middle h/2 and bottom rows: the value there) or 9 blanks
  * and " |", then w cells; "         +" and w dashes; 11 blanks and the tick
- * labels, each starting at its point's column, kept whole or left out.
+ * labels, each starting at its point's column, kept whole or left out. A
+ * top value wider than 9 widens that column for every line.
  * A point's column is (x - min) / (max - min) x (w - 1) (of log x on a log
  * axis), w / 2 when all x are alike; categorical x (NaN) go by index. Its
  * row is h - 1 - round(y / ymax x (h - 1)), y below 0 on the bottom row. */
@@ -330,6 +331,23 @@ START_TEST(test_plot_labels)
 }
 END_TEST
 
+/* A top value wider than 9 characters: the label column is as wide as it
+ * on every line, so the axis stays one column (it moved right on the rows
+ * with a wide label). */
+START_TEST(test_plot_wide_y_labels)
+{
+	struct plot_point p[2] = { { 1, 123456789.0, "1", 0, 0 }, { 2, 61728394.5, "2", 0, 0 } };
+
+	expect_plot(p, 2, 11, 3,
+		    "MB/s against kb\n"
+		    "123456789.0 |*          \n"
+		    " 61728394.5 |          *\n"
+		    "        0.0 |           \n"
+		    "            +-----------\n"
+		    "             1         2\n");
+}
+END_TEST
+
 UNIT_SUITE(plot_suite)
 static Suite *plot_suite(void)
 {
@@ -337,6 +355,7 @@ static Suite *plot_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_plot_log_x);
+	tcase_add_test(tc, test_plot_wide_y_labels);
 	tcase_add_test(tc, test_plot_linear_marks);
 	tcase_add_test(tc, test_plot_small_y);
 	tcase_add_test(tc, test_plot_log_marks);
