@@ -288,6 +288,7 @@ static void disks_of(struct sample *s, const char *const *names, const unsigned 
 	for (size_t i = 0; names[i]; i++) {
 		struct disk_sample *d = add(s, names[i], 20);
 
+		d->st.dev = makedev(8, 16 * (unsigned)names[i][2]); /* sdb 8:1568, sdc 8:1584 */
 		d->info.diskseq = seq[i];
 		d->st.rd_ios = ios[i];
 		d->st.time_in_queue = tiq[i];
@@ -340,9 +341,23 @@ START_TEST(ms_counters_go_on_past_the_wrap)
 	s.disks[1].st.time_in_queue = 1;
 	s.disks[1].info.diskseq = 10;
 	has(render_wrapped(&s, &w), TIQ("sdc") "0.001\n");
+	/* the same name and diskseq on another number: another device */
+	s.disks[1].st.time_in_queue = 4294967295ULL;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.295\n");
+	s.disks[1].st.time_in_queue = 4;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.300\n");
+	s.disks[1].st.time_in_queue = 3;
+	s.disks[1].st.dev = makedev(8, 1);
+	has(render_wrapped(&s, &w), TIQ("sdc") "0.003\n");
+	ms_wrap_free(&w);
+	/* freed: nothing known, and usable again */
+	ck_assert_uint_eq(w.n, 0);
+	ck_assert_ptr_null(w.d);
+	s.disks[1].st.time_in_queue = 2;
+	has(render_wrapped(&s, &w), TIQ("sdc") "0.002\n");
 	ms_wrap_free(&w);
 	/* without wraps given: the raw value */
-	has(render(&s), TIQ("sdc") "0.001\n");
+	has(render(&s), TIQ("sdc") "0.002\n");
 	sample_free(&s);
 }
 END_TEST
