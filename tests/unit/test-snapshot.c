@@ -781,10 +781,17 @@ START_TEST(test_parser_errors)
 		snprintf(want, sizeof(want), "x.snap:%zu: device loop7 appears twice (first on line %zu)", at, first);
 		expect_error(t, strlen(t), want);
 		free(t);
-		/* a third name between them and a fourth after: still the second loop7 */
-		t = edit(text, "end 1\n", "device a 7:8 0\nspan 0 1 1 0 0\nend-device\ndevice loop7 7:7 0\nspan 0 1 1 0 0\n"
-					    "end-device\ndevice a 7:8 0\nspan 0 1 1 0 0\nend-device\nend 4\n");
+		/* loop7 m loop7 m: the reader stops at the second loop7, though m's
+		 * pair sorts after it */
+		t = edit(text, "end 1\n", "device m 7:8 0\nspan 0 1 1 0 0\nend-device\ndevice loop7 7:7 0\nspan 0 1 1 0 0\n"
+					    "end-device\ndevice m 7:8 0\nspan 0 1 1 0 0\nend-device\nend 4\n");
 		snprintf(want, sizeof(want), "x.snap:%zu: device loop7 appears twice (first on line %zu)", at + 3, first);
+		expect_error(t, strlen(t), want);
+		free(t);
+		/* loop7 m n m: m's lines, not the first device's */
+		t = edit(text, "end 1\n", "device m 7:8 0\nspan 0 1 1 0 0\nend-device\ndevice n 7:7 0\nspan 0 1 1 0 0\n"
+					    "end-device\ndevice m 7:9 0\nspan 0 1 1 0 0\nend-device\nend 4\n");
+		snprintf(want, sizeof(want), "x.snap:%zu: device m appears twice (first on line %zu)", at + 6, at);
 		expect_error(t, strlen(t), want);
 	}
 	free(t);
