@@ -242,25 +242,34 @@ static void warn_gaps(struct compare_result *r, const struct snapshot *s, const 
 static void warn(struct compare_result *r)
 {
 	const struct snapshot *a = r->a, *b = r->b;
+	size_t others = 0;
 
 	if (a->ndev == 1 && b->ndev == 1 && strcmp(a->dev[0].name, b->dev[0].name))
 		add_warning(r, "A is %s (%u:%u), B is %s (%u:%u): different devices", a->dev[0].name, a->dev[0].major,
 			    a->dev[0].minor, b->dev[0].name, b->dev[0].major, b->dev[0].minor);
+	/* The first such device in full, then how many more: none is hidden
+	 * behind the first. */
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct snapshot_dev *x = &a->dev[i], *y = snapshot_find(b, x->name);
-		if (y && (x->major != y->major || x->minor != y->minor)) {
-			add_warning(r, "%s is %u:%u in A but %u:%u in B: not the same device", x->name, x->major,
-				    x->minor, y->major, y->minor);
-			break;
-		}
+		bool moved = y && (x->major != y->major || x->minor != y->minor);
 		/* Same name and number, another diskseq: re-created in between
 		 * (a loop device attached again, maybe to another file). */
-		if (y && x->diskseq && y->diskseq && x->diskseq != y->diskseq) {
+		bool again = y && !moved && x->diskseq && y->diskseq && x->diskseq != y->diskseq;
+
+		if (!moved && !again)
+			continue;
+		if (others++)
+			continue;
+		if (moved)
+			add_warning(r, "%s is %u:%u in A but %u:%u in B: not the same device", x->name, x->major,
+				    x->minor, y->major, y->minor);
+		else
 			add_warning(r, "%s has diskseq %llu in A but %llu in B: re-created in between, "
 				    "maybe not the same device", x->name, x->diskseq, y->diskseq);
-			break;
-		}
 	}
+	if (others > 1)
+		add_warning(r, "%zu more device%s of another number or diskseq in B", others - 1,
+			    others > 2 ? "s" : "");
 	if (strcmp(a->host, b->host))
 		add_warning(r, "A was taken on %s, B on %s", a->host, b->host);
 	warn_gaps(r, a, "A");

@@ -385,23 +385,33 @@ START_TEST(test_multi_device)
 	ck_assert_uint_eq(r.ndev, 0);
 	ck_assert_ptr_null(r.dev);
 
-	/* every device re-created in between: the first is warned about */
+	/* every device re-created in between: the first is warned about, and
+	 * how many more */
 	da[0].diskseq = 1;
 	db[1].diskseq = 2;
 	da[1].diskseq = 3;
 	hand_dev(&db[0], "loop8", 8, 300, 0);
 	db[0].diskseq = 4;
 	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
-	ck_assert_str_eq(r.warning, "loop7 has diskseq 1 in A but 2 in B: re-created in between, maybe not the same device");
+	ck_assert_str_eq(r.warning, "loop7 has diskseq 1 in A but 2 in B: re-created in between, maybe not the same "
+				    "device; 1 more device of another number or diskseq in B");
 	ck_assert_uint_eq(r.ndev, 2);
 	compare_free(&r);
 	/* every device with another number in B: likewise the first */
 	db[1].minor = 17;
 	db[0].minor = 18;
 	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
-	ck_assert_str_eq(r.warning, "loop7 is 7:7 in A but 7:17 in B: not the same device");
+	ck_assert_str_eq(r.warning,
+			 "loop7 is 7:7 in A but 7:17 in B: not the same device; 1 more device of another number or "
+			 "diskseq in B");
 	compare_free(&r);
+	/* the second one only: named in full */
 	db[1].minor = 7;
+	db[1].diskseq = 1;
+	ck_assert_int_eq(compare_snapshots(&a, &b, &r), 0);
+	ck_assert_str_eq(r.warning, "loop8 is 7:8 in A but 7:18 in B: not the same device");
+	compare_free(&r);
+	db[1].diskseq = 2;
 	db[0].minor = 8;
 	/* rMB/s and wMB/s equally busy: the headline is the first, rMB/s */
 	da[0].st[COLUMN_WMB_S] = da[0].st[COLUMN_RMB_S];
