@@ -344,6 +344,13 @@ START_TEST(test_restore_ranks)
 	}
 	ck_assert_int_gt(RANK("iosched/new_knob"), RANK("nr_requests"));
 	ck_assert_int_lt(RANK("max_sectors_kb"), RANK("read_ahead_kb"));
+	/* Writing a queue limit (max_sectors_kb, and the features add_random and
+	 * iostats since 6.11) raises read_ahead_kb to twice max_sectors_kb: each
+	 * is restored before it and journals it with its own change. */
+	ck_assert_int_lt(RANK("add_random"), RANK("read_ahead_kb"));
+	ck_assert_int_lt(RANK("iostats"), RANK("read_ahead_kb"));
+	ck_assert_str_eq(tunable_table_find("add_random")->side_effects, "read_ahead_kb");
+	ck_assert_str_eq(tunable_table_find("iostats")->side_effects, "read_ahead_kb");
 	ck_assert_int_lt(RANK("read_ahead_kb"), RANK("irq"));
 	ck_assert_int_gt(RANK("write_cache"), RANK("irq"));
 	ck_assert_str_eq(tunable_table_find("scheduler")->side_effects, "nr_requests iosched/*");
