@@ -35,8 +35,10 @@ struct persist_setting {
  * which. */
 int persist_identity(const struct root *r, const char *dev, struct persist_id *id, char *why, size_t whylen);
 
-/* Order settings as they must be applied (the scheduler before its
- * parameters and before nr_requests, which a scheduler change resets). */
+/* Order settings as they must be applied, in the tunable table's restore
+ * order: the scheduler (it resets nr_requests and replaces its parameters),
+ * nr_requests (it resets iosched/async_depth), the parameters, then the
+ * queue limits before read_ahead_kb, which they raise. */
 void persist_sort(struct persist_setting *set, size_t n);
 
 /* The rule file's name, "60-blktune-<identity>.rules". */

@@ -123,13 +123,14 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
 	return 0;
 }
 
+/* The order --restore writes in (the table's): the scheduler, then
+ * nr_requests (it resets iosched/async_depth), then the scheduler's
+ * parameters, the queue limits before read_ahead_kb (they raise it). */
 static int rank(const char *name)
 {
-	if (!strcmp(name, "scheduler"))
-		return 0;
-	if (!strncmp(name, "iosched/", 8))
-		return 1;
-	return 2;
+	const struct tunable_def *def = tunable_table_find(name);
+
+	return def ? def->restore_rank : 9;
 }
 
 static int cmp_setting(const void *a, const void *b)

@@ -70,6 +70,25 @@ t_eq "the rule leaves $b's read_ahead_kb alone" "$(q "$b" read_ahead_kb)" "$b_ra
 t_eq "and its scheduler" "$(sched "$b")" "$b_sched"
 t_check "the system's rules directory was not touched" test ! -e "/etc/udev/rules.d/$(basename "$f")"
 
+# A rule with nr_requests and mq-deadline's async_depth: writing nr_requests
+# resets async_depth, so the rule must write it first.
+qa=/sys/block/$a/queue
+if t_have_sched mq-deadline "$qa"; then
+	echo mq-deadline > "$qa/scheduler"
+	"$BLKTUNE" persist "$a" scheduler=mq-deadline iosched/async_depth=48 nr_requests=96 --rules-dir "$rules" \
+		--yes > "$T_TMP/out" 2>&1
+	t_eq "persist with async_depth and nr_requests: exit status" "$?" 0
+	t_check "nr_requests before the parameters" \
+		grep -qE 'ATTR\{queue/nr_requests\}="96".*ATTR\{queue/iosched/async_depth\}="48"' "$f"
+	echo none > "$qa/scheduler"
+	run_udev "$a"
+	t_eq "udevadm test: the scheduler" "$(sched "$a")" mq-deadline
+	t_eq "udevadm test: nr_requests" "$(q "$a" nr_requests)" 96
+	t_eq "udevadm test: async_depth as persisted, not reset by nr_requests" "$(q "$a" iosched/async_depth)" 48
+else
+	t_absent "mq-deadline ($(cat "$qa/scheduler")): async_depth order untested here"
+fi
+
 # --remove
 "$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null
 t_eq "--remove exit status" "$?" 0

@@ -120,16 +120,17 @@ START_TEST(rule_text_and_order)
 	snprintf(id.value, sizeof(id.value), "/srv/a b/data.img");
 	persist_sort(set, 5);
 	ck_assert_str_eq(set[0].name, "scheduler");
-	ck_assert_str_eq(set[1].name, "iosched/fifo_batch");
-	ck_assert_str_eq(set[2].name, "add_random"); /* after iosched/ though it sorts first */
-	ck_assert_str_eq(set[3].name, "nr_requests");
-	ck_assert_str_eq(set[4].name, "read_ahead_kb");
-	memmove(&set[2], &set[3], 2 * sizeof(set[0]));
+	/* nr_requests resets mq-deadline's async_depth: before the parameters */
+	ck_assert_str_eq(set[1].name, "nr_requests");
+	ck_assert_str_eq(set[2].name, "iosched/fifo_batch");
+	ck_assert_str_eq(set[3].name, "add_random"); /* after iosched/ though it sorts first */
+	ck_assert_str_eq(set[4].name, "read_ahead_kb"); /* add_random raises it */
+	memmove(&set[3], &set[4], sizeof(set[0]));
 	ck_assert_int_eq(persist_rule(&id, "loop2", set, 4, rule, sizeof(rule)), 0);
 	ck_assert_str_eq(strstr(rule, "ACTION"),
 			 "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
 			 "ATTR{loop/backing_file}==\"/srv/a b/data.img\", ATTR{queue/scheduler}=\"mq-deadline\", "
-			 "ATTR{queue/iosched/fifo_batch}=\"8\", ATTR{queue/nr_requests}=\"64\", "
+			 "ATTR{queue/nr_requests}=\"64\", ATTR{queue/iosched/fifo_batch}=\"8\", "
 			 "ATTR{queue/read_ahead_kb}=\"1024\"\n");
 	ck_assert_ptr_nonnull(strstr(rule, "# Written by blktune persist for loop2"));
 	persist_file_name(&id, name, sizeof(name));
