@@ -86,7 +86,10 @@ int tunable_check(struct tunable_session *s, const char *dev, const char *name, 
 /* dir > 0 up (double, +1, next choice), dir < 0 down. */
 int tunable_step(struct tunable_session *s, const char *dev, const char *name, int dir,
 		 struct tunable_result *res);
-/* Undo the last change of this session (-ENOENT when there is none). */
+/* Undo the last change of this session (-ENOENT when there is none). Like
+ * a restore, it writes only to the device it changed: -EEXIST when another
+ * device has taken the name (diskseq, else MAJ:MIN), -ENODEV when it is
+ * gone; that change is then dropped from the undo history. */
 int tunable_undo(struct tunable_session *s, struct tunable_result *res);
 /* Open the journal now (and take its lock), as the first change would, and
  * report() the lines it took out of the file as malformed. -EPERM: the

@@ -25,8 +25,15 @@ struct saved {
 	char value[TUNABLE_VALUE_MAX];
 };
 
+/* Which device a name is now: its diskseq and MAJ:MIN ("-" when unknown). */
+struct ident {
+	char devt[JOURNAL_ID_MAX];
+	char diskseq[JOURNAL_ID_MAX];
+};
+
 struct undo {
 	char dev[TUNABLE_DEV_MAX];
+	struct ident id; /* the device changed: undo writes to no other */
 	size_t n;
 	struct saved v[SIDE_MAX + 1]; /* the tunable, then what the kernel may change with it */
 };
@@ -240,12 +247,6 @@ static bool same_value(const struct tunable_def *def, const char *a, const char 
 	return strcmp(a, b) == 0;
 }
 
-/* Which device a name is now: its diskseq and MAJ:MIN ("-" when unknown). */
-struct ident {
-	char devt[JOURNAL_ID_MAX];
-	char diskseq[JOURNAL_ID_MAX];
-};
-
 static void read_ident(const struct root *r, const char *dev, struct ident *id)
 {
 	char rel[PATH_MAX];
@@ -262,21 +263,31 @@ static void read_ident(const struct root *r, const char *dev, struct ident *id)
 		snprintf(id->devt, sizeof(id->devt), "%u:%u", maj, min);
 }
 
-/* NULL when e was recorded on the device the name is now, else why not: the
+/* NULL when the name is now the device it was (was), else why not: the
  * diskseq decides where both have one, else MAJ:MIN. */
-static const char *other_device(const struct journal_entry *e, const struct ident *now, char *why, size_t size)
+static const char *moved(const struct ident *was, const struct ident *now, char *why, size_t size)
 {
-	if (strcmp(e->diskseq, "-") && strcmp(now->diskseq, "-")) {
-		if (strcmp(e->diskseq, now->diskseq) == 0)
+	if (strcmp(was->diskseq, "-") && strcmp(now->diskseq, "-")) {
+		if (strcmp(was->diskseq, now->diskseq) == 0)
 			return NULL;
-		snprintf(why, size, "another device now (diskseq %s, was %s)", now->diskseq, e->diskseq);
+		snprintf(why, size, "another device now (diskseq %s, was %s)", now->diskseq, was->diskseq);
 		return why;
 	}
-	if (strcmp(e->devt, "-") && strcmp(now->devt, "-") && strcmp(e->devt, now->devt)) {
-		snprintf(why, size, "another device now (device number %s, was %s)", now->devt, e->devt);
+	if (strcmp(was->devt, "-") && strcmp(now->devt, "-") && strcmp(was->devt, now->devt)) {
+		snprintf(why, size, "another device now (device number %s, was %s)", now->devt, was->devt);
 		return why;
 	}
 	return NULL;
+}
+
+/* The same for a journal entry: was it recorded on the device the name is now? */
+static const char *other_device(const struct journal_entry *e, const struct ident *now, char *why, size_t size)
+{
+	struct ident was;
+
+	snprintf(was.devt, sizeof(was.devt), "%s", e->devt);
+	snprintf(was.diskseq, sizeof(was.diskseq), "%s", e->diskseq);
+	return moved(&was, now, why, size);
 }
 
 /* ---- resolving names to files ---- */
@@ -745,7 +756,7 @@ static int write_target(const struct root *r, const struct target *t, const char
 	return err;
 }
 
-static void push_undo(struct tunable_session *s, const char *dev, const struct target *t,
+static void push_undo(struct tunable_session *s, const char *dev, const struct ident *id, const struct target *t,
 		      const char *before, const struct saved *side, size_t nside)
 {
 	struct undo *u;
@@ -756,6 +767,7 @@ static void push_undo(struct tunable_session *s, const char *dev, const struct t
 	}
 	u = &s->undo[s->nundo++];
 	snprintf(u->dev, sizeof(u->dev), "%s", dev);
+	u->id = *id;
 	snprintf(u->v[0].name, sizeof(u->v[0].name), "%s", t->name);
 	snprintf(u->v[0].value, sizeof(u->v[0].value), "%s", before);
 	memcpy(&u->v[1], side, nside * sizeof(*side));
@@ -937,7 +949,7 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 			    side[i].value, now);
 	}
 	if (undoable && res->changed)
-		push_undo(s, dev, t, res->before, side, nside);
+		push_undo(s, dev, &id, t, res->before, side, nside);
 	recount(s);
 	return 0;
 }
@@ -1068,7 +1080,8 @@ static int put_back(struct tunable_session *s, const char *dev, struct saved *v,
 int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 {
 	struct undo *u;
-	char note[TUNABLE_MSG_MAX] = "";
+	struct ident now;
+	char note[TUNABLE_MSG_MAX] = "", why[TUNABLE_MSG_MAX];
 	int err;
 
 	result_init(res, NULL, NULL, NULL);
@@ -1079,6 +1092,20 @@ int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 	}
 	u = &s->undo[--s->nundo];
 	result_init(res, u->dev, u->v[0].name, u->v[0].value);
+	/* As --restore: never the values of a device onto another that took
+	 * its name, nor "undone" for a device that is gone. */
+	if ((err = tunable_check_device(s->root, u->dev, why, sizeof(why))) != 0) {
+		res->err = err;
+		catf(res->msg, sizeof(res->msg), 0, "undo %s %s to %s: %s", u->dev, u->v[0].name, u->v[0].value, why);
+		return err;
+	}
+	read_ident(s->root, u->dev, &now);
+	if (moved(&u->id, &now, why, sizeof(why))) {
+		res->err = -EEXIST;
+		catf(res->msg, sizeof(res->msg), 0, "undo %s %s to %s refused: %s", u->dev, u->v[0].name,
+		     u->v[0].value, why);
+		return res->err;
+	}
 	err = put_back(s, u->dev, u->v, u->n, res, note, sizeof(note));
 	res->err = err;
 	res->changed = res->got[0] && strcmp(res->got, res->before) != 0;

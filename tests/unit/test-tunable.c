@@ -454,6 +454,34 @@ START_TEST(test_vanished_and_reused)
 }
 END_TEST
 
+/* Undo writes only to the device it changed: a name reused by another
+ * device (a new diskseq) is refused as --restore refuses it, and a device
+ * that went away is said to be gone, not "undone". */
+START_TEST(test_undo_other_device)
+{
+	struct tunable_session *s = session();
+	struct tunable_result res;
+	char path[512];
+
+	ck_assert_int_eq(tunable_set(s, "loop3", "read_ahead_kb", "512", &res), 0);
+	ck_assert_int_eq(tunable_set(s, "sda", "read_ahead_kb", "512", &res), 0);
+	snprintf(path, sizeof(path), "%s/sys/block/sda", tree);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(tunable_undo(s, &res), -ENODEV);
+	ck_assert_msg(strstr(res.msg, "sda") && strstr(res.msg, "no block device"), "%s", res.msg);
+	/* loop3 detached, the name taken by another file with its own value */
+	snprintf(path, sizeof(path), "%s/sys/devices/virtual/block/loop3/diskseq", tree);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	unit_write_file(path, "99\n");
+	ck_assert_int_eq(put(r, "sys/block/loop3/queue/read_ahead_kb", "256\n"), 0);
+	ck_assert_int_eq(tunable_undo(s, &res), -EEXIST);
+	ck_assert_msg(strstr(res.msg, "another device now (diskseq 99, was "), "%s", res.msg);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "256");
+	ck_assert_int_eq(tunable_undo(s, &res), -ENOENT);
+	tunable_session_close(s);
+}
+END_TEST
+
 /* Undo keeps the newest 64 changes: past that the oldest goes, and the
  * undos walk back through the others in order. */
 START_TEST(test_undo_history_full)
@@ -993,6 +1021,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_journal_undo_step);
 	tcase_add_test(tc, test_restore_after_crash);
 	tcase_add_test(tc, test_vanished_and_reused);
+	tcase_add_test(tc, test_undo_other_device);
 	tcase_add_test(tc, test_restore_already_back);
 	tcase_add_test(tc, test_undo_side_values_said);
 	tcase_add_test(tc, test_restore_session_leaves_earlier);
