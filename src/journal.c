@@ -508,12 +508,18 @@ int journal_record(struct journal *j, const char *dev, const char *devt, const c
 			j->n--;
 			return fd;
 		}
-		fresh = fstat(fd, &st) == 0 && st.st_size == 0;
+		if (fstat(fd, &st) < 0)
+			st.st_size = -1;
+		fresh = st.st_size == 0;
 		err = fresh ? safe_write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) : 0;
 		if (!err)
 			err = safe_write_all(fd, line, (size_t)n);
 		if (!err && fsync(fd) < 0)
 			err = -errno;
+		/* A write that failed part way (a full disk) left a torn line:
+		 * cut it off, so the next append does not glue its line to it. */
+		if (err && (st.st_size < 0 || ftruncate(fd, st.st_size) < 0))
+			j->rewrite = true; /* the next append writes a whole file */
 		if (close(fd) < 0 && !err)
 			err = -errno;
 		/* A new file's name reaches the disk before any change too. */

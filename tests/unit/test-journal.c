@@ -215,6 +215,42 @@ START_TEST(test_rejected_write_fails)
 }
 END_TEST
 
+/* An append that fails part way (a full disk: the line's first bytes fit
+ * in the file's last page, the rest does not) leaves a torn line; the next
+ * append must not glue its line to it, or that original is lost to the
+ * next start (the disk full once, freed, then a change, then kill -9). */
+START_TEST(test_torn_append_not_glued)
+{
+	char *dir = tmpdir(), msg[256];
+	struct rlimit old, lim;
+	struct journal *j;
+	size_t size;
+
+	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(journal_record(j, "loop3", "7:3", "12", "read_ahead_kb", "128"), 1);
+	size = strlen(slurp(dir));
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = size + 12; /* "orig loop3 7" fits */
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	ck_assert_int_eq(journal_record(j, "loop3", "7:3", "12", "nomerges", "0"), -EFBIG);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(journal_count(j), 1);
+	ck_assert_int_eq(journal_record(j, "loop3", "7:3", "12", "rq_affinity", "1"), 1);
+	journal_close(j);
+	ck_assert_str_eq(slurp(dir), "blktune-journal 2\n"
+				     "orig loop3 7:3 12 read_ahead_kb 128\n"
+				     "orig loop3 7:3 12 rq_affinity 1\n");
+	ck_assert_int_eq(journal_open(dir, false, &j, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(journal_reject_total(j), 0);
+	ck_assert_ptr_nonnull(journal_find(j, "loop3", "rq_affinity"));
+	journal_close(j);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* Malformed lines: reported with their line numbers, moved to
  * journal.rejected, out of the journal; the good lines stay and new entries
  * are appended after them. */
@@ -574,6 +610,7 @@ static Suite *journal_suite(void)
 	tcase_add_test(tc, test_empty_file);
 	tcase_add_test(tc, test_parse_reads_only_len);
 	tcase_add_test(tc, test_rejected_write_fails);
+	tcase_add_test(tc, test_torn_append_not_glued);
 	tcase_add_test(tc, test_reader_writer_agree);
 	tcase_add_test(tc, test_unsafe_refused);
 	tcase_add_test(tc, test_fuzz_seeds_valid);
