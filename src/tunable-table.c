@@ -48,15 +48,16 @@ static const struct tunable_def table[] = {
 	  "Writeback throttling target read latency. 0 turns throttling off; -1 asks for the kernel's "
 	  "default for this device." },
 	/* add_random and iostats are queue limits (features) since 6.11: a write
-	 * commits the limits, which raises read_ahead_kb to twice the request
-	 * size as max_sectors_kb does. Restored before read_ahead_kb, like it. */
+	 * commits the limits, which raises read_ahead_kb to at least twice
+	 * max_sectors_kb and 128 KiB, as a max_sectors_kb write does. Restored
+	 * before read_ahead_kb, like it. */
 	QUEUE("add_random", TUNABLE_BOOL, 0, 1, 1, TUNABLE_STEP_CYCLE, TUNABLE_LAYER_DEVICE, 3, "read_ahead_kb",
 	      "1: I/O completion timings feed the kernel's entropy pool (a small cost per request). Writing it "
-	      "raises a read_ahead_kb below twice max_sectors_kb to that."),
+	      "raises read_ahead_kb to at least twice max_sectors_kb and 128 KiB."),
 	QUEUE("iostats", TUNABLE_BOOL, 0, 1, 1, TUNABLE_STEP_CYCLE, TUNABLE_LAYER_DEVICE, 3, "read_ahead_kb",
 	      "1: the device is accounted in /proc/diskstats. 0 saves a little per request, but blktune's "
-	      "rates and latencies for this device stop. Writing it raises a read_ahead_kb below twice "
-	      "max_sectors_kb to that."),
+	      "rates and latencies for this device stop. Writing it raises read_ahead_kb to at least "
+	      "twice max_sectors_kb and 128 KiB."),
 	{ "write_cache", "queue/write_cache", TUNABLE_PLACE_DEVICE, NULL, TUNABLE_TEXT,
 	  0, 0, 0, TUNABLE_STEP_NONE, TUNABLE_LAYER_BOTTOM, false, 9, NULL, NULL, NULL,
 	  "Shown, never written: setting \"write through\" on a device whose cache is volatile stops "
