@@ -225,6 +225,15 @@ static void first_word(const char *s, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)n, s);
 }
 
+/* Nothing but blanks around one word: the kernel refuses "none kyber", and
+ * writing its first word alone would be another request. */
+static bool one_word(const char *s)
+{
+	s += strspn(s, " \t\n");
+	s += strcspn(s, " \t\n");
+	return s[strspn(s, " \t\n")] == '\0';
+}
+
 static bool word_in(const char *list, const char *word)
 {
 	size_t len = strlen(word);
@@ -326,8 +335,9 @@ int tunable_table_validate(const struct tunable_def *def, const struct tunable_l
 	switch (def->type) {
 	case TUNABLE_CHOICE:
 		first_word(value, norm, norm_size);
-		if (!*norm || !word_in(lim->choices, norm)) {
-			snprintf(msg, msg_size, "not one of: %s", lim->choices);
+		if (!*norm || !word_in(lim->choices, norm) || !one_word(value)) {
+			snprintf(msg, msg_size, "%s one of: %s", one_word(value) ? "not" : "more than a word, not",
+				 lim->choices);
 			return -EINVAL;
 		}
 		return 0;

@@ -46,6 +46,9 @@ static const struct vcase vcases[] = {
 	{ "scheduler", 0, "none mq-deadline kyber bfq", "foo", -EINVAL, NULL, "not one of: none" },
 	{ "scheduler", 0, "none mq-deadline", "[none]", -EINVAL, NULL, "not one of" },
 	{ "scheduler", 0, "none mq-deadline", "", -EINVAL, NULL, "not one of" },
+	/* the kernel refuses two words: never write only the first */
+	{ "scheduler", 0, "none mq-deadline kyber bfq", "none kyber", -EINVAL, NULL, "more than a word, not one of: none" },
+	{ "scheduler", 0, "none mq-deadline kyber bfq", " kyber \n", 0, "kyber", NULL },
 	{ "wbt_lat_usec", 0, NULL, "-1", 0, "-1", NULL },
 	{ "wbt_lat_usec", 0, NULL, "0", 0, "0", NULL },
 	{ "wbt_lat_usec", 0, NULL, "75000", 0, "75000", NULL },
