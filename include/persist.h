@@ -57,6 +57,14 @@ bool persist_allowed(const struct tunable_def *def);
 /* $BLKTUNE_RULES_DIR, else PERSIST_RULES_DIR. */
 const char *persist_rules_dir(void);
 
+/* The settings of the rule persist_rule wrote for id in dir/file, into
+ * set (at most max), for the panel's p to add one to: 0 when there is no
+ * such file, the count, or -errno; -EINVAL (-ENOSPC) when the file is not
+ * such a rule (edited by hand, another disk's) or holds more than max:
+ * msg says so, and it is not to be replaced. */
+int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
+		 size_t max, char *msg, size_t msglen);
+
 /* Write text as dir/file (0644) under safe-file's rules: dir must be ours
  * and writable by no one else (-EPERM otherwise); a new temporary file,
  * fsynced and renamed over. msg gets a one-line reason. Returns 0 or -errno. */

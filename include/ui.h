@@ -110,7 +110,7 @@ struct ui {
 	double tun_read_t;
 	/* p in the tunables panel: the rule shown for confirmation */
 	char persist_file[160];
-	char persist_rule[1024];
+	char persist_rule[4096];
 	char persist_what[192]; /* "loop3 read_ahead_kb=1024 (loop /srv/a.img)" */
 };
 

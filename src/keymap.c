@@ -209,10 +209,11 @@ static unsigned act_tun_edit(struct ui *u)
  * the rule now, write it only after a y. */
 static unsigned act_tun_persist(struct ui *u)
 {
-	struct persist_setting set;
+	struct persist_setting set[PERSIST_MAX];
 	struct persist_id id;
 	const struct tunable_info *t;
 	char why[512];
+	int n, i;
 
 	if (u->tun_sel >= u->ntun)
 		return 0;
@@ -225,14 +226,30 @@ static unsigned act_tun_persist(struct ui *u)
 		ui_status(u, "%s", why);
 		return ACT_REDRAW;
 	}
-	snprintf(set.name, sizeof(set.name), "%s", t->name);
-	snprintf(set.value, sizeof(set.value), "%s", t->value);
 	persist_file_name(&id, u->persist_file, sizeof(u->persist_file));
-	if (persist_rule(&id, u->tun_dev, &set, 1, u->persist_rule, sizeof(u->persist_rule)) < 0) {
-		ui_status(u, "%s's value holds a character a udev rule cannot quote", t->name);
+	/* The disk's rule keeps what p persisted before: this value is added
+	 * to it (or replaces its own), never the whole rule. */
+	if ((n = persist_read(persist_rules_dir(), u->persist_file, &id, set, PERSIST_MAX, why, sizeof(why))) < 0) {
+		ui_status(u, "%s", why);
 		return ACT_REDRAW;
 	}
-	snprintf(u->persist_what, sizeof(u->persist_what), "%s %s=%s", u->tun_dev, set.name, set.value);
+	for (i = 0; i < n && strcmp(set[i].name, t->name); i++)
+		;
+	if (i == PERSIST_MAX) {
+		ui_status(u, "the rule for %s holds %d settings already", u->tun_dev, PERSIST_MAX);
+		return ACT_REDRAW;
+	}
+	snprintf(set[i].name, sizeof(set[i].name), "%s", t->name);
+	snprintf(set[i].value, sizeof(set[i].value), "%s", t->value);
+	n += i == n;
+	persist_sort(set, (size_t)n);
+	if ((i = persist_rule(&id, u->tun_dev, set, (size_t)n, u->persist_rule, sizeof(u->persist_rule))) < 0) {
+		ui_status(u, i == -ENOSPC ? "the rule for %s would be too long" :
+			  "%s's value holds a character a udev rule cannot quote", i == -ENOSPC ? u->tun_dev : t->name);
+		return ACT_REDRAW;
+	}
+	snprintf(u->persist_what, sizeof(u->persist_what), "%s %s=%s%s", u->tun_dev, t->name, t->value,
+		 n > 1 ? " (and what its rule set before)" : "");
 	u->prompt = UI_PROMPT_PERSIST;
 	return ACT_REDRAW;
 }

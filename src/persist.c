@@ -161,18 +161,45 @@ void persist_file_name(const struct persist_id *id, char *buf, size_t len)
 	snprintf(buf, len, "60-blktune-%s-%s.rules", key_word[id->key], v);
 }
 
+/* The rule line persist_rule writes for id, up to its first setting. */
+static void rule_head(const struct persist_id *id, char *buf, size_t len)
+{
+	snprintf(buf, len, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s==\"%s\"",
+		 key_match[id->key], id->value);
+}
+
+/* One ", ATTR{queue/NAME}=\"VALUE\"" at *p into out; *p moves past it.
+ * Returns 0, or -EINVAL for anything persist_rule does not write. */
+static int parse_setting(const char **p, struct persist_setting *out)
+{
+	static const char open[] = ", ATTR{queue/";
+	const char *name = *p + strlen(open), *end, *value;
+
+	if (strncmp(*p, open, strlen(open)) || !(end = strchr(name, '}')) || strncmp(end, "}=\"", 3))
+		return -EINVAL;
+	value = end + 3;
+	if ((size_t)(end - name) >= sizeof(out->name) || !strchr(value, '"') ||
+	    (size_t)(strchr(value, '"') - value) >= sizeof(out->value))
+		return -EINVAL;
+	snprintf(out->name, sizeof(out->name), "%.*s", (int)(end - name), name);
+	snprintf(out->value, sizeof(out->value), "%.*s", (int)(strchr(value, '"') - value), value);
+	*p = strchr(value, '"') + 1;
+	return persist_allowed(tunable_table_find(out->name)) && quotable(out->value) ? 0 : -EINVAL;
+}
+
 int persist_rule(const struct persist_id *id, const char *dev, const struct persist_setting *set, size_t n,
 		 char *buf, size_t len)
 {
+	char head[1024];
 	size_t off;
 	int w;
 
+	rule_head(id, head, sizeof(head));
 	w = snprintf(buf, len,
 		     "# Written by blktune persist for %s (%s %s).\n"
 		     "# Sets its queue tunables whenever the disk appears; remove with\n"
-		     "# blktune persist --remove %s, or delete this file.\n"
-		     "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s==\"%s\"",
-		     dev, key_word[id->key], id->value, dev, key_match[id->key], id->value);
+		     "# blktune persist --remove %s, or delete this file.\n%s",
+		     dev, key_word[id->key], id->value, dev, head);
 	if (w < 0 || (size_t)w >= len)
 		return -ENOSPC;
 	off = (size_t)w;
@@ -189,6 +216,38 @@ int persist_rule(const struct persist_id *id, const char *dev, const struct pers
 	buf[off++] = '\n';
 	buf[off] = '\0';
 	return 0;
+}
+
+int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
+		 size_t max, char *msg, size_t msglen)
+{
+	char head[1024], *buf = NULL;
+	const char *p;
+	struct safe_dir d;
+	size_t n = 0;
+	ssize_t len;
+	int err;
+
+	if ((err = safe_dir_open(dir, false, &d, msg, msglen)) < 0)
+		return err == -ENOENT ? 0 : err;
+	len = safe_read_all(&d, file, 64 * 1024, &buf, msg, msglen);
+	safe_dir_close(&d);
+	if (len == -ENOENT)
+		return 0;
+	if (len < 0)
+		return (int)len;
+	rule_head(id, head, sizeof(head));
+	p = strstr(buf, "\nACTION==");
+	err = p && !strncmp(p + 1, head, strlen(head)) ? 0 : -EINVAL;
+	for (p = p ? p + 1 + strlen(head) : buf; !err && *p && *p != '\n'; n++)
+		err = n < max ? parse_setting(&p, &set[n]) : -ENOSPC;
+	if (!err && *p && p[1])
+		err = -EINVAL; /* something after the rule */
+	free(buf);
+	if (err)
+		snprintf(msg, msglen, "%s/%s is not the rule blktune wrote for this disk%s: left as it is", dir, file,
+			 err == -ENOSPC ? " (too many settings)" : "");
+	return err ? err : (int)n;
 }
 
 int persist_write(const char *dir, const char *file, const char *text, char *msg, size_t msglen)

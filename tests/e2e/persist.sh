@@ -36,6 +36,23 @@ f=$(ls "$rules"/60-blktune-loop-*.rules 2> /dev/null)
 t_check "the rule file is there" test -f "$f"
 t_check "holding the value" grep -qF "ATTR{queue/read_ahead_kb}=\"$ra\"" "$f"
 t_check "matched on the backing file, not the name" grep -qF "ATTR{loop/backing_file}==\"$backing\"" "$f"
+# a second row persisted: added to the disk's rule, the first one kept
+# (nr_requests is the panel's third row, after max_sectors_kb)
+nr=$(cat "/sys/block/$name/queue/nr_requests")
+tm_keys j j p
+t_check "the second rule shown holds nr_requests" tm_wait "y writes the rule above" 3
+t_check "and still read_ahead_kb" joined "ATTR{queue/read_ahead_kb}=\"$ra\""
+tm_keys y
+t_check "y writes it" tm_wait "udev sets $name nr_requests=$nr" 3
+t_check "the rule file holds nr_requests" grep -qF "ATTR{queue/nr_requests}=\"$nr\"" "$f"
+t_check "and read_ahead_kb, persisted before" grep -qF "ATTR{queue/read_ahead_kb}=\"$ra\"" "$f"
+t_eq "one rule file" "$(ls "$rules" | wc -l)" 1
+# a rule edited by hand is never replaced
+sed -i 's/$/, RUN+="\/bin\/true"/' "$f"
+cp "$f" "$T_TMP/edited"
+tm_keys p
+t_check "a rule edited by hand is left as it is" tm_wait "is not the rule blktune wrote for this disk" 3
+t_check "unchanged" cmp -s "$f" "$T_TMP/edited"
 # rows a rule may not write: the panel's last rows are the IRQs or
 # write_cache; G is not a panel key, so walk down to write_cache
 for ((i = 0; i < 60; i++)); do

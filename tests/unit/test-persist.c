@@ -422,6 +422,46 @@ START_TEST(no_descriptor_for_the_file)
 }
 END_TEST
 
+/* The panel's p adds to the rule of the disk: persist_read gives back
+ * exactly what persist_rule wrote, none for no file, and refuses a file
+ * edited by hand or written for another disk (never replaced). */
+START_TEST(read_back_a_rule)
+{
+	struct persist_id id = { .key = PERSIST_WWN }, other = { .key = PERSIST_WWN };
+	struct persist_setting set[] = { { "scheduler", "mq-deadline" }, { "iosched/fifo_batch", "8" },
+					 { "read_ahead_kb", "1024" } }, got[PERSIST_MAX];
+	char d[64], p[300], rule[4096], msg[512];
+
+	snprintf(id.value, sizeof(id.value), "0x5000c500a1b2c3d4");
+	snprintf(other.value, sizeof(other.value), "0x5000c500a1b2c3d5");
+	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_rule(&id, "sda", set, 3, rule, sizeof(rule)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", rule, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), 3);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_str_eq(got[i].name, set[i].name);
+		ck_assert_str_eq(got[i].value, set[i].value);
+	}
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, 2, msg, sizeof(msg)), -ENOSPC);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &other, got, PERSIST_MAX, msg, sizeof(msg)),
+			 -EINVAL);
+	ck_assert_msg(strstr(msg, "is not the rule blktune wrote for this disk"), "%s", msg);
+	/* edited by hand: a RUN added, a setting blktune never writes */
+	snprintf(p, sizeof(p), "%.*s, RUN+=\"/bin/true\"\n", (int)strlen(rule) - 1, rule);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), -EINVAL);
+	snprintf(p, sizeof(p), "%.*s, ATTR{queue/write_cache}=\"write through\"\n", (int)strlen(rule) - 1, rule);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), -EINVAL);
+	snprintf(p, sizeof(p), "%s# a line after\n", rule);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), -EINVAL);
+	unit_rmtree(d);
+}
+END_TEST
+
 START_TEST(write_and_remove)
 {
 	char d[64], p[256], msg[512], *text;
@@ -532,6 +572,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, quotable_edges);
 	tcase_add_test(tc, rule_buffer_edges);
 	tcase_add_test(tc, file_names);
+	tcase_add_test(tc, read_back_a_rule);
 	tcase_add_test(tc, write_and_remove);
 	tcase_add_test(tc, write_fails_part_way);
 	tcase_add_test(tc, no_descriptor_for_the_file);
