@@ -71,6 +71,9 @@ size_t tunable_table_count(void);
 const struct tunable_def *tunable_table_at(size_t i);
 /* Row by name; "iosched/X" not in the table gets the generic scheduler row. */
 const struct tunable_def *tunable_table_find(const char *name);
+/* The restore order of a tunable by name ("irq/36" is the irq row's; an
+ * unknown name comes last): lower ranks are written first. */
+int tunable_table_rank(const char *name);
 /* True for the generic row of a scheduler parameter blktune has no help for. */
 bool tunable_table_is_generic(const struct tunable_def *def);
 const char *tunable_table_layer_name(enum tunable_layer layer);

@@ -87,11 +87,7 @@ void ab_next_primary(struct ab *ab, char *msg, size_t len)
 	snprintf(msg, len, "better/worse judged on %s and latency", compare_primaries[ab->primary].name);
 }
 
-/* The scheduler first: its parameters (iosched/...) exist only under it. */
-static bool first_pass(const char *name, int pass)
-{
-	return (strcmp(name, "scheduler") == 0) == (pass == 0);
-}
+#define AB_RANKS 10 /* tunable_table_rank's 0..9 */
 
 struct apply_ctx {
 	struct tunable_session *ts;
@@ -109,11 +105,14 @@ static int apply_dev(const struct snapshot_dev *d, const struct apply_ctx *c, in
 	char why[TUNABLE_MSG_MAX];
 	int refused = 0, before = *changed;
 
-	for (int pass = 0; pass < 2; pass++) {
+	/* In restore order: the scheduler before its parameters (they exist
+	 * only under it), nr_requests before async_depth, the queue limits
+	 * before read_ahead_kb (writing one raises it). */
+	for (int rank = 0; rank < AB_RANKS; rank++) {
 		for (size_t i = 0; i < d->ntun; i++) {
 			const struct snapshot_tunable *t = &d->tun[i];
 
-			if (!first_pass(t->name, pass))
+			if (tunable_table_rank(t->name) != rank)
 				continue;
 			/* Gone, read-only (a managed IRQ) or already equal: nothing to do. */
 			if (tunable_get(c->ts, d->name, t->name, &cur, why, sizeof(why)) < 0 || !cur.writable ||

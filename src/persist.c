@@ -128,9 +128,7 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
  * parameters, the queue limits before read_ahead_kb (they raise it). */
 static int rank(const char *name)
 {
-	const struct tunable_def *def = tunable_table_find(name);
-
-	return def ? def->restore_rank : 9;
+	return tunable_table_rank(name);
 }
 
 static int cmp_setting(const void *a, const void *b)

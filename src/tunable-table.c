@@ -147,6 +147,13 @@ const struct tunable_def *tunable_table_find(const char *name)
 	return NULL;
 }
 
+int tunable_table_rank(const char *name)
+{
+	const struct tunable_def *def = tunable_table_find(strncmp(name, "irq/", 4) == 0 ? "irq" : name);
+
+	return def ? def->restore_rank : 9;
+}
+
 bool tunable_table_is_generic(const struct tunable_def *def)
 {
 	return def == &generic_iosched;

@@ -1123,9 +1123,7 @@ int tunable_undo(struct tunable_session *s, struct tunable_result *res)
 
 static int entry_rank(const struct journal_entry *e)
 {
-	const struct tunable_def *def = strncmp(e->name, "irq/", 4) == 0 ? tunable_table_find("irq") :
-					tunable_table_find(e->name);
-	return def ? def->restore_rank : 9;
+	return tunable_table_rank(e->name);
 }
 
 static bool journal_has(const struct journal *j, const char *dev, const char *name)

@@ -352,6 +352,9 @@ START_TEST(test_restore_ranks)
 	 * is restored before it and journals it with its own change. */
 	ck_assert_int_lt(RANK("add_random"), RANK("read_ahead_kb"));
 	ck_assert_int_lt(RANK("iostats"), RANK("read_ahead_kb"));
+	ck_assert_int_eq(tunable_table_rank("irq/36"), RANK("irq"));
+	ck_assert_int_eq(tunable_table_rank("iosched/new_knob"), RANK("iosched/fifo_batch"));
+	ck_assert_int_eq(tunable_table_rank("no_such"), 9);
 	ck_assert_str_eq(tunable_table_find("add_random")->side_effects, "read_ahead_kb");
 	ck_assert_str_eq(tunable_table_find("iostats")->side_effects, "read_ahead_kb");
 	ck_assert_int_lt(RANK("read_ahead_kb"), RANK("irq"));

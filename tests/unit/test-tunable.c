@@ -39,6 +39,18 @@ static const char *base(const char *rel)
 	return s ? s + 1 : rel;
 }
 
+/* The tests that set it model 6.18's queue limits commit (see fake_kernel). */
+static bool limits_raise_ra;
+
+static const char *file_at(const struct root *rt, const char *rel)
+{
+	static char buf[64];
+
+	if (root_read(rt, rel, buf, sizeof(buf)) < 0)
+		return "0";
+	return buf;
+}
+
 /* What kernel 6.18 does with these writes (measured on a loop device). */
 static int fake_kernel(const struct root *rt, const char *rel, const char *val)
 {
@@ -58,6 +70,22 @@ static int fake_kernel(const struct root *rt, const char *rel, const char *val)
 		return -EIO; /* a managed NVMe queue interrupt */
 	if (strcmp(b, "max_sectors_kb") == 0 && v == 999)
 		return -EINVAL;
+	if (limits_raise_ra &&
+	    (strcmp(b, "max_sectors_kb") == 0 || strcmp(b, "add_random") == 0 || strcmp(b, "iostats") == 0)) {
+		/* A queue limits commit: read_ahead_kb becomes at least twice
+		 * max_sectors_kb and 128. */
+		long long ms, ra;
+		snprintf(dir, sizeof(dir), "%.*smax_sectors_kb", (int)(b - rel), rel);
+		snprintf(off, sizeof(off), "%.*sread_ahead_kb", (int)(b - rel), rel);
+		snprintf(buf, sizeof(buf), "%s\n", val);
+		if (put(rt, rel, buf) < 0)
+			return -EIO;
+		ms = atoll(file_at(rt, dir));
+		ra = atoll(file_at(rt, off));
+		ra = ra < 2 * ms ? 2 * ms : ra;
+		snprintf(buf, sizeof(buf), "%lld\n", ra < 128 ? 128 : ra);
+		return put(rt, off, buf);
+	}
 	if (strcmp(b, "scheduler") == 0) {
 		/* The queue's scheduler swaps its iosched/ directory and resets nr_requests. */
 		bool none = strcmp(val, "none") == 0;
@@ -917,6 +945,30 @@ START_TEST(test_ab_apply_reports_changes)
 }
 END_TEST
 
+/* A snapshot's values go back in restore order: max_sectors_kb (a queue
+ * limit, it raises read_ahead_kb to twice itself) before read_ahead_kb, or
+ * A's read_ahead_kb would be lost as soon as it was set. */
+START_TEST(test_ab_apply_limits_before_readahead)
+{
+	struct tunable_session *ts = session();
+	char msg[512];
+	struct ab ab;
+
+	limits_raise_ra = true;
+	ab_init(&ab);
+	ab_slot_of(&ab, AB_A, "tunable read_ahead_kb 64\ntunable max_sectors_kb 256\n");
+	ck_assert_int_eq(ab_apply(&ab, AB_A, ts, NULL, 0, NULL, NULL, NULL, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/max_sectors_kb"), "256");
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "64");
+	ab_free(&ab);
+	ck_assert_int_eq(tunable_restore_all(ts, NULL, NULL), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/max_sectors_kb"), "1280");
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "128");
+	tunable_session_close(ts);
+	limits_raise_ra = false;
+}
+END_TEST
+
 /* The window of loop3 in se starts at */
 static double window_start(const struct series *se)
 {
@@ -1033,6 +1085,7 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_restore_refused_kept_aside);
 	tcase_add_test(tc, test_read_only);
 	tcase_add_test(tc, test_ab_apply_reports_changes);
+	tcase_add_test(tc, test_ab_apply_limits_before_readahead);
 	tcase_add_test(tc, test_ab_apply_messages);
 	suite_add_tcase(s, tc);
 	return s;
