@@ -107,7 +107,17 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 		return 1;
 	/* Check every spec before changing anything. */
 	for (size_t i = 0; i < nspecs; i++) {
-		if (parse_spec(specs[i], &parsed[i])) {
+		int e = parse_spec(specs[i], &parsed[i]);
+
+		if (e == -ENAMETOOLONG) {
+			/* well formed, only too long: say which part, not the format */
+			fprintf(err, "blktune: --set %.60s...: a device name, tunable or value longer than blktune "
+				     "takes (%d, %d, %d bytes)\n", specs[i], TUNABLE_DEV_MAX - 1, TUNABLE_NAME_MAX - 1,
+				TUNABLE_VALUE_MAX - 1);
+			free(parsed);
+			return 2;
+		}
+		if (e) {
 			fprintf(err, "blktune: --set %s: expected DEV:TUNABLE=VALUE\n", specs[i]);
 			free(parsed);
 			return 2;

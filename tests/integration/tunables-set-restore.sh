@@ -112,6 +112,10 @@ done
 refuse "$n:iosched/no_such_knob=1" "has no iosched/no_such_knob"
 out=$(tcli --set "$n:read_ahead_kb" 2>&1)
 t_eq "malformed spec: exit status 2" "$?" 2
+out=$(tcli --set "$n:read_ahead_kb=$(printf '1%.0s' {1..300})" 2>&1)
+t_eq "a 300-byte value: exit status 2" "$?" 2
+case $out in *"longer than blktune takes"*) t_ok "a 300-byte value: says it is too long" ;;
+	*) t_fail "a 300-byte value: $out" ;; esac
 
 t_check "journal pending before --restore" [ -s "$T_JDIR/journal" ]
 out=$(tcli --restore 2>&1)
