@@ -110,6 +110,8 @@ const struct proc_cgtrace *proc_sample_cgtrace(const struct proc_sample *s, uint
 struct proc_loss *proc_sample_add_loss(struct proc_sample *s, dev_t dev);
 /* The device's loss counts, or NULL. */
 const struct proc_loss *proc_sample_loss(const struct proc_sample *s, dev_t dev);
+/* The process s has under pid (whatever its start time), or NULL. */
+const struct proc_entry *proc_sample_pid(const struct proc_sample *s, pid_t pid);
 /* The same process (PID and start time) in s, or NULL. */
 const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start);
 

@@ -32,7 +32,13 @@
  * record is coded against nothing (every segment new, every word quiet
  * with no delta) and leaves no delta and every word quiet behind it.
  * Bound: a record is at most 20 + 13 bytes per segment + 10.5 bytes per
- * word + what its strings take. */
+ * word + what its strings take.
+ *
+ * The walk changes with the format version (record.h): version 4 ends
+ * with the processes; 5 adds --trace-processes' requests after them (a
+ * segment of counts, then one per (process, device) pair keyed by PID,
+ * start time and device, per (cgroup, device) pair, per device's loss). A
+ * reader walks a file's words the way its version wrote them. */
 #ifndef BLKTUNE_RECORD_CODEC_H
 #define BLKTUNE_RECORD_CODEC_H
 
@@ -45,29 +51,40 @@
 /* Limits a decoder enforces on what a file claims, and the encoder on what
  * it writes (a recording never holds a sample its reader refuses). Counts
  * first: devices (each list of them: diskstats, traced, readahead, a
- * cgroup's), CPUs, processes (the kernel's PID_MAX_LIMIT), cgroups. */
+ * cgroup's, --trace-processes' losses), CPUs, processes (the kernel's
+ * PID_MAX_LIMIT), cgroups, and --trace-processes' (process, device) and
+ * (cgroup, device) pairs (four times what its maps hold: procs-bpf.h's
+ * PROCS_BPF_MAX_PAIRS and PROCS_BPF_MAX_CGROUPS, checked where the codec
+ * is built). */
 #define RECORD_MAX_DISKS 65536u
 #define RECORD_MAX_CPUS 8192u
 #define RECORD_MAX_PROCS (1u << 22)
 #define RECORD_MAX_CGROUPS 65536u
+#define RECORD_MAX_PROC_TRACES 65536u
+#define RECORD_MAX_CG_TRACES 16384u
 /* Strings and segments follow from the counts, so that no total refuses
  * what every count allows: a device has RECORD_DISK_STRINGS strings, a
- * process RECORD_PROC_STRINGS, a cgroup one, the rest of a sample at most
- * RECORD_OTHER_STRINGS (temperatures, IRQs, why a part is missing); a
- * segment per device of each list, process and cgroup, and
- * RECORD_OTHER_SEGS. The record suite checks the per-item numbers against
- * the walk. */
+ * process RECORD_PROC_STRINGS, a cgroup one, a traced (process, device)
+ * pair RECORD_PROC_TRACE_STRINGS (its last thread's name), the rest of a
+ * sample at most RECORD_OTHER_STRINGS (temperatures, IRQs, why a part is
+ * missing); a segment per device of each list, process, cgroup, traced
+ * pair of either kind and device of a loss, and RECORD_OTHER_SEGS. The
+ * record suite checks the per-item numbers against the walk. */
 #define RECORD_DISK_STRINGS 12u
 #define RECORD_PROC_STRINGS 3u
+#define RECORD_PROC_TRACE_STRINGS 1u
 #define RECORD_OTHER_STRINGS (4u + SAMPLE_TEMPS_MAX + SAMPLE_IRQ_MAX)
-#define RECORD_OTHER_SEGS 7u
+#define RECORD_OTHER_SEGS 8u
 #define RECORD_MAX_STRINGS                                                                    \
 	(RECORD_MAX_DISKS * RECORD_DISK_STRINGS + RECORD_MAX_PROCS * RECORD_PROC_STRINGS + \
-	 RECORD_MAX_CGROUPS + RECORD_OTHER_STRINGS)
-#define RECORD_MAX_SEGS (3u * RECORD_MAX_DISKS + RECORD_MAX_PROCS + RECORD_MAX_CGROUPS + RECORD_OTHER_SEGS)
+	 RECORD_MAX_CGROUPS + RECORD_MAX_PROC_TRACES * RECORD_PROC_TRACE_STRINGS + RECORD_OTHER_STRINGS)
+#define RECORD_MAX_SEGS                                                                       \
+	(4u * RECORD_MAX_DISKS + RECORD_MAX_PROCS + RECORD_MAX_CGROUPS + RECORD_MAX_PROC_TRACES + \
+	 RECORD_MAX_CG_TRACES + RECORD_OTHER_SEGS)
 /* Words are a total of their own: a traced device has 6 per CPU, so the
  * counts alone allow far more. Devices and processes at their limits
- * (about 31 words a device, 5 a process) take a third of it. */
+ * (about 31 words a device, 5 a process) take a third of it; traced pairs
+ * at theirs (45 words a process's, 44 a cgroup's) a twentieth more. */
 #define RECORD_MAX_WORDS (64u << 20)
 /* New words and strings a record may bring per byte of its payload. A word
  * that is zero in a key costs next to nothing, so without this a few
@@ -95,6 +112,7 @@ enum record_group {
 	RG_RA,         /* readahead */
 	RG_CGROUP,
 	RG_PROCS,
+	RG_PROC_TR,    /* --trace-processes: per process and cgroup */
 	RECORD_GROUPS
 };
 extern const char *const record_group_name[RECORD_GROUPS];
@@ -143,13 +161,14 @@ void record_flat_init(struct record_flat *f);
 void record_flat_free(struct record_flat *f);
 void record_flat_reset(struct record_flat *f);
 
-/* Flatten s into f (reset first). Returns 0, -E2BIG (a count beyond its
+/* Flatten s into f (reset first), as the current format version walks it. Returns 0, -E2BIG (a count beyond its
  * limit: f->over says which) or -ENOMEM. */
 int record_flatten(const struct sample *s, struct record_flat *f);
-/* Rebuild s (cleared first) from f. Returns 0, -EINVAL (f does not
- * describe a sample: a count out of range, words or strings missing) or
- * -ENOMEM. */
-int record_unflatten(const struct record_flat *f, struct sample *s);
+/* Rebuild s (cleared first) from f, walked as format version (record.h's
+ * RECORD_VERSION_MIN to RECORD_VERSION) wrote it. Returns 0, -EINVAL (f
+ * does not describe a sample: a count out of range, words or strings
+ * missing, another version) or -ENOMEM. */
+int record_unflatten(const struct record_flat *f, unsigned version, struct sample *s);
 /* The first words of every flat sample: t's bits, wall seconds and
  * nanoseconds (the reader's index takes them without a full rebuild). */
 int record_flat_times(const struct record_flat *f, double *t, struct timespec *wall);

@@ -22,7 +22,11 @@
 #include "sample.h"
 
 #define RECORD_MAGIC "BLKTREC\n"
-#define RECORD_VERSION 4u
+#define RECORD_VERSION 5u
+/* The oldest version a reader replays: 4 differs from 5 only in what its
+ * samples hold (no --trace-processes requests), so its files replay as
+ * they did; older ones are refused as older. */
+#define RECORD_VERSION_MIN 4u
 #define RECORD_KEY_EVERY 300u
 
 enum record_type {

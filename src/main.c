@@ -400,10 +400,6 @@ int main(int argc, char **argv)
 		a.filter.omit_zero = false;
 		a.filter.hide_idle = true;
 	}
-	/* Said before the run, so that nobody expects them in the replay. */
-	if (o.record && o.trace_processes)
-		fprintf(stderr, "blktune: -w records /proc/PID/io per process, not --trace-processes' traced requests "
-				"per process and cgroup: a replay shows those as untraced\n");
 	err = o.batch ? batch_run(&a) : tui_run(&a);
 	if (err < 0 && err != -EPIPE)
 		fprintf(stderr, "blktune: %s\n", a.error[0] ? a.error : strerror(-err));

@@ -67,7 +67,7 @@ void proc_sample_sort(struct proc_sample *s)
 		qsort(s->p, s->n, sizeof(s->p[0]), cmp_pid);
 }
 
-const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start)
+const struct proc_entry *proc_sample_pid(const struct proc_sample *s, pid_t pid)
 {
 	size_t lo = 0, hi = s->n;
 
@@ -79,7 +79,14 @@ const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid
 		else
 			hi = mid;
 	}
-	return lo < s->n && s->p[lo].pid == pid && s->p[lo].start == start ? &s->p[lo] : NULL;
+	return lo < s->n && s->p[lo].pid == pid ? &s->p[lo] : NULL;
+}
+
+const struct proc_entry *proc_sample_find(const struct proc_sample *s, pid_t pid, uint64_t start)
+{
+	const struct proc_entry *e = proc_sample_pid(s, pid);
+
+	return e && e->start == start ? e : NULL;
 }
 
 struct proc_trace *proc_sample_add_trace(struct proc_sample *s, pid_t tgid, dev_t dev)

@@ -8,6 +8,16 @@
 #include <string.h>
 
 #include "format.h"
+#include "procs-bpf.h"
+#include "record.h"
+
+/* A recording holds whatever --trace-processes' maps can hold. */
+_Static_assert(PROCS_BPF_MAX_PAIRS <= RECORD_MAX_PROC_TRACES, "every traced (process, device) pair is recorded");
+_Static_assert(PROCS_BPF_MAX_CGROUPS <= RECORD_MAX_CG_TRACES, "every traced (cgroup, device) pair is recorded");
+_Static_assert(PROCS_BPF_MAX_LOSS_DEVS <= RECORD_MAX_DISKS, "every device's loss is recorded");
+
+/* The first format version with --trace-processes' requests. */
+#define V_PROCS_TRACED 5u
 
 /* One walk over a sample, used both ways: encoding appends every field to
  * a flat list, decoding takes them back in the same order. Counts come
@@ -15,6 +25,7 @@
  * already read. */
 struct walk {
 	bool dec;
+	unsigned version; /* the format version walked */
 	struct record_flat *f;
 	size_t pos, spos;
 	int err;
@@ -26,7 +37,7 @@ const char *const record_group_name[RECORD_GROUPS] = {
 	[RG_HOST] = "cpu, memory, temps", [RG_CPUS] = "cpu view (per cpu)", [RG_TR_IO] = "traced requests, sizes",
 	[RG_TR_SUM] = "traced latency sums", [RG_TR_LAT] = "traced latency hist", [RG_TR_QD] = "traced q/d-time hists",
 	[RG_TR_CPU] = "traced per-cpu counts", [RG_TR_MAT] = "traced cpu matrix", [RG_RA] = "readahead",
-	[RG_CGROUP] = "cgroups", [RG_PROCS] = "processes",
+	[RG_CGROUP] = "cgroups", [RG_PROCS] = "processes", [RG_PROC_TR] = "traced per process, cgroup",
 };
 
 void record_flat_init(struct record_flat *f)
@@ -407,7 +418,7 @@ static void walk_cgroups(struct walk *w, struct cgroup_sample *c)
 	}
 }
 
-static void walk_procs(struct walk *w, struct proc_sample *ps)
+static void walk_proc_entries(struct walk *w, struct proc_sample *ps)
 {
 	size_t n;
 
@@ -435,6 +446,108 @@ static void walk_procs(struct walk *w, struct proc_sample *ps)
 		}
 		*dst = tmp;
 	}
+}
+
+static void walk_proc_counts(struct walk *w, struct proc_counts *c)
+{
+	WA(w, c->requests, PROC_OPS);
+	WA(w, c->bytes, PROC_OPS);
+	WU(w, c->done);
+	WA(w, c->lat, PROC_LAT_BUCKETS);
+	WU(w, c->lat_sum_ns);
+}
+
+/* A process's start time, its identity with its PID; 0 when the walk of
+ * /proc did not see it (gone, or not ours to read). */
+static uint64_t proc_start(const struct proc_sample *ps, pid_t pid)
+{
+	const struct proc_entry *e = proc_sample_pid(ps, pid);
+
+	return e ? e->start : 0;
+}
+
+static void walk_proc_trace(struct walk *w, struct proc_sample *ps, size_t i)
+{
+	struct proc_trace tmp = { 0 }, *t = w->dec ? &tmp : &ps->tr[i], *dst;
+
+	/* a PID reused by another process is another pair */
+	seg(w, 14, (uint64_t)(uint32_t)t->tgid ^ proc_start(ps, t->tgid) << 22 ^ (uint64_t)t->dev * 0xff51afd7ed558ccdull);
+	WU(w, t->tgid); WU(w, t->dev); WU(w, t->cgroup_id);
+	WS(w, t->comm);
+	walk_proc_counts(w, &t->c);
+	if (!w->dec || w->err)
+		return;
+	if (!(dst = proc_sample_add_trace(ps, tmp.tgid, tmp.dev))) {
+		w->err = -ENOMEM;
+		return;
+	}
+	*dst = tmp;
+}
+
+static void walk_cg_trace(struct walk *w, struct proc_sample *ps, size_t i)
+{
+	struct proc_cgtrace tmp = { 0 }, *t = w->dec ? &tmp : &ps->cg[i], *dst;
+
+	seg(w, 15, t->cgroup_id ^ (uint64_t)t->dev * 0xff51afd7ed558ccdull);
+	WU(w, t->cgroup_id); WU(w, t->dev);
+	walk_proc_counts(w, &t->c);
+	if (!w->dec || w->err)
+		return;
+	if (!(dst = proc_sample_add_cgtrace(ps, tmp.cgroup_id, tmp.dev))) {
+		w->err = -ENOMEM;
+		return;
+	}
+	*dst = tmp;
+}
+
+static void walk_proc_loss(struct walk *w, struct proc_sample *ps, size_t i)
+{
+	struct proc_loss tmp = { 0 }, *l = w->dec ? &tmp : &ps->loss[i], *dst;
+
+	seg(w, 16, l->dev);
+	WU(w, l->dev); WU(w, l->no_start);
+	if (!w->dec || w->err)
+		return;
+	if (!(dst = proc_sample_add_loss(ps, tmp.dev))) {
+		w->err = -ENOMEM;
+		return;
+	}
+	*dst = tmp;
+}
+
+/* --trace-processes' requests (format 5 on), whether or not the walk of
+ * /proc worked: the counts first, then each pair and loss as a segment of
+ * its own. A decoder grows its arrays as items arrive, never from a count
+ * alone (a few bytes may claim the most pairs), and sorts them as the
+ * source does (the models search them). */
+static void walk_procs_traced(struct walk *w, struct proc_sample *ps)
+{
+	size_t ntr, ncg, nloss;
+
+	seg(w, 13, 0);
+	G(w, RG_PROC_TR);
+	WU(w, ps->traced);
+	if (!ps->traced)
+		return;
+	WU(w, ps->skipped); WU(w, ps->not_kept);
+	ntr = wcount(w, ps->ntr, RECORD_MAX_PROC_TRACES, "traced (process, device) pairs");
+	ncg = wcount(w, ps->ncg, RECORD_MAX_CG_TRACES, "traced (cgroup, device) pairs");
+	nloss = wcount(w, ps->nloss, RECORD_MAX_DISKS, "devices with traced requests lost");
+	for (size_t i = 0; i < ntr && !w->err; i++)
+		walk_proc_trace(w, ps, i);
+	for (size_t i = 0; i < ncg && !w->err; i++)
+		walk_cg_trace(w, ps, i);
+	for (size_t i = 0; i < nloss && !w->err; i++)
+		walk_proc_loss(w, ps, i);
+	if (w->dec && !w->err)
+		proc_sample_sort_traced(ps);
+}
+
+static void walk_procs(struct walk *w, struct proc_sample *ps)
+{
+	walk_proc_entries(w, ps);
+	if (w->version >= V_PROCS_TRACED && !w->err)
+		walk_procs_traced(w, ps);
 }
 
 static void walk_sample(struct walk *w, struct sample *s)
@@ -481,7 +594,7 @@ static void walk_sample(struct walk *w, struct sample *s)
 
 int record_flatten(const struct sample *s, struct record_flat *f)
 {
-	struct walk w = { .dec = false, .f = f };
+	struct walk w = { .dec = false, .version = RECORD_VERSION, .f = f };
 
 	record_flat_reset(f);
 	/* Encoding only reads the sample. */
@@ -494,11 +607,13 @@ int record_flatten(const struct sample *s, struct record_flat *f)
 	return w.err;
 }
 
-int record_unflatten(const struct record_flat *f, struct sample *s)
+int record_unflatten(const struct record_flat *f, unsigned version, struct sample *s)
 {
-	struct walk w = { .dec = true, .f = (struct record_flat *)f };
+	struct walk w = { .dec = true, .version = version, .f = (struct record_flat *)f };
 
 	sample_clear(s);
+	if (version < RECORD_VERSION_MIN || version > RECORD_VERSION)
+		return -EINVAL;
 	walk_sample(&w, s);
 	if (!w.err && (w.pos != f->nw || w.spos != f->ns))
 		w.err = -EINVAL; /* words left over: not what this walk wrote */

@@ -25,6 +25,7 @@ struct record_reader {
 	const unsigned char *map; /* the whole file, read at open */
 	size_t size;
 	struct record_meta meta;
+	unsigned version; /* the file's format version: how its samples are walked */
 	struct entry *e;
 	size_t n, cap;
 	struct record_change *ch;
@@ -126,7 +127,7 @@ static int add_sample(struct record_reader *r, bool key, size_t off, size_t len)
 		return -EINVAL;
 	/* Words that are no sample are a malformed record like any other:
 	 * found here, replay stops before them instead of failing there. */
-	if ((err = record_unflatten(&r->flat, &r->check)) < 0)
+	if ((err = record_unflatten(&r->flat, r->version, &r->check)) < 0)
 		return err;
 	r->n++;
 	r->at = r->n - 1;
@@ -273,10 +274,11 @@ int record_reader_open(const char *path, struct record_reader **out, char *why, 
 		snprintf(why, whylen, "%s: not a blktune recording", path);
 		goto fail;
 	}
-	if (get_le32(r->map + 8) != RECORD_VERSION) {
+	r->version = get_le32(r->map + 8);
+	if (r->version < RECORD_VERSION_MIN || r->version > RECORD_VERSION) {
 		err = -EINVAL;
-		snprintf(why, whylen, "%s: recording format version %u (%s blktune's); this blktune reads version %u", path,
-			 get_le32(r->map + 8), get_le32(r->map + 8) < RECORD_VERSION ? "an older" : "a newer",
+		snprintf(why, whylen, "%s: recording format version %u (%s blktune's); this blktune reads versions %u to %u",
+			 path, r->version, r->version < RECORD_VERSION_MIN ? "an older" : "a newer", RECORD_VERSION_MIN,
 			 RECORD_VERSION);
 		goto fail;
 	}
@@ -427,5 +429,5 @@ int record_reader_get(struct record_reader *r, size_t i, struct sample *s)
 		}
 		r->at = k;
 	}
-	return record_unflatten(&r->flat, s);
+	return record_unflatten(&r->flat, r->version, s);
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Record and replay: blktune -b --json -w FILE records a fio run on a loop
-# device the test made; blktune -r FILE -b --json prints the very same lines
-# (every figure, traced histograms included), and the reads and writes it
-# shows add up to fio's own counts. A recorder killed with SIGKILL leaves a
+# Record and replay: blktune -b --json --trace-processes -w FILE records a
+# fio run on a loop device the test made; blktune -r FILE -b --json prints
+# the very same lines (every figure, traced histograms and the traced
+# requests per process and cgroup included), and the reads and writes it
+# shows add up to fio's own counts, the traced requests of fio's cgroup
+# too. A recording of the format before (version 4) replays as its live
+# run printed. A recorder killed with SIGKILL leaves a
 # file that replays; a torn tail costs its last interval only, with a
 # warning, and so does a frame that holds no sample. A device attached and
 # detached mid-recording (churn: the words of every device after it move)
@@ -35,7 +38,8 @@ else # v2 with the io controller counts every device: the job's own cgroup
 	rel=$(sed -n 's/^0:://p' /proc/self/cgroup)
 fi
 rec=$T_TMP/run.btr
-"$BLKTUNE" -b --json --cgroups --top-processes -d 0.5 -n 16 -w "$rec" > "$T_TMP/live.json" 2> "$T_TMP/live.err" &
+XDG_STATE_HOME=$T_TMP/state "$BLKTUNE" -b --json --cgroups --top-processes --trace-processes -d 0.5 -n 16 -w "$rec" \
+	> "$T_TMP/live.json" 2> "$T_TMP/live.err" &
 bpid=$!
 # fio runs inside the recorded window: after the first report, well before the last
 t_until 20 test -s "$T_TMP/live.json"
@@ -108,6 +112,25 @@ print(round(r), round(w), traced)' "$T_TMP/replay.json" "$dev")
 t_near "replayed reads add up to fio's" "$rr" "$fr" 2
 t_near "replayed writes add up to fio's" "$rw" "$fw" 2
 t_check "traced figures are in the replay ($traced intervals)" test "$traced" -gt 0
+# --trace-processes' figures: the replay calls them traced, shows fio's
+# requests on the device, and fio's cgroup's traced requests on it at the
+# end are fio's reads and writes, one by one.
+procs_traced() { grep -o '"processes": {[^[]*' "$1" | grep -o '"traced": [a-z]*' | sort -u | tr '\n' ' '; }
+t_eq "the replay's processes are traced, as live" "$(procs_traced "$T_TMP/replay.json")" '"traced": true '
+read -r fio_req cg_req < <(python3 -c '
+import json, sys
+fio = cg = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    for r in o["processes"].get("rows", []):
+        if r["command"] == "fio":
+            fio = max([fio] + [d["read_requests"] + d["write_requests"] for d in r["devices"] if d["device"] == sys.argv[2]])
+    cg = sum(g["traced"]["requests"] for g in o["cgroups"]["groups"]
+             if g["path"] == sys.argv[3] and g["device"] == sys.argv[2] and g.get("traced"))
+print(fio, cg)' "$T_TMP/replay.json" "$dev" "$rel")
+t_check "fio's traced requests on $dev are in the replayed process rows ($fio_req, of $((fr + fw)))" \
+	test "$fio_req" -gt 0 -a "$fio_req" -le $((fr + fw))
+t_eq "fio's cgroup's traced requests on $dev at the end of the replay are fio's" "$cg_req" $((fr + fw))
 
 # A last frame that decodes but holds no sample (a key of three words):
 # open stops before it, so replay is the 16 intervals and a warning.
@@ -173,14 +196,11 @@ t_eq "... which is untouched" "$(md5sum < "$rec")" "$sum"
 refuse "-w with -r" "not both" -b -r "$rec" -w "$T_TMP/new.btr"
 t_check "... and wrote nothing" test ! -e "$T_TMP/new.btr"
 refuse "a missing file" "No such file" -b -r "$T_TMP/none.btr"
-# --trace-processes' traced figures are not recorded: said at the start,
-# and the replay calls them untraced rather than showing them as zero
-XDG_STATE_HOME=$T_TMP/state "$BLKTUNE" -b --json -d 0.3 -n 2 --trace-processes --top-processes \
-	-w "$T_TMP/tp.btr" > "$T_TMP/tp.live" 2> "$T_TMP/tp.err"
-t_check "-w with --trace-processes says what it does not record" \
-	grep -q "not --trace-processes' traced requests" "$T_TMP/tp.err"
-procs_traced() { grep -o '"processes": {[^[]*' "$1" | grep -o '"traced": [a-z]*' | sort -u | tr '\n' ' '; }
-t_eq "the live run traced processes" "$(procs_traced "$T_TMP/tp.live")" '"traced": true '
-"$BLKTUNE" -r "$T_TMP/tp.btr" -b --json --top-processes > "$T_TMP/tp.replay" 2> /dev/null
-t_eq "the replay says untraced, as documented" "$(procs_traced "$T_TMP/tp.replay")" '"traced": false '
+# A recording of format 4 (before the traced requests per process and
+# cgroup), written by the blktune of its time: replayed line for line.
+fix=${BLKTUNE_FIXTURES:-$T_TOP/tests/fixtures}/record
+"$BLKTUNE" -r "$fix/v4.btr" -b --json --cgroups > "$T_TMP/v4.json" 2> "$T_TMP/v4.err"
+t_eq "a format 4 recording: replay exit status" "$?" 0
+t_eq "... nothing on stderr" "$(cat "$T_TMP/v4.err")" ""
+t_check "... what its live run printed" cmp -s "$T_TMP/v4.json" "$fix/v4.json"
 t_done

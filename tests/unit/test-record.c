@@ -22,8 +22,60 @@
 #include "record.h"
 #include "sample.h"
 
+/* Every count of c set, each to its own value; one in eight moves
+ * steadily with k (as a few latency buckets and an op's counts do). */
+static void fill_counts(struct proc_counts *c, uint64_t base, unsigned k)
+{
+	uint64_t *w[2 * PROC_OPS + PROC_LAT_BUCKETS + 2];
+	size_t n = 0;
+
+	for (int op = 0; op < PROC_OPS; op++) {
+		w[n++] = &c->requests[op];
+		w[n++] = &c->bytes[op];
+	}
+	for (int b = 0; b < PROC_LAT_BUCKETS; b++)
+		w[n++] = &c->lat[b];
+	w[n++] = &c->done;
+	w[n++] = &c->lat_sum_ns;
+	for (size_t i = 0; i < n; i++)
+		*w[i] = base + 1000 * i + (i % 8 ? 0 : (i + 1) * k);
+}
+
+/* --trace-processes' requests: pid 101 on one device, pid 102 on two,
+ * two cgroups and the losses of one device, some counts moving with k. */
+/* (Failures only: Check sends a message for every assertion that passes,
+ * and a test that makes hundreds of samples would send thousands.) */
+static void make_traced(struct proc_sample *ps, unsigned k)
+{
+	struct proc_trace *t;
+	struct proc_cgtrace *c;
+	struct proc_loss *l;
+
+	ps->traced = true;
+	ps->skipped = 3;
+	ps->not_kept = k;
+	for (unsigned i = 0; i < 3; i++) {
+		if (!(t = proc_sample_add_trace(ps, i ? 102 : 101, makedev(7, i == 1))))
+			ck_abort_msg("no memory");
+		t->cgroup_id = 55;
+		snprintf(t->comm, sizeof(t->comm), "fio%u", i);
+		fill_counts(&t->c, 100000 * (i + 1), k);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		if (!(c = proc_sample_add_cgtrace(ps, 55 - 54 * i, makedev(7, 1))))
+			ck_abort_msg("no memory");
+		fill_counts(&c->c, 500000 * (i + 1), k);
+	}
+	c->c.lat[3] = UINT64_MAX - 2 + k; /* wraps: exact anyway */
+	if (!(l = proc_sample_add_loss(ps, makedev(7, 1))))
+		ck_abort_msg("no memory");
+	l->no_start = k;
+	proc_sample_sort_traced(ps);
+}
+
 /* A sample with every part filled: disks with strings, per-CPU detail,
- * traced counters with a matrix, readahead, cgroups, temperatures. */
+ * traced counters with a matrix, readahead, cgroups, temperatures,
+ * processes and their traced requests. */
 static void make_sample(struct sample *s, unsigned k)
 {
 	sample_clear(s);
@@ -98,12 +150,53 @@ static void make_sample(struct sample *s, unsigned k)
 		snprintf(e->cmdline, sizeof(e->cmdline), "fio --name=p%d", (int)pid);
 		e->rbytes = (uint64_t)pid * k;
 	}
+	make_traced(&s->procs, k);
 }
 
-/* Two samples are the same when they flatten to the same lists. */
+static bool same_counts(const struct proc_counts *a, const struct proc_counts *b)
+{
+	return !memcmp(a->requests, b->requests, sizeof(a->requests)) && !memcmp(a->bytes, b->bytes, sizeof(a->bytes)) &&
+	       !memcmp(a->lat, b->lat, sizeof(a->lat)) && a->done == b->done && a->lat_sum_ns == b->lat_sum_ns;
+}
+
+/* The traced requests per process and cgroup field by field, not through
+ * the walk that wrote them (a field it leaves out is missed both ways):
+ * what differs first, NULL when nothing does. One assertion per sample,
+ * not one per field (Check sends a message for each that passes). */
+static const char *traced_differ(const struct proc_sample *a, const struct proc_sample *b)
+{
+	if (a->traced != b->traced)
+		return "traced";
+	if (!a->traced)
+		return NULL;
+	if (a->skipped != b->skipped || a->not_kept != b->not_kept)
+		return "skipped or not kept";
+	if (a->ntr != b->ntr || a->ncg != b->ncg || a->nloss != b->nloss)
+		return "a count of pairs or losses";
+	for (size_t i = 0; i < a->ntr; i++)
+		if (a->tr[i].tgid != b->tr[i].tgid || a->tr[i].dev != b->tr[i].dev ||
+		    a->tr[i].cgroup_id != b->tr[i].cgroup_id || strcmp(a->tr[i].comm, b->tr[i].comm) ||
+		    !same_counts(&a->tr[i].c, &b->tr[i].c))
+			return "a (process, device) pair";
+	for (size_t i = 0; i < a->ncg; i++)
+		if (a->cg[i].cgroup_id != b->cg[i].cgroup_id || a->cg[i].dev != b->cg[i].dev ||
+		    !same_counts(&a->cg[i].c, &b->cg[i].c))
+			return "a (cgroup, device) pair";
+	for (size_t i = 0; i < a->nloss; i++)
+		if (a->loss[i].dev != b->loss[i].dev || a->loss[i].no_start != b->loss[i].no_start)
+			return "a device's loss";
+	return NULL;
+}
+
+/* Two samples are the same when they flatten to the same lists (and
+ * their traced requests per process and cgroup are). */
 static void assert_same(const struct sample *a, const struct sample *b)
 {
 	struct record_flat fa, fb;
+
+	const char *differ = traced_differ(&a->procs, &b->procs);
+
+	ck_assert_msg(!differ, "traced per process: %s differs", differ);
 
 	record_flat_init(&fa);
 	record_flat_init(&fb);
@@ -163,7 +256,7 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_int_eq(record_encode(NULL, &fa, &key), 0);
 	ck_assert_int_eq(record_encode(&fa, &fb, &delta), 0);
 	ck_assert_int_eq(record_decode(&dec, true, key.p, key.n), 0);
-	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
 	assert_same(&a, &out);
 	/* fields read back as they were, not only as words */
 	ck_assert_str_eq(out.disks[2].info.text->backing, "/var/tmp/img2");
@@ -180,13 +273,33 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_uint_eq(out.procs.n, 3);
 	ck_assert_str_eq(out.procs.p[2].cmdline, "fio --name=p102");
 	ck_assert_uint_eq(out.procs.p[1].rbytes, 101);
+	ck_assert(out.procs.traced);
+	ck_assert_uint_eq(out.procs.ntr, 3);
+	ck_assert_int_eq(out.procs.tr[2].tgid, 102);
+	ck_assert_uint_eq(out.procs.tr[2].dev, makedev(7, 1));
+	ck_assert_str_eq(out.procs.tr[2].comm, "fio1");
+	ck_assert_uint_eq(out.procs.tr[2].c.requests[1], 202000); /* fill_counts: 200000, third word */
+	ck_assert_uint_eq(out.procs.tr[2].c.requests[0], 200001); /* first word, moving */
+	ck_assert_uint_eq(out.procs.tr[0].cgroup_id, 55);
+	ck_assert_uint_eq(out.procs.ncg, 2);
+	ck_assert_uint_eq(out.procs.cg[0].cgroup_id, 1);
+	ck_assert_uint_eq(out.procs.cg[0].c.lat[3], UINT64_MAX - 1);
+	ck_assert_uint_eq(out.procs.nloss, 1);
+	ck_assert_uint_eq(out.procs.loss[0].no_start, 1);
+	ck_assert_uint_eq(out.procs.skipped, 3);
 	/* the delta applies to the key's list */
 	ck_assert_int_eq(record_decode(&dec, false, delta.p, delta.n), 0);
-	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
 	assert_same(&b, &out);
 	ck_assert_str_eq(out.disks[0].info.scheduler, "none");
-	/* and holds only what moved: a handful of words and one string */
-	ck_assert_uint_lt(delta.n, 100);
+	/* and holds only what moved (each word's first step: its place and
+	 * its delta, under 2 bytes) and one string */
+	{
+		size_t moving = 0;
+		for (size_t i = 0; i < fb.nw; i++)
+			moving += fa.w[i] != fb.w[i];
+		ck_assert_uint_lt(delta.n, 40 + 2 * moving);
+	}
 	ck_assert_uint_gt(key.n, 4 * delta.n);
 	record_buf_free(&key);
 	record_buf_free(&delta);
@@ -241,8 +354,12 @@ START_TEST(test_idle_delta)
 		 * times, then cost nothing */
 		if (k >= 1 && k <= RECORD_QUIET + 1)
 			ck_assert_msg(b.n > IDLE_RECORD, "record %u: %zu bytes", k, b.n);
-		if (k >= 2 && k <= RECORD_QUIET + 1) /* a bit per active word */
-			ck_assert_msg(b.n < 20, "record %u: %zu bytes", k, b.n);
+		if (k >= 2 && k <= RECORD_QUIET + 1) { /* a bit per active word */
+			size_t moving = 0;
+			for (size_t i = 0; i < cur->nw; i++)
+				moving += cur->w[i] != prev->w[i];
+			ck_assert_msg(b.n < 12 + moving / 8, "record %u: %zu bytes, %zu words moving", k, b.n, moving);
+		}
 		if (k >= RECORD_QUIET + 2)
 			ck_assert_msg(b.n == IDLE_RECORD, "record %u: %zu bytes", k, b.n);
 	}
@@ -287,7 +404,7 @@ START_TEST(test_size_prediction)
 		ck_assert_int_eq(record_encode(prev, cur, &b), 0);
 		len[k] = b.n;
 		ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
-		ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+		ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
 		assert_same(&a, &out);
 	}
 	ck_assert_uint_eq(out.trace.devs[0].tot.size_bytes[0][3], (30 + 9 + 40 + 16) * 4096ull + 4096 * 0 + 3000);
@@ -359,7 +476,7 @@ START_TEST(test_churn)
 			ck_assert_int_eq(record_encode(prev, cur, &b), 0);
 			len[front][k] = b.n;
 			ck_assert_int_eq(record_decode(&dec, !k, b.p, b.n), 0);
-			ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+			ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
 			assert_same(&a, &out);
 			ck_assert_uint_eq(out.ndisks, k >= 4 && k < 7 ? 4 : 3);
 			ck_assert_str_eq(out.disks[0].st.name, front && k >= 4 && k < 7 ? "loop9" : "loop0");
@@ -566,7 +683,7 @@ START_TEST(test_malformed_payloads)
 		static const unsigned char three[] = { 2, 1, 3, 0, 0, 0 };
 		record_flat_reset(&f);
 		ck_assert_int_eq(record_decode(&f, true, three, sizeof(three)), 0);
-		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
+		ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &s), -EINVAL);
 	}
 	/* a disk count beyond the limit is refused before any allocation */
 	{
@@ -579,7 +696,7 @@ START_TEST(test_malformed_payloads)
 		record_flat_reset(&f);
 		ck_assert_int_eq(record_decode(&f, true, b.p, b.n), 0);
 		ck_assert_uint_eq(f.w[3], RECORD_MAX_DISKS + 1);
-		ck_assert_int_eq(record_unflatten(&f, &s), -EINVAL);
+		ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &s), -EINVAL);
 		record_buf_free(&b);
 		record_flat_free(&w);
 	}
@@ -618,7 +735,7 @@ START_TEST(test_disk_kind_range)
 		b.n = 0;
 		ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
 		ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
-		ck_assert_msg(record_unflatten(&dec, &out) == (kinds[k] <= DISK_KIND_UNKNOWN ? 0 : -EINVAL), "kind %llu",
+		ck_assert_msg(record_unflatten(&dec, RECORD_VERSION, &out) == (kinds[k] <= DISK_KIND_UNKNOWN ? 0 : -EINVAL), "kind %llu",
 			      (unsigned long long)kinds[k]);
 		if (kinds[k] <= DISK_KIND_UNKNOWN)
 			ck_assert_int_eq(out.disks[1].info.kind, kinds[k]);
@@ -856,14 +973,14 @@ START_TEST(test_refusals)
 	write_file(path, 3);
 	poke(path, 8, 1); /* version 1: before residual coding */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads version 4"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 1 (an older blktune's); this blktune reads versions 4 to 5"));
 	poke(path, 8, 3); /* version 3: before segments and bit coding */
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 3 (an older blktune's); this blktune reads version 4"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 3 (an older blktune's); this blktune reads versions 4 to 5"));
 	ck_assert_ptr_null(strchr(why, '\n'));
-	poke(path, 8, 5);
+	poke(path, 8, 6);
 	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "format version 5 (a newer blktune's); this blktune reads version 4"));
+	ck_assert_ptr_nonnull(strstr(why, "format version 6 (a newer blktune's); this blktune reads versions 4 to 5"));
 	ck_assert_ptr_null(strchr(why, '\n'));
 	unlink(path);
 	/* junk, short junk, an empty file */
@@ -997,10 +1114,12 @@ static int fill_up(void *arg)
 	make_sample(&s, 1);
 	if (record_sample(w, &s, why, sizeof(why)) < 0)
 		return 16;
+	/* made before the limit: Check's own messages (one per assertion that
+	 * passes) go to a file the limit holds too */
+	make_sample(&s, 2);
 	whole = size_of(fd);
 	if (soft_file_limit((rlim_t)whole + 7) < 0)
 		return 17;
-	make_sample(&s, 2);
 	if (record_sample(w, &s, why, sizeof(why)) != -EFBIG || !strstr(why, "too large"))
 		return 18;
 	if (size_of(fd) != whole)
@@ -1321,7 +1440,7 @@ START_TEST(test_new_words_per_byte)
 	ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
 	ck_assert_msg(f.nw > RECORD_NEW_PER_BYTE / 4 * b.n, "%zu words in %zu bytes: not that dense", f.nw, b.n);
 	ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
-	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
 	assert_same(&a, &out);
 	record_buf_free(&b);
 	record_flat_free(&f);
@@ -1563,7 +1682,7 @@ START_TEST(test_zero_cpus)
 	ck_assert_int_eq(record_flatten(&s, &f), 0);
 	ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
 	ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
-	ck_assert_int_eq(record_unflatten(&dec, &out), 0);
+	ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
 	ck_assert(out.cpus.valid);
 	ck_assert_uint_eq(out.cpus.ncpu, 0);
 	assert_same(&s, &out);
@@ -1590,7 +1709,7 @@ START_TEST(test_limits_follow_the_walk)
 	s.cpus.valid = true;
 	s.cpus.nirq = SAMPLE_IRQ_MAX;
 	s.ntemps = SAMPLE_TEMPS_MAX;
-	s.traced = s.ra_valid = s.cg.valid = s.procs.valid = true;
+	s.traced = s.ra_valid = s.cg.valid = s.procs.valid = s.procs.traced = true;
 	ck_assert_int_eq(record_flatten(&s, &f), 0);
 	ck_assert_uint_eq(f.ns, RECORD_OTHER_STRINGS);
 	ck_assert_uint_eq(f.nseg, RECORD_OTHER_SEGS);
@@ -1602,14 +1721,395 @@ START_TEST(test_limits_follow_the_walk)
 	ck_assert_int_eq(ra_sample_resize(&s.ra, 1), 0);
 	ck_assert_ptr_nonnull(cgroup_sample_add_group(&s.cg, 1, "/", 0));
 	ck_assert_ptr_nonnull(proc_sample_add(&s.procs, 1, 1));
+	ck_assert_ptr_nonnull(proc_sample_add_trace(&s.procs, 1, 1));
+	ck_assert_ptr_nonnull(proc_sample_add_cgtrace(&s.procs, 1, 1));
+	ck_assert_ptr_nonnull(proc_sample_add_loss(&s.procs, 1));
 	ck_assert_int_eq(record_flatten(&s, &f), 0);
-	ck_assert_uint_eq(f.ns - ns0, RECORD_DISK_STRINGS + RECORD_PROC_STRINGS + 1);
-	ck_assert_uint_eq(f.nseg - nseg0, 5); /* 3 device lists, a cgroup, a process */
+	ck_assert_uint_eq(f.ns - ns0, RECORD_DISK_STRINGS + RECORD_PROC_STRINGS + 1 + RECORD_PROC_TRACE_STRINGS);
+	/* 3 device lists, a cgroup, a process, 2 traced pairs, a loss */
+	ck_assert_uint_eq(f.nseg - nseg0, 8);
 	ck_assert_uint_eq(RECORD_MAX_STRINGS, RECORD_MAX_DISKS * RECORD_DISK_STRINGS +
 						      RECORD_MAX_PROCS * RECORD_PROC_STRINGS + RECORD_MAX_CGROUPS +
+						      RECORD_MAX_PROC_TRACES * RECORD_PROC_TRACE_STRINGS +
 						      RECORD_OTHER_STRINGS);
-	ck_assert_uint_eq(RECORD_MAX_SEGS, 3 * RECORD_MAX_DISKS + RECORD_MAX_PROCS + RECORD_MAX_CGROUPS + RECORD_OTHER_SEGS);
+	ck_assert_uint_eq(RECORD_MAX_SEGS, 4 * RECORD_MAX_DISKS + RECORD_MAX_PROCS + RECORD_MAX_CGROUPS +
+						   RECORD_MAX_PROC_TRACES + RECORD_MAX_CG_TRACES + RECORD_OTHER_SEGS);
 	record_flat_free(&f);
+	sample_free(&s);
+}
+END_TEST
+
+/* --trace-processes' pairs that come and go, k from 0: pid 300 starts on
+ * loop1 at 3 (at the front of its device's pairs: PID order) and goes at
+ * 7; pid 101 stops at 5; from 6 pid 102 is another process (a new start
+ * time) whose pairs count from little again; a cgroup pair comes at 4, a
+ * device's loss at 2; nothing is traced at 8. */
+static void traced_churn(struct sample *s, unsigned k)
+{
+	struct proc_sample *ps = &s->procs;
+
+	make_sample(s, k);
+	ps->ntr = ps->ncg = ps->nloss = 0;
+	if (k == 8) {
+		ps->traced = false;
+		return;
+	}
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->p[i].pid == 102 && k >= 6)
+			ps->p[i].start = 99999;
+	for (pid_t pid = 101; pid <= 300; pid++) {
+		struct proc_trace *t;
+
+		if ((pid == 101 && k >= 5) || (pid > 102 && pid != 300) || (pid == 300 && (k < 3 || k >= 7)))
+			continue;
+		for (unsigned d = 0; d < (pid == 102 ? 2u : 1u); d++) {
+			if (!(t = proc_sample_add_trace(ps, pid, makedev(7, d + (pid == 300)))))
+				ck_abort_msg("no memory");
+			fill_counts(&t->c, (uint64_t)pid * 1000000 + d, pid == 102 && k >= 6 ? k - 6 : k);
+			snprintf(t->comm, sizeof(t->comm), "p%d", (int)pid);
+			t->cgroup_id = 55;
+		}
+	}
+	for (unsigned i = 0; i < (k >= 4 ? 2u : 1u); i++) {
+		struct proc_cgtrace *c = proc_sample_add_cgtrace(ps, 55 + 10 * i, makedev(7, 1));
+		if (!c)
+			ck_abort_msg("no memory");
+		fill_counts(&c->c, 7000000 + i, k);
+	}
+	for (unsigned i = 0; i < (k >= 2 ? 2u : 1u); i++) {
+		struct proc_loss *l = proc_sample_add_loss(ps, makedev(7, 1 - i));
+		if (!l)
+			ck_abort_msg("no memory");
+		l->no_start = k + i;
+	}
+	proc_sample_sort_traced(ps);
+}
+
+/* Written to a file (keys every 4) and read back in any order: every
+ * sample is the one written, its traced pairs field by field. */
+START_TEST(test_traced_churn_file)
+{
+	struct record_meta m = { .host = "h", .interval = 1, .start = 1764633600, .key_every = 4 };
+	static const size_t order[] = { 9, 0, 5, 6, 7, 3, 3, 2, 8, 1, 4, 6 };
+	char *dir = tmpdir(), path[4200], why[256];
+	struct record_reader *r;
+	struct record *w;
+	struct sample want, got;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	sample_init(&want);
+	sample_init(&got);
+	ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+	for (unsigned k = 0; k < 10; k++) {
+		traced_churn(&want, k);
+		ck_assert_int_eq(record_sample(w, &want, why, sizeof(why)), 0);
+	}
+	ck_assert_int_eq(record_close(w), 0);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_uint_eq(record_reader_count(r), 10);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		traced_churn(&want, (unsigned)order[i]);
+		ck_assert_int_eq(record_reader_get(r, order[i], &got), 0);
+		assert_same(&want, &got);
+		ck_assert_uint_eq(got.procs.ntr, order[i] == 8 ? 0 : 2 + (order[i] < 5) + (order[i] >= 3 && order[i] < 7));
+	}
+	/* the reused PID's pair counts from its own start */
+	ck_assert_int_eq(record_reader_get(r, 6, &got), 0);
+	ck_assert_int_eq(got.procs.tr[0].tgid, 102);
+	ck_assert_uint_eq(got.procs.tr[0].c.requests[0], 102000000 + 0 * 1000);
+	record_reader_close(r);
+	sample_free(&want);
+	sample_free(&got);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* The key of segment kind's i-th segment after the traced part's first
+ * (the one of counts: its key is the kind's alone). */
+static uint64_t traced_key(const struct sample *s, size_t i)
+{
+	struct record_flat f;
+	uint64_t key = 0;
+
+	record_flat_init(&f);
+	ck_assert_int_eq(record_flatten(s, &f), 0);
+	for (size_t j = 0; j < f.nseg; j++)
+		if (f.seg[j].key == (uint64_t)13 << 56) {
+			ck_assert_uint_lt(j + 1 + i, f.nseg);
+			key = f.seg[j + 1 + i].key;
+		}
+	record_flat_free(&f);
+	ck_assert_uint_ne(key, 0);
+	return key;
+}
+
+/* Each traced pair and loss is a segment keyed by what it counts: a
+ * process's pair by PID, start time and device (a PID reused by another
+ * process is another pair), a cgroup's by id and device, a loss by
+ * device; counts that move, or other pairs coming before it, do not
+ * change a key. */
+START_TEST(test_traced_identities)
+{
+	struct sample a, b;
+	/* make_sample's order: (101, 7:0) (102, 7:0) (102, 7:1), then the
+	 * cgroups (1, 7:1) (55, 7:1), then the loss of 7:1 */
+	uint64_t k101, k102a, k102b, kcg1, kcg55, kloss;
+
+	sample_init(&a);
+	sample_init(&b);
+	make_sample(&a, 1);
+	k101 = traced_key(&a, 0);
+	k102a = traced_key(&a, 1);
+	k102b = traced_key(&a, 2);
+	kcg1 = traced_key(&a, 3);
+	kcg55 = traced_key(&a, 4);
+	kloss = traced_key(&a, 5);
+	ck_assert_uint_ne(k101, k102a);
+	ck_assert_uint_ne(k102a, k102b); /* another device */
+	ck_assert_uint_ne(kcg1, kcg55);  /* another cgroup */
+	ck_assert_uint_ne(k102b, kcg55); /* a cgroup's is no process's */
+	ck_assert_uint_ne(kcg55, kloss);
+	/* counts move: the same keys */
+	make_sample(&b, 7);
+	ck_assert_uint_eq(traced_key(&b, 1), k102a);
+	ck_assert_uint_eq(traced_key(&b, 4), kcg55);
+	ck_assert_uint_eq(traced_key(&b, 5), kloss);
+	/* pid 102 gone from /proc (start unknown), then another process under it */
+	b.procs.p[2].pid = 103;
+	ck_assert_uint_ne(traced_key(&b, 1), k102a);
+	b.procs.p[2].pid = 102;
+	b.procs.p[2].start++;
+	ck_assert_uint_ne(traced_key(&b, 1), k102a);
+	ck_assert_uint_eq(traced_key(&b, 0), k101);
+	/* the same cgroup on another device; a loss of another device */
+	b.procs.cg[1].dev = makedev(7, 2);
+	b.procs.loss[0].dev = makedev(7, 2);
+	ck_assert_uint_ne(traced_key(&b, 4), kcg55);
+	ck_assert_uint_ne(traced_key(&b, 5), kloss);
+	/* an unknown cgroup (id 0) on a device is not that device's loss */
+	b.procs.cg[0].cgroup_id = 0;
+	b.procs.cg[0].dev = b.procs.loss[0].dev;
+	ck_assert_uint_ne(traced_key(&b, 3), traced_key(&b, 5));
+	/* nor a process's pair whose PID and start time are 0 */
+	b.procs.tr[0].tgid = 0;
+	b.procs.tr[0].dev = b.procs.loss[0].dev;
+	ck_assert_uint_ne(traced_key(&b, 0), traced_key(&b, 3));
+	ck_assert_uint_ne(traced_key(&b, 0), traced_key(&b, 5));
+	sample_free(&a);
+	sample_free(&b);
+}
+END_TEST
+
+/* A pair that comes or goes at the front of the list costs what it costs
+ * at the end: its own words and a few bytes of layout. */
+START_TEST(test_traced_churn_cost)
+{
+	struct sample a;
+	struct record_flat f[2];
+	struct record_buf b = { 0 };
+	size_t len[2][6];
+
+	sample_init(&a);
+	for (int front = 0; front < 2; front++) {
+		record_flat_init(&f[0]);
+		record_flat_init(&f[1]);
+		for (unsigned k = 0; k < 6; k++) {
+			struct record_flat *prev = k ? &f[(k - 1) % 2] : NULL, *cur = &f[k % 2];
+			make_sample(&a, k);
+			if (k >= 2 && k < 4) { /* a pair of pid 1 or pid 900 */
+				struct proc_trace *t = proc_sample_add_trace(&a.procs, front ? 1 : 900, makedev(7, 0));
+				ck_assert_ptr_nonnull(t);
+				fill_counts(&t->c, 1, k);
+				proc_sample_sort_traced(&a.procs);
+			}
+			ck_assert_int_eq(record_flatten(&a, cur), 0);
+			b.n = 0;
+			ck_assert_int_eq(record_encode(prev, cur, &b), 0);
+			len[front][k] = b.n;
+		}
+		record_flat_free(&f[0]);
+		record_flat_free(&f[1]);
+	}
+	for (unsigned k = 2; k < 6; k++)
+		ck_assert_msg(len[1][k] <= len[0][k] + 4, "record %u: %zu bytes at the front, %zu at the end", k, len[1][k],
+			      len[0][k]);
+	record_buf_free(&b);
+	sample_free(&a);
+}
+END_TEST
+
+/* Words of a traced part that lie: a count past its limit, a count the
+ * words do not hold (refused, not allocated for), a PID's pairs out of
+ * order (sorted, as the source sorts them). */
+START_TEST(test_traced_hostile_words)
+{
+	struct sample a, out;
+	struct record_flat f;
+	size_t h = SIZE_MAX;
+
+	sample_init(&a);
+	sample_init(&out);
+	record_flat_init(&f);
+	make_sample(&a, 1);
+	ck_assert_int_eq(record_flatten(&a, &f), 0);
+	for (size_t j = 0; j < f.nseg; j++)
+		if (f.seg[j].key == (uint64_t)13 << 56)
+			h = f.seg[j].w0;
+	ck_assert_uint_ne(h, SIZE_MAX);
+	/* traced, skipped, not kept, then the three counts */
+	ck_assert_uint_eq(f.w[h], 1);
+	ck_assert_uint_eq(f.w[h + 3], 3);
+	ck_assert_uint_eq(f.w[h + 4], 2);
+	ck_assert_uint_eq(f.w[h + 5], 1);
+	for (int c = 0; c < 3; c++) {
+		static const uint64_t max[3] = { RECORD_MAX_PROC_TRACES, RECORD_MAX_CG_TRACES, RECORD_MAX_DISKS };
+		uint64_t was = f.w[h + 3 + c];
+
+		f.w[h + 3 + c] = max[c] + 1;
+		ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &out), -EINVAL);
+		f.w[h + 3 + c] = max[c]; /* allowed, but the words are not there */
+		ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &out), -EINVAL);
+		ck_assert_uint_lt(out.procs.trcap + out.procs.cgcap + out.procs.losscap, 64 + 16 + 8 + 3);
+		f.w[h + 3 + c] = UINT64_MAX;
+		ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &out), -EINVAL);
+		f.w[h + 3 + c] = was;
+	}
+	ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &out), 0);
+	assert_same(&a, &out);
+	/* a version the walk does not know */
+	ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION + 1, &out), -EINVAL);
+	ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION_MIN - 1, &out), -EINVAL);
+	/* pairs written out of order come back in the order the models search */
+	{
+		struct proc_trace t = a.procs.tr[0];
+		a.procs.tr[0] = a.procs.tr[2];
+		a.procs.tr[2] = t;
+		ck_assert_int_eq(record_flatten(&a, &f), 0);
+		ck_assert_int_eq(record_unflatten(&f, RECORD_VERSION, &out), 0);
+		ck_assert_int_eq(out.procs.tr[0].tgid, 101);
+		ck_assert_ptr_nonnull(proc_sample_trace(&out.procs, 102, makedev(7, 1)));
+	}
+	record_flat_free(&f);
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
+/* Rewrite the CRC-32C of the frame at off whose payload, len bytes,
+ * starts at pay. */
+static void fix_crc(unsigned char *p, size_t off, size_t pay, size_t len)
+{
+	uint32_t crc = crc32c(0, p + off, pay + len - off);
+
+	for (int i = 0; i < 4; i++)
+		p[pay + len + (size_t)i] = (unsigned char)(crc >> (8 * i));
+}
+
+/* A recording with traced pairs, corrupted byte by byte inside its
+ * sample frames with every checksum made right again: each copy is
+ * refused or replays what it can (up to a malformed record), never
+ * crashes or overruns (ASan), and what is replayed decodes. */
+START_TEST(test_traced_corrupt_file)
+{
+	char *dir = tmpdir(), path[4200], bad[4200], why[512];
+	unsigned char *buf;
+	size_t size, frames[32], pay[32], plen[32], nf = 0;
+	struct sample s;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/r.btr", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.btr", dir);
+	sample_init(&s);
+	{
+		struct record_meta m = { .host = "h", .interval = 1, .start = 1764633600, .key_every = 3 };
+		struct record *w;
+		ck_assert_int_eq(record_create(path, &m, &w, why, sizeof(why)), 0);
+		for (unsigned k = 0; k < 6; k++) {
+			traced_churn(&s, k);
+			ck_assert_int_eq(record_sample(w, &s, why, sizeof(why)), 0);
+		}
+		ck_assert_int_eq(record_close(w), 0);
+	}
+	size = (size_t)file_size(path);
+	buf = malloc(size);
+	ck_assert_ptr_nonnull(buf);
+	fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fread(buf, 1, size, fp), size);
+	fclose(fp);
+	/* the frames: 12 bytes of magic and version, then type, length, payload, CRC */
+	for (size_t off = 12; off < size && nf < 32;) {
+		size_t len = 0, at = off + 1;
+		unsigned shift = 0;
+		do {
+			len |= (size_t)(buf[at] & 0x7f) << shift;
+			shift += 7;
+		} while (buf[at++] & 0x80);
+		frames[nf] = off;
+		pay[nf] = at;
+		plen[nf++] = len;
+		off = at + len + 4;
+	}
+	ck_assert_uint_eq(nf, 7);
+	for (size_t fi = 1; fi < nf; fi++) {
+		/* every byte of a key and a delta, a sample of the others' */
+		size_t step = fi == 1 || fi == 2 ? 1 : 7;
+		for (size_t at = pay[fi]; at < pay[fi] + plen[fi]; at += step) {
+			for (int flip = 0; flip < 2; flip++) {
+				struct record_reader *r;
+				unsigned char was = buf[at];
+				buf[at] = flip ? (unsigned char)(was ^ 0xff) : (unsigned char)(was + 1);
+				fix_crc(buf, frames[fi], pay[fi], plen[fi]);
+				fp = fopen(bad, "w");
+				ck_assert_ptr_nonnull(fp);
+				ck_assert_uint_eq(fwrite(buf, 1, size, fp), size);
+				fclose(fp);
+				if (record_reader_open(bad, &r, why, sizeof(why)) == 0) {
+					size_t n = record_reader_count(r);
+					if (n > 6 || (n < 6 && !record_reader_warning(r)[0]))
+						ck_abort_msg("byte %zu: %zu samples, warning '%s'", at, n, record_reader_warning(r));
+					for (size_t i = n; i-- > 0;)
+						if (record_reader_get(r, i, &s) < 0)
+							ck_abort_msg("byte %zu: sample %zu indexed but not rebuilt", at, i);
+					record_reader_close(r);
+				}
+				buf[at] = was;
+				fix_crc(buf, frames[fi], pay[fi], plen[fi]);
+			}
+		}
+	}
+	free(buf);
+	sample_free(&s);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A recording of format 4, written by the blktune of its time (before
+ * the traced requests per process and cgroup): it replays, untraced, and
+ * its words walked as format 5 are no sample (the reader walks each file
+ * as its version wrote it). */
+START_TEST(test_format4_fixture)
+{
+	char path[4200], why[512];
+	struct record_reader *r;
+	struct sample s;
+
+	snprintf(path, sizeof(path), "%s/v4.btr", unit_fixture("record"));
+	sample_init(&s);
+	ck_assert_int_eq(record_reader_open(path, &r, why, sizeof(why)), 0);
+	ck_assert_str_eq(record_reader_warning(r), "");
+	ck_assert_uint_eq(record_reader_count(r), 4); /* -n 3: the first sample and 3 intervals */
+	ck_assert_str_eq(record_reader_meta(r)->host, "vm");
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_int_eq(record_reader_get(r, i, &s), 0);
+		ck_assert_uint_eq(s.ndisks, 10);
+		ck_assert(s.cg.valid && !s.procs.valid && !s.procs.traced);
+	}
+	ck_assert_str_eq(s.disks[1].st.name, "loop1");
+	ck_assert_uint_eq(s.disks[1].st.rd_ios, 0);
+	record_reader_close(r);
 	sample_free(&s);
 }
 END_TEST
@@ -1620,7 +2120,7 @@ END_TEST
 struct limit_case {
 	void (*fill)(struct sample *s, unsigned k);
 	unsigned n;
-	int ok[3];
+	int ok[4];
 	const char *want;
 };
 
@@ -1742,6 +2242,10 @@ static void fill_dense(struct sample *s, unsigned k)
 	make_sample(s, 1 + k);
 	if (k)
 		return;
+	/* the traced requests per process as in the sample before: bytes
+	 * of theirs would pay for the dense devices */
+	s->procs.ntr = s->procs.ncg = s->procs.nloss = 0;
+	make_traced(&s->procs, 0);
 	ck_assert_int_eq(trace_sample_resize(&s->trace, RECORD_MAX_CPUS, 64), 0);
 }
 
@@ -1749,6 +2253,66 @@ START_TEST(test_limit_new_per_byte)
 {
 	static const struct limit_case lc = { fill_dense, 2, { -E2BIG, 0 },
 					      "new words and strings for its payload's size, more than a recording holds" };
+
+	write_limits(&lc);
+}
+END_TEST
+
+/* RECORD_MAX_PROC_TRACES (process, device) pairs, one more, as many again */
+static void fill_proc_traces(struct sample *s, unsigned k)
+{
+	make_sample(s, 1 + k);
+	s->procs.ntr = 0;
+	for (size_t i = 0; i < RECORD_MAX_PROC_TRACES + (k == 1); i++) {
+		struct proc_trace *t = proc_sample_add_trace(&s->procs, (pid_t)(1000 + i / 4), makedev(8, (unsigned)(i % 4)));
+		if (!t)
+			ck_abort_msg("no memory");
+		t->c.requests[0] = i + k;
+	}
+}
+
+START_TEST(test_limit_proc_traces)
+{
+	static const struct limit_case lc = { fill_proc_traces, 3, { 0, -E2BIG, 0 },
+					      "65537 traced (process, device) pairs, more than a recording holds (65536)" };
+
+	write_limits(&lc);
+}
+END_TEST
+
+/* RECORD_MAX_CG_TRACES (cgroup, device) pairs and as many devices' losses
+ * (RECORD_MAX_DISKS), then a pair more, as many again, a loss more */
+static void fill_cg_traces(struct sample *s, unsigned k)
+{
+	make_sample(s, 1 + k);
+	s->procs.ncg = s->procs.nloss = 0;
+	for (size_t i = 0; i < RECORD_MAX_CG_TRACES + (k == 1); i++) {
+		struct proc_cgtrace *c = proc_sample_add_cgtrace(&s->procs, 1000 + i / 4, makedev(8, (unsigned)(i % 4)));
+		if (!c)
+			ck_abort_msg("no memory");
+		c->c.done = i + k;
+	}
+	for (size_t i = 0; i < RECORD_MAX_DISKS + (k == 3); i++) {
+		struct proc_loss *l = proc_sample_add_loss(&s->procs, makedev(259, (unsigned)i));
+		if (!l)
+			ck_abort_msg("no memory");
+		l->no_start = k;
+	}
+}
+
+START_TEST(test_limit_cg_traces)
+{
+	static const struct limit_case lc = { fill_cg_traces, 3, { 0, -E2BIG, 0 },
+					      "16385 traced (cgroup, device) pairs, more than a recording holds (16384)" };
+
+	write_limits(&lc);
+}
+END_TEST
+
+START_TEST(test_limit_losses)
+{
+	static const struct limit_case lc = { fill_cg_traces, 4, { 0, -E2BIG, 0, -E2BIG },
+					      "more than a recording holds" };
 
 	write_limits(&lc);
 }
@@ -1787,6 +2351,11 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_small_file_many_words);
 	tcase_add_test(tc, test_limits_follow_the_walk);
 	tcase_add_test(tc, test_zero_cpus);
+	tcase_add_test(tc, test_traced_churn_file);
+	tcase_add_test(tc, test_traced_identities);
+	tcase_add_test(tc, test_traced_churn_cost);
+	tcase_add_test(tc, test_traced_hostile_words);
+	tcase_add_test(tc, test_format4_fixture);
 	suite_add_tcase(s, tc);
 	/* samples at the limits: tens of MB each, slow under ASan */
 	tc = tcase_create("limits");
@@ -1795,6 +2364,14 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_limit_cpus);
 	tcase_add_test(tc, test_limit_procs);
 	tcase_add_test(tc, test_limit_new_per_byte);
+	tcase_add_test(tc, test_limit_proc_traces);
+	tcase_add_test(tc, test_limit_cg_traces);
+	tcase_add_test(tc, test_limit_losses);
+	suite_add_tcase(s, tc);
+	/* thousands of corrupted copies opened and rebuilt: seconds under ASan */
+	tc = tcase_create("corrupt");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_traced_corrupt_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
