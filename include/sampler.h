@@ -61,8 +61,9 @@ int sampler_cgroups(struct sampler *sp, bool on);
  * one-line reason in why. */
 int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen);
 /* Start --trace-processes (for the session): per (process, device) block
- * requests, read with the per-process counters. Returns 0 or -errno with a
- * one-line reason in why. */
+ * requests, read with the per-process counters (a replay: nothing to start,
+ * the recording has them or not). Returns 0 or -errno with a one-line
+ * reason in why. */
 int sampler_procs_trace(struct sampler *sp, char *why, size_t whylen);
 /* Persistent names (-j): fill info.persistent from dev/disk/by-TYPE, or
  * stop (NAMES_NONE). Returns 0 or -errno. */

@@ -445,7 +445,11 @@ int sampler_procs(struct sampler *sp, bool on, char *why, size_t whylen)
 
 int sampler_procs_trace(struct sampler *sp, char *why, size_t whylen)
 {
-	return sp->procs_bpf ? 0 : source_procs_bpf_open(sp->root, &sp->procs_bpf, why, whylen);
+	/* a replay has no root: it shows the traced requests where they were
+	 * recorded, as it does the processes */
+	if (sp->procs_bpf || sp->replay)
+		return 0;
+	return source_procs_bpf_open(sp->root, &sp->procs_bpf, why, whylen);
 }
 
 bool sampler_readahead_on(const struct sampler *sp)
