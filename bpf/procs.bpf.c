@@ -10,7 +10,8 @@
  * from blk_mq_bio_to_request in the task that submitted the bio: for direct
  * I/O the process itself, for buffered writes the flusher (writeback
  * kworker), for readahead the reading process. A bio merged into a request
- * already started is part of that request. tp_btf/block_io_done fires once
+ * already started is part of that request (its bytes counted at the
+ * request's issue, tp_btf/block_rq_issue). tp_btf/block_io_done fires once
  * per request at its accounting end (after a flush sequence, not per step). */
 #include "vmlinux-procs.h"
 #include <bpf/bpf_helpers.h>
@@ -179,8 +180,45 @@ int BPF_PROG(io_start, struct request *rq)
 	 * never, on a queue without accounting or a scheduler), so here it
 	 * still holds the previous request's. */
 	in.start_ns = bpf_ktime_get_ns();
+	in.bytes = rq->__data_len;
+	in.op = op;
 	if (bpf_map_update_elem(&inflight, &rqp, &in, BPF_ANY) || !c)
 		count_unkept(1);
+	return 0;
+}
+
+/* A request grows after its start: bios the submitter's plug or the
+ * scheduler merges into it (diskstats' merges) were no part of the bytes
+ * counted at block_io_start, so a sequential job's bytes came short by one
+ * bio per merge. At issue the request holds all it will hold: what it
+ * grew by is added then. Once: a requeued request is issued again with
+ * the same or (after a partial completion) fewer bytes. */
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(rq_issue, struct request *rq)
+{
+	__u64 rqp = (__u64)rq;
+	struct procs_bpf_inflight *in = bpf_map_lookup_elem(&inflight, &rqp);
+	struct procs_bpf_cgkey cgk = {};
+	struct procs_bpf_counts *c;
+	struct procs_bpf_val *v;
+	__u32 len, grown, op;
+
+	if (!in)
+		return 0;
+	len = rq->__data_len;
+	if (len <= in->bytes)
+		return 0;
+	grown = len - in->bytes;
+	in->bytes = len;
+	op = in->op & 3;
+	v = bpf_map_lookup_elem(&procs, &in->key);
+	if (v)
+		__sync_fetch_and_add(&v->c.bytes[op], grown);
+	cgk.cgroup_id = in->cgroup_id;
+	cgk.dev = in->key.dev;
+	c = bpf_map_lookup_elem(&cgroups, &cgk);
+	if (c)
+		__sync_fetch_and_add(&c->bytes[op], grown);
 	return 0;
 }
 
