@@ -49,16 +49,37 @@ static uint64_t d64(uint64_t a, uint64_t b)
 	return b >= a ? b - a : 0;
 }
 
-/* Per-CPU issues and completions of every traced device together. */
-static void trace_all(const struct trace_sample *t, unsigned cpu, uint64_t *issued, uint64_t *completed)
+/* The entry of prev holding the same disk as cur's device d (dev_t, path
+ * and diskseq), or NULL: trace_metrics_compute's match. */
+static const struct trace_cpu *prev_cpus(const struct trace_sample *prev, const struct trace_dev *d)
+{
+	ssize_t j = trace_sample_find(prev, d->dev);
+
+	/* sorted by dev, then path: at most two entries of one dev_t */
+	for (; j >= 0 && (size_t)j < prev->ndevs && prev->devs[j].dev == d->dev; j++)
+		if (prev->devs[j].path == d->path)
+			return prev->devs[j].seq == d->seq ? trace_sample_cpu(prev, (size_t)j) : NULL;
+	return NULL;
+}
+
+/* Per-CPU issues and completions of every traced device together over the
+ * interval: each device's own difference, as trace_metrics_compute takes
+ * it. A device new since prev, or another disk behind the same dev_t (a
+ * loop device detached and attached again: its counters start over),
+ * counts from zero, and one gone is no part of it. A difference of the
+ * sums instead lost the other devices' interval whenever one disk's
+ * counters started over or went: every CPU showed 0. */
+static void trace_all(const struct trace_sample *prev, const struct trace_sample *t, unsigned cpu,
+		      uint64_t *issued, uint64_t *completed)
 {
 	*issued = *completed = 0;
-	if (cpu >= t->ncpu)
+	if (cpu >= t->ncpu || cpu >= prev->ncpu)
 		return;
 	for (size_t i = 0; i < t->ndevs; i++) {
-		const struct trace_cpu *c = trace_sample_cpu(t, i);
-		*issued += c[cpu].issued;
-		*completed += c[cpu].completed;
+		const struct trace_cpu *c = &trace_sample_cpu(t, i)[cpu], *p = prev_cpus(prev, &t->devs[i]);
+
+		*issued += d64(p ? p[cpu].issued : 0, c->issued);
+		*completed += d64(p ? p[cpu].completed : 0, c->completed);
 	}
 }
 
@@ -125,12 +146,11 @@ int model_cpus(const struct sample *prev, const struct sample *cur, const struct
 			r->dev_completed_s = (double)dev_tm->cpu[cpu].completed / iv;
 		}
 		if (traced) {
-			uint64_t i0, c0, i1, c1;
-			trace_all(&prev->trace, cpu, &i0, &c0);
-			trace_all(&cur->trace, cpu, &i1, &c1);
-			r->all_issued_s = cpu >= cur->trace.nmat ? NAN : (double)d64(i0, i1) / iv;
+			uint64_t is, cs;
+			trace_all(&prev->trace, &cur->trace, cpu, &is, &cs);
+			r->all_issued_s = cpu >= cur->trace.nmat ? NAN : (double)is / iv;
 			/* a CPU the tracer does not know: unknown, not 0 */
-			r->all_completed_s = cpu >= cur->trace.ncpu ? NAN : (double)d64(c0, c1) / iv;
+			r->all_completed_s = cpu >= cur->trace.ncpu ? NAN : (double)cs / iv;
 		}
 	}
 	out->valid = true;
