@@ -85,6 +85,9 @@ struct proc_row {
 	char comm[PROC_COMM_MAX];
 	char cmdline[PROC_CMDLINE_MAX];
 	bool rates; /* the previous sample had this process and its counters did not go back */
+	/* --trace-processes: the process exited before the walk, its traced
+	 * requests are all it has (no /proc figures, user or command line) */
+	bool exited;
 	double rbytes_s, wbytes_s;
 	uint64_t rbytes, wbytes;
 	size_t dfirst, ndev; /* its traced devices: dev[dfirst .. dfirst + ndev) */
@@ -135,7 +138,8 @@ struct proc_metrics {
 
 /* Derive the rows of cur (prev may be NULL or invalid: no rates). With all
  * false only processes that read or wrote in the interval are rows. The rows
- * come sorted by PID. Returns 0 or -ENOMEM. */
+ * come sorted by PID, rows of traced processes that exited (exited) after
+ * the rest. Returns 0 or -ENOMEM. */
 int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, bool all, struct proc_metrics *out);
 /* Order the rows by column (the column's own direction, or the other one
  * when reverse); ties by PID. Rows without rates sort after those with. */

@@ -44,6 +44,9 @@ struct proc_trace {
 	dev_t dev;                 /* the whole disk */
 	uint64_t cgroup_id;        /* blk cgroup of its last request's bio (kernfs id); 0 unknown */
 	char comm[16];             /* the submitting thread at the last request */
+	/* Its process had exited when the pair was read (in no walk, and not
+	 * alive): these are its last counts, the pair is deleted since. */
+	bool gone;
 	struct proc_counts c;
 };
 

@@ -193,6 +193,47 @@ static int fill_devs(struct proc_metrics *out, struct proc_row *r, const struct 
 	return 0;
 }
 
+/* Processes that submitted requests and exited before the sample's walk
+ * (a quick dd, many short jobs): their pairs' last counts, read before the
+ * source deleted them, are rows of their own, so the interval's requests
+ * are not lost with them. The pair's comm names them; a pair absent from
+ * the previous sample counts from zero (baseline). */
+static int exited_rows(struct proc_metrics *out, const struct proc_sample *pp, const struct proc_sample *cur,
+		       bool all, double interval)
+{
+	for (size_t i = 0, n; i < cur->ntr; i += n) {
+		pid_t pid = cur->tr[i].tgid;
+		size_t first, ndev = out->ndev;
+		struct proc_row *r;
+
+		n = proc_sample_traces(cur, pid, &first);
+		if (!n)
+			n = 1;
+		if (!cur->tr[i].gone)
+			continue;
+		if (out->nrows == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 16;
+			struct proc_row *row = realloc(out->row, cap * sizeof(*row));
+			if (!row)
+				return -ENOMEM;
+			out->row = row;
+			out->cap = cap;
+		}
+		r = &out->row[out->nrows];
+		memset(r, 0, sizeof(*r));
+		r->pid = pid;
+		r->exited = true;
+		snprintf(r->comm, sizeof(r->comm), "%s", cur->tr[i].comm);
+		if (fill_devs(out, r, cur, pp, true, interval) < 0)
+			return -ENOMEM;
+		if (all || r->req_s > 0)
+			out->nrows++;
+		else
+			out->ndev = ndev;
+	}
+	return 0;
+}
+
 int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, bool all, struct proc_metrics *out)
 {
 	const struct proc_sample *pp = prev && prev->valid ? prev : NULL;
@@ -234,7 +275,7 @@ int model_procs(const struct proc_sample *prev, const struct proc_sample *cur, b
 		else
 			out->ndev = ndev;
 	}
-	return 0;
+	return cur->traced ? exited_rows(out, pp, cur, all, interval) : 0;
 }
 
 static int cmp_num(double a, double b)

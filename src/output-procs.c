@@ -60,9 +60,14 @@ static void row(FILE *f, const struct proc_metrics *m, const struct proc_row *r)
 	format_json_string(r->user, user, sizeof(user));
 	format_json_string(r->comm, comm, sizeof(comm));
 	format_json_string(r->cmdline, cmd, sizeof(cmd));
-	fprintf(f, "{\"pid\": %d, \"user\": %s, \"uid\": %u, \"command\": %s, \"cmdline\": %s, \"rbytes\": %" PRIu64
-		   ", \"wbytes\": %" PRIu64,
-		(int)r->pid, user, (unsigned)r->uid, comm, cmd, r->rbytes, r->wbytes);
+	if (r->exited) /* only its traced requests are known: the rest null, not 0 */
+		fprintf(f, "{\"pid\": %d, \"exited\": true, \"user\": null, \"uid\": null, \"command\": %s, "
+			   "\"cmdline\": null, \"rbytes\": null, \"wbytes\": null",
+			(int)r->pid, comm);
+	else
+		fprintf(f, "{\"pid\": %d, \"user\": %s, \"uid\": %u, \"command\": %s, \"cmdline\": %s, "
+			   "\"rbytes\": %" PRIu64 ", \"wbytes\": %" PRIu64,
+			(int)r->pid, user, (unsigned)r->uid, comm, cmd, r->rbytes, r->wbytes);
 	rate(f, "rbytes_s", r->rates, r->rbytes_s);
 	rate(f, "wbytes_s", r->rates, r->wbytes_s);
 	if (m->traced) {

@@ -188,8 +188,10 @@ int source_procs_bpf_read_map(int fd, size_t ks, size_t vs, struct procs_entries
 /* A process that has exited keeps its pairs in the map until the LRU
  * evicts them; a new process given its PID would inherit their counts.
  * So a pair whose process is neither in this sample's /proc walk nor alive
- * now is deleted (a process started after the walk is alive: kept). */
-static void prune(struct source_procs_bpf *src, const struct proc_sample *out, const struct procs_bpf_key *key)
+ * now is deleted (a process started after the walk is alive: kept).
+ * Returns whether it was: the sample keeps the pair's last counts, the
+ * requests of a process that exited within the interval. */
+static bool prune(struct source_procs_bpf *src, const struct proc_sample *out, const struct procs_bpf_key *key)
 {
 	size_t lo = 0, hi = out->n;
 
@@ -202,9 +204,11 @@ static void prune(struct source_procs_bpf *src, const struct proc_sample *out, c
 			hi = mid;
 	}
 	if (lo < out->n && out->p[lo].pid == (pid_t)key->tgid)
-		return;
-	if (kill((pid_t)key->tgid, 0) < 0 && errno == ESRCH)
-		bpf_map_delete_elem(src->fd[MAP_PROCS], key);
+		return false;
+	if (kill((pid_t)key->tgid, 0) == 0 || errno != ESRCH)
+		return false;
+	bpf_map_delete_elem(src->fd[MAP_PROCS], key);
+	return true;
 }
 
 /* The (cgroup, device) pairs: kept as long as the map keeps them (a cgroup
@@ -289,7 +293,7 @@ int source_procs_bpf_read(struct source_procs_bpf *src, struct proc_sample *out)
 		t->comm[sizeof(t->comm) - 1] = '\0';
 		copy(&t->c, &vals[i].c);
 		if (out->valid && out->all_users)
-			prune(src, out, &keys[i]);
+			t->gone = prune(src, out, &keys[i]);
 	}
 	if ((err = read_cgroups(src, out)) < 0)
 		return err;

@@ -31,7 +31,9 @@ static void command_cell(const struct proc_row *r, int width)
 
 	if (width <= 0)
 		return;
-	if (r->cmdline[0])
+	if (r->exited)
+		snprintf(cmd, sizeof(cmd), "%s (exited)", r->comm);
+	else if (r->cmdline[0])
 		snprintf(cmd, sizeof(cmd), "%s", r->cmdline);
 	else
 		snprintf(cmd, sizeof(cmd), "[%s]", r->comm);
@@ -44,13 +46,13 @@ static void row_draw(const struct proc_row *r, bool traced, int width)
 	char user[PROC_USER_MAX];
 
 	printw("%*d", widths[PROC_COL_PID], (int)r->pid);
-	format_sanitize(r->user, user, sizeof(user));
+	format_sanitize(r->exited ? "-" : r->user, user, sizeof(user));
 	printw(" %-9.9s", user);
 	bytes_cell(r->rbytes_s, r->rates, widths[PROC_COL_RBYTES_S]);
 	bytes_cell(r->wbytes_s, r->rates, widths[PROC_COL_WBYTES_S]);
 	bytes_cell(r->rbytes_s + r->wbytes_s, r->rates, widths[PROC_COL_BYTES_S]);
-	bytes_cell((double)r->rbytes, true, widths[PROC_COL_RBYTES]);
-	bytes_cell((double)r->wbytes, true, widths[PROC_COL_WBYTES]);
+	bytes_cell((double)r->rbytes, !r->exited, widths[PROC_COL_RBYTES]);
+	bytes_cell((double)r->wbytes, !r->exited, widths[PROC_COL_WBYTES]);
 	if (traced) {
 		char b[32];
 
