@@ -611,6 +611,50 @@ START_TEST(test_traced_new_pair)
 }
 END_TEST
 
+/* A process that exited before the walk (its pairs read, then deleted:
+ * gone) is a row of its own with its traced requests, marked exited, named
+ * by the pair's comm, without /proc figures; a pair out of the walk that is
+ * not gone (a process the caller may not read) makes no row. */
+START_TEST(test_traced_exited)
+{
+	struct proc_sample a, b;
+	struct proc_metrics m = { 0 };
+	const struct proc_row *r;
+	struct proc_trace *t;
+	bool ok;
+
+	load_pair(&a, &b);
+	a.traced = b.traced = true;
+	/* 900 was alive in a with 10 reads on 7:0; it ended after 30 */
+	pair(&a, 900, 0, 0, 10);
+	t = pair(&b, 900, 0, 0, 30);
+	t->gone = true;
+	snprintf(t->comm, sizeof(t->comm), "dd");
+	/* 901 came and went within the interval: 8 writes on 7:1 */
+	t = pair(&b, 901, 1, 1, 8);
+	t->gone = true;
+	snprintf(t->comm, sizeof(t->comm), "cp");
+	/* 902 is in no walk but alive (not ours to read): no row */
+	pair(&b, 902, 0, 0, 50);
+	proc_sample_sort_traced(&a);
+	proc_sample_sort_traced(&b);
+
+	ck_assert_int_eq(model_procs(&a, &b, false, &m), 0);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 900));
+	ck_assert(r->exited && !r->rates);
+	ck_assert_str_eq(r->comm, "dd");
+	ck_assert_double_eq_tol(pair_req_s(&m, 900, makedev(7, 0), 0, &ok), 10, 1e-9); /* 20 over 2 s */
+	ck_assert(ok);
+	ck_assert_double_eq_tol(r->req_s, 10, 1e-9);
+	ck_assert_ptr_nonnull(r = model_procs_find(&m, 901));
+	ck_assert(r->exited);
+	ck_assert_double_eq_tol(pair_req_s(&m, 901, makedev(7, 1), 1, &ok), 4, 1e-9); /* from zero */
+	ck_assert(ok);
+	ck_assert_ptr_null(model_procs_find(&m, 902));
+	free_all(&a, &b, &m);
+}
+END_TEST
+
 /* One pair's figures from its counts now and a baseline that is not zero:
  * every rate and the interval's latency are differences; counts that went
  * back, a zero interval or no baseline give no rate and no latency. */
@@ -1067,6 +1111,7 @@ static Suite *procs_suite(void)
 	tcase_add_test(tc, test_same_time);
 	tcase_add_test(tc, test_sort_all);
 	tcase_add_test(tc, test_top);
+	tcase_add_test(tc, test_traced_exited);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_grow);
 	suite_add_tcase(s, tc);
