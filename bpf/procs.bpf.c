@@ -10,8 +10,8 @@
  * from blk_mq_bio_to_request in the task that submitted the bio: for direct
  * I/O the process itself, for buffered writes the flusher (writeback
  * kworker), for readahead the reading process. A bio merged into a request
- * already started is part of that request (its bytes counted at the
- * request's issue, tp_btf/block_rq_issue). tp_btf/block_io_done fires once
+ * already started is part of that request: requests and bytes are counted
+ * at the request's issue (tp_btf/block_rq_issue). tp_btf/block_io_done fires once
  * per request at its accounting end (after a flush sequence, not per step). */
 #include "vmlinux-procs.h"
 #include <bpf/bpf_helpers.h>
@@ -155,70 +155,76 @@ int BPF_PROG(io_start, struct request *rq)
 	struct procs_bpf_counts *c;
 	struct procs_bpf_val *v;
 	__u64 rqp = (__u64)rq;
-	__u32 op;
 
 	if (!disk)
 		return 0;
 	in.key.tgid = bpf_get_current_pid_tgid() >> 32;
 	in.key.dev = disk->part0->bd_dev;
 	in.cgroup_id = blk_cgroup_id(rq);
-	op = blktune_op(rq->cmd_flags) & 3;
+	in.op = blktune_op(rq->cmd_flags) & 3;
 	v = lookup_or_zero(&procs, &in.key, &procs_zero);
 	if (!v) {
 		count_unkept(1);
 		return 0;
 	}
-	count_start(&v->c, op, rq->__data_len);
 	v->cgroup_id = in.cgroup_id;
 	bpf_get_current_comm(v->comm, sizeof(v->comm));
 	cgk.cgroup_id = in.cgroup_id;
 	cgk.dev = in.key.dev;
 	c = lookup_or_zero(&cgroups, &cgk, &counts_zero);
-	if (c)
-		count_start(c, op, rq->__data_len);
 	/* Not rq->start_time_ns: the kernel sets it after this event (or
 	 * never, on a queue without accounting or a scheduler), so here it
 	 * still holds the previous request's. */
 	in.start_ns = bpf_ktime_get_ns();
-	in.bytes = rq->__data_len;
-	in.op = op;
 	if (bpf_map_update_elem(&inflight, &rqp, &in, BPF_ANY) || !c)
 		count_unkept(1);
 	return 0;
 }
 
-/* A request grows after its start: bios the submitter's plug or the
- * scheduler merges into it (diskstats' merges) were no part of the bytes
- * counted at block_io_start, so a sequential job's bytes came short by one
- * bio per merge. At issue the request holds all it will hold: what it
- * grew by is added then. Once: a requeued request is issued again with
- * the same or (after a partial completion) fewer bytes. */
+/* The request and its bytes, once, to its pair and its cgroup's. */
+static __always_inline void count_request(struct procs_bpf_inflight *in, __u32 bytes)
+{
+	struct procs_bpf_cgkey cgk = {};
+	struct procs_bpf_counts *c;
+	struct procs_bpf_val *v;
+
+	in->counted = 1;
+	v = bpf_map_lookup_elem(&procs, &in->key);
+	if (v)
+		count_start(&v->c, in->op & 3, bytes);
+	cgk.cgroup_id = in->cgroup_id;
+	cgk.dev = in->key.dev;
+	c = bpf_map_lookup_elem(&cgroups, &cgk);
+	if (c)
+		count_start(c, in->op & 3, bytes);
+}
+
+/* A request is counted when it is issued, not at block_io_start: it grows
+ * after its start (bios the submitter's plug or the scheduler merge into
+ * it: diskstats' merges), and the scheduler may merge it whole into
+ * another request (block_rq_merge), after which it is never issued nor
+ * done. Counted at start, a sequential job's bytes came short by one bio
+ * per merge, and requests merged away were counted as requests (257
+ * against diskstats' 132 with 251 merges). Once: a requeued request is
+ * issued again. */
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(rq_issue, struct request *rq)
 {
 	__u64 rqp = (__u64)rq;
 	struct procs_bpf_inflight *in = bpf_map_lookup_elem(&inflight, &rqp);
-	struct procs_bpf_cgkey cgk = {};
-	struct procs_bpf_counts *c;
-	struct procs_bpf_val *v;
-	__u32 len, grown, op;
 
-	if (!in)
-		return 0;
-	len = rq->__data_len;
-	if (len <= in->bytes)
-		return 0;
-	grown = len - in->bytes;
-	in->bytes = len;
-	op = in->op & 3;
-	v = bpf_map_lookup_elem(&procs, &in->key);
-	if (v)
-		__sync_fetch_and_add(&v->c.bytes[op], grown);
-	cgk.cgroup_id = in->cgroup_id;
-	cgk.dev = in->key.dev;
-	c = bpf_map_lookup_elem(&cgroups, &cgk);
-	if (c)
-		__sync_fetch_and_add(&c->bytes[op], grown);
+	if (in && !in->counted)
+		count_request(in, rq->__data_len);
+	return 0;
+}
+
+/* next, merged into another request, ends here: no issue, no done. */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(rq_merge, struct request *next)
+{
+	__u64 rqp = (__u64)next;
+
+	bpf_map_delete_elem(&inflight, &rqp);
 	return 0;
 }
 
@@ -246,6 +252,11 @@ int BPF_PROG(io_done, struct request *rq)
 		count_no_start(rq);
 		return 0;
 	}
+	/* Never issued itself: an empty PREFLUSH write, which the flush
+	 * machinery ends after its flush request (its bytes, 0, are gone by
+	 * now). */
+	if (!in->counted)
+		count_request(in, 0);
 	now = bpf_ktime_get_ns();
 	v = bpf_map_lookup_elem(&procs, &in->key);
 	cgk.cgroup_id = in->cgroup_id;

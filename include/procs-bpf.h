@@ -24,11 +24,12 @@ struct procs_bpf_key {
 	__u32 dev; /* kernel encoding: major << 20 | minor, of the whole disk */
 };
 
-/* Cumulative counts; user space takes deltas. Requests and bytes are
- * counted when the request starts (block_io_start, in the submitting task:
- * a direct I/O's process, the flusher for writeback), bytes of bios merged
- * into it afterwards when it is issued (block_rq_issue), the latency when
- * it is done (block_io_done), from that start. */
+/* Cumulative counts; user space takes deltas. A request belongs to the
+ * task that started it (block_io_start, in the submitting task: a direct
+ * I/O's process, the flusher for writeback); it and its bytes are counted
+ * when it is issued (block_rq_issue: every bio merged into it by then, a
+ * request merged into another never), the latency when it is done
+ * (block_io_done), from that start. */
 struct procs_bpf_counts {
 	__u64 requests[BLKTUNE_OPS];
 	__u64 bytes[BLKTUNE_OPS];
@@ -57,11 +58,10 @@ struct procs_bpf_inflight {
 	struct procs_bpf_key key;
 	__u64 cgroup_id;
 	__u64 start_ns;
-	/* The bytes counted for it so far and its operation: bios merged into
-	 * the request after its start (a plug or the scheduler merges them)
-	 * are added at its issue, when it holds them all. */
-	__u32 bytes;
 	__u32 op;
+	/* Whether the request and its bytes were counted (at its issue, when
+	 * it holds every bio merged into it, or at done if never issued). */
+	__u32 counted;
 };
 
 /* Per whole disk (key: __u32 dev), cumulative: requests the mode could
