@@ -81,6 +81,28 @@ struct {
 	__type(value, __u64);
 } bio_start SEC(".maps");
 
+/* Requests that completed in steps (a partial completion: a loop device's
+ * short read, a SCSI device that did part of a command): the size each
+ * had at its first step, until its last, which alone is counted and by
+ * then holds only the bytes of that step. LRU: a request whose last step
+ * is never traced is evicted, never leaked. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u64);
+} partial SEC(".maps");
+
+/* Entries put into partial and not taken out: the last step of every
+ * request reads this one counter and looks partial up only when it is not
+ * 0 (an entry the LRU evicted keeps it above 0: lookups, no error). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} npartial SEC(".maps");
+
 /* Plain adds, not locked ones: each CPU has its own slot, and the
  * programs that may run nested on one CPU write disjoint slots or disjoint
  * fields: on request-based devices only the completion program runs (it is
@@ -249,6 +271,41 @@ static __always_inline __u32 stamped_flags(void)
 	return m | flush_seq_flag();
 }
 
+/* A step that does not end its request: its size before the first such
+ * step (what is left before it is all of it) is kept for the last. */
+static __always_inline void partial_step(struct request *rq)
+{
+	__u64 key = (__u64)rq, size = rq->__data_len, *n;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(&partial, &key))
+		return;
+	if (bpf_map_update_elem(&partial, &key, &size, BPF_NOEXIST))
+		return;
+	n = bpf_map_lookup_elem(&npartial, &zero);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+/* The size of a request at its last step: nr_bytes, or what it had before
+ * its first step if it took several. */
+static __always_inline __u64 request_size(struct request *rq, __u64 nr_bytes)
+{
+	__u64 key = (__u64)rq, *n, *size, v;
+	__u32 zero = 0;
+
+	n = bpf_map_lookup_elem(&npartial, &zero);
+	if (!n || !*n)
+		return nr_bytes;
+	size = bpf_map_lookup_elem(&partial, &key);
+	if (!size)
+		return nr_bytes;
+	v = *size;
+	if (bpf_map_delete_elem(&partial, &key) == 0)
+		__sync_fetch_and_add(n, -1);
+	return v > nr_bytes ? v : nr_bytes;
+}
+
 /* One request, counted once. The tracepoint fires for every step of a
  * request's completion, and a request can take several:
  *  - a partial completion (nr_bytes below what is left) fires again later;
@@ -258,7 +315,8 @@ static __always_inline __u32 stamped_flags(void)
  *    only that last event. The flush itself is a separate request
  *    (REQ_OP_FLUSH, RQF_FLUSH_SEQ set) that diskstats counts as a flush.
  * So bytes are summed over every event, and the request (count, size,
- * latencies, CPUs) is counted at its last one: the same requests and ops
+ * latencies, CPUs) is counted at its last one, its size being what it had
+ * before its first partial step (partial): the same requests and ops
  * /proc/diskstats counts (blk_account_io_done skips RQF_FLUSH_SEQ). A
  * requeued request is completed once, so it is counted once. */
 SEC("tp_btf/block_rq_complete")
@@ -281,15 +339,16 @@ int BPF_PROG(rq_complete, struct request *rq, blk_status_t error, unsigned int n
 	ADD(v->bytes[op], nr_bytes);
 	if (nr_bytes < rq->__data_len) {
 		ADD(v->steps, 1);
+		partial_step(rq);
 		return 0;
 	}
 	if ((rq->rq_flags & flush_seq_flag()) && op != BLKTUNE_OP_FLUSH) {
-		count_size(v, op, nr_bytes);
+		count_size(v, op, request_size(rq, nr_bytes));
 		ADD(v->steps, 1);
 		return 0;
 	}
 	ADD(v->completed[op], 1);
-	count_size(v, op, nr_bytes);
+	count_size(v, op, request_size(rq, nr_bytes));
 	/* Neither time is there unless the kernel stamped this request: an
 	 * unstamped one counts in no_start. A stale issue time is from the
 	 * request's previous use, before this start: the test below drops it. */
