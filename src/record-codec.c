@@ -474,6 +474,7 @@ static void walk_proc_trace(struct walk *w, struct proc_sample *ps, size_t i)
 	seg(w, 14, (uint64_t)(uint32_t)t->tgid ^ proc_start(ps, t->tgid) << 22 ^ (uint64_t)t->dev * 0xff51afd7ed558ccdull);
 	WU(w, t->tgid); WU(w, t->dev); WU(w, t->cgroup_id);
 	WS(w, t->comm);
+	WU(w, t->gone); /* its process had exited: a row of its own (model-procs) */
 	walk_proc_counts(w, &t->c);
 	if (!w->dec || w->err)
 		return;

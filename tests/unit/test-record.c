@@ -58,6 +58,7 @@ static void make_traced(struct proc_sample *ps, unsigned k)
 		if (!(t = proc_sample_add_trace(ps, i ? 102 : 101, makedev(7, i == 1))))
 			ck_abort_msg("no memory");
 		t->cgroup_id = 55;
+		t->gone = i == 2; /* its process exited: its last counts */
 		snprintf(t->comm, sizeof(t->comm), "fio%u", i);
 		fill_counts(&t->c, 100000 * (i + 1), k);
 	}
@@ -176,6 +177,7 @@ static const char *traced_differ(const struct proc_sample *a, const struct proc_
 	for (size_t i = 0; i < a->ntr; i++)
 		if (a->tr[i].tgid != b->tr[i].tgid || a->tr[i].dev != b->tr[i].dev ||
 		    a->tr[i].cgroup_id != b->tr[i].cgroup_id || strcmp(a->tr[i].comm, b->tr[i].comm) ||
+		    a->tr[i].gone != b->tr[i].gone ||
 		    !same_counts(&a->tr[i].c, &b->tr[i].c))
 			return "a (process, device) pair";
 	for (size_t i = 0; i < a->ncg; i++)
