@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -15,6 +16,7 @@
 static int report(struct app *a)
 {
 	struct trace_loss loss;
+	int err;
 	bool traced = !a->since_boot && model_trace_loss(a->have_prev ? &a->prev : NULL, &a->cur, &loss);
 	struct output_report r = {
 		.cur = &a->cur, .cpu = &a->cpu, .disks = a->m, .traces = a->tm, .rows = a->rows, .nrows = a->nrows,
@@ -53,7 +55,15 @@ static int report(struct app *a)
 		fprintf(stderr, "blktune: %s\n", sampler_error(a->sampler));
 	if (*a->export_error)
 		fprintf(stderr, "blktune: %s\n", a->export_error);
-	return (a->opt.json ? output_json(stdout, &r) : output_text(stdout, &r)) < 0 ? -EPIPE : 0;
+	if ((a->opt.json ? output_json(stdout, &r) : output_text(stdout, &r)) == 0)
+		return 0;
+	/* A reader that went away (head) ends the run quietly; any other
+	 * failed write (a full disk, an I/O error) lost the report: said, and
+	 * not a success. */
+	err = errno ? -errno : -EIO;
+	if (err != -EPIPE)
+		snprintf(a->error, sizeof(a->error), "writing the report to standard output: %s", strerror(-err));
+	return err;
 }
 
 int batch_run(struct app *a)
