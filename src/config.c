@@ -41,9 +41,11 @@ static int parse_line(char *line, int n, struct config *c, char *why, size_t len
 		char *dir = strchr(val, ' ');
 		if (dir)
 			*dir++ = '\0';
+		/* Any column: the columns panel sorts by a detail-pane column
+		 * (d/s) too, shown or hidden, and W writes what it sorts by. */
 		c->sort_column = column_find(val);
-		if (c->sort_column < 0 || !columns[c->sort_column].table)
-			return line_error(why, len, n, "sort: no table column \"%s\"", val);
+		if (c->sort_column < 0)
+			return line_error(why, len, n, "sort: no column \"%s\" (blktune --list columns)", val);
 		if (dir && strcmp(dir, "asc") && strcmp(dir, "desc"))
 			return line_error(why, len, n, "sort: \"%s\" is neither asc nor desc", dir);
 		c->sort_reverse = dir && !strcmp(dir, "desc");

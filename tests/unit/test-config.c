@@ -101,6 +101,36 @@ START_TEST(config_round_trip)
 }
 END_TEST
 
+/* What W writes, the next start reads: the columns panel (f) sorts by any
+ * of its rows, a detail-pane column such as d/s or a hidden one too, and W
+ * writes that sort key. A config naming d/s once stopped the next start
+ * (exit 2) and W then refused to overwrite it. */
+START_TEST(config_sort_any_panel_column)
+{
+	struct column_layout l;
+	int rows[COLUMN_COUNT], shown, n;
+	struct config c, back;
+	char text[2048], why[256];
+
+	ck_assert_int_eq(column_layout_parse("r/s,d/s", &l, why, sizeof(why)), 0);
+	n = column_layout_panel(&l, rows, &shown);
+	ck_assert_int_eq(n, COLUMN_COUNT - 1);
+	for (int i = -1; i < n; i++) {
+		memset(&c, 0, sizeof(c));
+		c.has_columns = c.has_sort = true;
+		c.columns = l;
+		c.sort_column = i < 0 ? COLUMN_DEVICE : rows[i];
+		c.sort_reverse = i % 2 == 0;
+		config_format(&c, text, sizeof(text));
+		why[0] = '\0';
+		ck_assert_msg(config_parse(text, &back, why, sizeof(why)) == 0, "sort by %s: %s",
+			      columns[c.sort_column].header, why);
+		ck_assert_int_eq(back.sort_column, c.sort_column);
+		ck_assert(back.sort_reverse == c.sort_reverse);
+	}
+}
+END_TEST
+
 START_TEST(config_refusals)
 {
 	static const struct {
@@ -112,7 +142,7 @@ START_TEST(config_refusals)
 		{ "blktune-config 1\ninterval 61\n", "line 2: interval 61" },
 		{ "blktune-config 1\ninterval 1x\n", "line 2: interval 1x" },
 		{ "blktune-config 1\n\ncolor maybe\n", "line 3: color maybe: on or off" },
-		{ "blktune-config 1\nsort nosuch\n", "line 2: sort: no table column \"nosuch\"" },
+		{ "blktune-config 1\nsort nosuch\n", "line 2: sort: no column \"nosuch\"" },
 		{ "blktune-config 1\nsort r/s sideways\n", "line 2: sort: \"sideways\" is neither asc nor desc" },
 		{ "blktune-config 1\ncolumns r/s,r/s\n", "line 2: columns: column \"r/s\" twice" },
 		{ "blktune-config 1\nfoo bar\n", "line 2: unknown setting \"foo\"" },
@@ -387,6 +417,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, layout_panel_rows);
 	tcase_add_test(tc, config_round_trip);
 	tcase_add_test(tc, config_refusals);
+	tcase_add_test(tc, config_sort_any_panel_column);
 	tcase_add_test(tc, config_format_every_size);
 	tcase_add_test(tc, config_where);
 	tcase_add_test(tc, config_load_cases);
