@@ -65,31 +65,63 @@ size_t rows_total(const struct disk_metrics *m, size_t n, const struct rows_filt
 	return total;
 }
 
+static size_t count_visible(const unsigned char *visible, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += visible[i];
+	return k;
+}
+
 /* qsort has no context argument: sort an array of (key, pointer) pairs. */
 struct sort_item {
 	const struct disk_metrics *m;
 	size_t idx;
 	const struct rows_filter *f;
+	const char *group; /* by name: the disk's name as shown */
 };
 
-/* The disk a row belongs to, by the name shown: its parent for a
- * partition, else itself. */
-static const char *group_of(const struct disk_metrics *m)
+/* The disk a row belongs to, by the name shown: a partition's disk's (with
+ * -j its persistent name, which the partition's kernel parent name is not),
+ * else the row's own. diskstats lists a disk's partitions right after it. */
+static const char *group_of(const struct disk_metrics *m, size_t n, size_t i)
 {
-	return m->info->kind == DISK_KIND_PARTITION && m->info->text->parent[0] ? m->info->text->parent : names_label(m);
+	const char *parent = m[i].info->text->parent;
+	size_t j = i;
+
+	if (m[i].info->kind != DISK_KIND_PARTITION || !parent[0])
+		return names_label(&m[i]);
+	while (j > 0 && m[j - 1].info->kind == DISK_KIND_PARTITION)
+		j--;
+	if (j > 0 && !strcmp(m[j - 1].name, parent))
+		return names_label(&m[j - 1]);
+	for (j = 0; j < n; j++)
+		if (m[j].info->kind != DISK_KIND_PARTITION && !strcmp(m[j].name, parent))
+			return names_label(&m[j]);
+	return parent;
+}
+
+static struct sort_item item(const struct disk_metrics *m, size_t n, size_t i, const struct rows_filter *f)
+{
+	return (struct sort_item){ &m[i], i, f, f->sort_column == COLUMN_DEVICE ? group_of(m, n, i) : NULL };
 }
 
 /* Ties keep the kernel's order (diskstats' line order) in both directions.
- * By name, partitions stay under their disk either way. */
+ * By name, partitions stay under their disk either way: the disk first,
+ * then its partitions by name. */
 static int cmp_items(const void *a, const void *b)
 {
 	const struct sort_item *x = a, *y = b;
 	int r;
 
 	if (x->f->sort_column == COLUMN_DEVICE) {
-		r = column_natural_cmp(group_of(x->m), group_of(y->m));
+		r = column_natural_cmp(x->group, y->group);
 		if (r)
 			return x->f->sort_reverse ? -r : r;
+		r = (x->m->info->kind == DISK_KIND_PARTITION) - (y->m->info->kind == DISK_KIND_PARTITION);
+		if (r)
+			return r;
 	}
 	r = column_compare(&columns[x->f->sort_column], x->m, y->m);
 	if (r)
@@ -113,8 +145,8 @@ static bool still_ordered(const struct disk_metrics *m, size_t n, const struct r
 			return false;
 		if (!i)
 			continue;
-		a = (struct sort_item){ &m[idx[i - 1]], idx[i - 1], f };
-		b = (struct sort_item){ &m[idx[i]], idx[i], f };
+		a = item(m, n, idx[i - 1], f);
+		b = item(m, n, idx[i], f);
 		if (cmp_items(&a, &b) >= 0)
 			return false;
 	}
@@ -133,14 +165,15 @@ size_t rows_build_from(const struct disk_metrics *m, size_t n, const struct rows
 		free(visible);
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		visible[i] = rows_visible(&m[i], f);
-		if (visible[i])
-			items[k++] = (struct sort_item){ &m[i], i, f };
-	}
 	/* A refresh seldom changes the order (by name, never while the set
 	 * of devices stays): sort only when the last one no longer holds. */
-	if (!still_ordered(m, n, f, idx, nprev, visible, k)) {
+	if (!still_ordered(m, n, f, idx, nprev, visible, k = count_visible(visible, n))) {
+		k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (visible[i])
+				items[k++] = item(m, n, i, f);
 		if (f->sort_column >= 0 && f->sort_column < COLUMN_COUNT)
 			qsort(items, k, sizeof(*items), cmp_items);
 		for (size_t i = 0; i < k; i++)

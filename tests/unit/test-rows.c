@@ -141,6 +141,46 @@ START_TEST(names_in_natural_order)
 }
 END_TEST
 
+/* With -j the rows are sorted by persistent names, which a partition's
+ * kernel parent name ("sda") is not: each disk's partitions still follow
+ * it, in both directions, and a disk comes before its partitions even when
+ * they sort before it by their own names (by-uuid: only partitions have
+ * one). They once sorted under "sda", far from "ata-X". */
+START_TEST(partitions_follow_their_disk_by_persistent_name)
+{
+	static const struct {
+		const char *name, *parent, *persistent;
+	} dev[] = {
+		{ "sda", "", "ata-X" }, { "sda1", "sda", "ata-X-part1" }, { "sda2", "sda", "ata-X-part2" },
+		{ "loop0", "", "" },    { "sdb", "", "" },                  { "sdb1", "sdb", "9C2E" },
+		{ "dm-0", "", "dm-name-vg" },
+	};
+	static const char *const want[] = { "sda", "sda1", "sda2", "dm-0", "loop0", "sdb", "sdb1" };
+	static const char *const want_rev[] = { "sdb", "sdb1", "loop0", "dm-0", "sda", "sda1", "sda2" };
+	struct disk_metrics m[7];
+	struct rows_filter f = { .sort_column = COLUMN_DEVICE, .partitions = true };
+	size_t idx[7], prev[7];
+
+	for (int i = 0; i < 7; i++) {
+		mk(&m[i], dev[i].name, dev[i].parent[0] ? DISK_KIND_PARTITION : DISK_KIND_DISK, 0, 0);
+		snprintf(UNIT_INFO(&m[i])->text->parent, sizeof(m[i].info->text->parent), "%s", dev[i].parent);
+		snprintf(UNIT_INFO(&m[i])->persistent, sizeof(m[i].info->persistent), "%s", dev[i].persistent);
+	}
+	ck_assert_uint_eq(rows_build(m, 7, &f, idx), 7);
+	for (int i = 0; i < 7; i++)
+		ck_assert_msg(!strcmp(m[idx[i]].name, want[i]), "row %d: %s, not %s", i, m[idx[i]].name, want[i]);
+	/* kept as it is on the next refresh */
+	memcpy(prev, idx, sizeof(idx));
+	ck_assert_uint_eq(rows_build_from(m, 7, &f, prev, 7), 7);
+	ck_assert(!memcmp(prev, idx, sizeof(idx)));
+	f.sort_reverse = true;
+	rows_build(m, 7, &f, idx);
+	for (int i = 0; i < 7; i++)
+		ck_assert_msg(!strcmp(m[idx[i]].name, want_rev[i]), "reversed row %d: %s, not %s", i,
+			      m[idx[i]].name, want_rev[i]);
+}
+END_TEST
+
 START_TEST(ties_keep_kernel_order_both_ways)
 {
 	struct disk_metrics m[4];
@@ -263,6 +303,7 @@ static Suite *rows_suite(void)
 	tcase_add_test(tc, device_list_overrides);
 	tcase_add_test(tc, names_in_natural_order);
 	tcase_add_test(tc, ties_keep_kernel_order_both_ways);
+	tcase_add_test(tc, partitions_follow_their_disk_by_persistent_name);
 	tcase_add_test(tc, history_one_point_per_second);
 	suite_add_tcase(s, tc);
 	return s;
