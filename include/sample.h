@@ -88,6 +88,10 @@ struct disk_info {
 	/* With st.dev and st.name the device's identity: the disk's diskseq (a
 	 * partition's is its disk's), 0 where the kernel has none. */
 	unsigned long long diskseq;
+	/* And this: counted up by source-queue each time another device is
+	 * found under the same name, number and diskseq (a partition deleted
+	 * and added again between two samples: its diskseq is its disk's). */
+	unsigned generation;
 	enum disk_kind kind;
 	bool has_queue;
 	struct disk_text *text;         /* never NULL in a filled sample */

@@ -9,6 +9,7 @@
 struct series {
 	dev_t dev;
 	unsigned long long diskseq;
+	unsigned generation;
 	char name[SAMPLE_NAME_MAX];
 	float mbps[HISTORY_POINTS], iops[HISTORY_POINTS];
 	int head, count;
@@ -75,7 +76,7 @@ int history_add(struct history *h, const struct disk_metrics *m, size_t n)
 			memcpy(s->name, m[i].name, sizeof(s->name));
 			s->diskseq = ~m[i].info->diskseq; /* reset just below */
 		}
-		if (s->diskseq != m[i].info->diskseq) {
+		if (s->diskseq != m[i].info->diskseq || s->generation != m[i].info->generation) {
 			/* Another device under the same name and number: its
 			 * sparkline starts afresh. */
 			dev_t dev = s->dev;
@@ -83,6 +84,7 @@ int history_add(struct history *h, const struct disk_metrics *m, size_t n)
 			s->dev = dev;
 			memcpy(s->name, m[i].name, sizeof(s->name));
 			s->diskseq = m[i].info->diskseq;
+			s->generation = m[i].info->generation;
 		}
 		s->seen = true;
 		if (m[i].state != DISK_OK)

@@ -198,7 +198,8 @@ void sample_swap(struct sample *a, struct sample *b)
 
 bool sample_same_disk(const struct disk_sample *a, const struct disk_sample *b)
 {
-	return a->st.dev == b->st.dev && a->info.diskseq == b->info.diskseq && !strcmp(a->st.name, b->st.name);
+	return a->st.dev == b->st.dev && a->info.diskseq == b->info.diskseq &&
+	       a->info.generation == b->info.generation && !strcmp(a->st.name, b->st.name);
 }
 
 bool disk_has_scheduler(const struct disk_info *in)

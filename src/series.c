@@ -39,6 +39,7 @@ struct point {
 struct device {
 	dev_t dev;
 	unsigned long long diskseq;
+	unsigned generation; /* with diskseq: source-queue's count of re-creations */
 	bool seq_known;       /* false until series_add saw the device */
 	char name[SAMPLE_NAME_MAX];
 	double last_change, last_seen;
@@ -317,9 +318,12 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 			return -ENOMEM;
 		if (!d->seq_known) {
 			d->diskseq = m[i].info->diskseq;
+			d->generation = m[i].info->generation;
 			retire_namesakes(s, d);
-		} else if (d->diskseq != m[i].info->diskseq)
+		} else if (d->diskseq != m[i].info->diskseq || d->generation != m[i].info->generation) {
 			restart(d, m[i].info->diskseq);
+			d->generation = m[i].info->generation;
+		}
 		d->seq_known = true;
 		d->last_seen = t;
 		if (m[i].state != DISK_OK || !(m[i].interval > 0))

@@ -30,6 +30,7 @@ struct entry {
 	int seq_fd;           /* diskseq, pread when it may have changed: -1 when none */
 	int size_fd;          /* size, pread with the tunables: -1 when none */
 	bool recheck;         /* a uevent named it (or its disk) since the last fill */
+	unsigned generation;  /* another device under this name and number: one more */
 	struct disk_info info;
 };
 
@@ -238,14 +239,18 @@ static void read_diskseq(struct source_queue *sq, struct entry *e)
 
 /* Still the device discover() saw? A loop device detached and attached
  * again keeps name and number but gets a new diskseq; a disk removed and
- * re-created makes our fd read -ENODEV. Costs one pread: asked only when a
- * uevent named the device (at 1024 devices a pread each refresh cost more
- * than everything else the refresh does). */
+ * re-created makes our fd read -ENODEV, and so does a partition deleted and
+ * added again, whose diskseq is its disk's. Costs two preads: asked only
+ * when a uevent named the device (at 1024 devices a pread each refresh cost
+ * more than everything else the refresh does). */
 static bool same_device(struct source_queue *sq, const struct entry *e)
 {
 	unsigned long long seq = 0;
+	long long size;
 	int err;
 
+	if (e->size_fd >= 0 && root_pread_s64(e->size_fd, &size) == -ENODEV)
+		return false;
 	if (e->seq_fd >= 0)
 		err = diskseq_pread(e->seq_fd, &seq);
 	else if (e->info.diskseq)
@@ -336,6 +341,16 @@ static void discover(struct source_queue *sq, struct entry *e)
 		in->rotational = -1;
 	}
 	in->text = text_keep(&text);
+	in->generation = e->generation;
+}
+
+/* The device behind e's kept fds went, and another has its name and
+ * number: read afresh, as another device. */
+static void rediscover(struct source_queue *sq, struct entry *e)
+{
+	entry_close(sq, e);
+	e->generation++;
+	discover(sq, e);
 }
 
 /* "mq-deadline kyber [bfq] none" -> "bfq" */
@@ -402,8 +417,7 @@ static void read_tunables(struct source_queue *sq, struct entry *e)
 
 	if (read_size(sq, e) == -ENODEV) {
 		/* re-created under the same name and number (below) */
-		entry_close(sq, e);
-		discover(sq, e);
+		rediscover(sq, e);
 		read_tunables(sq, e);
 		return;
 	}
@@ -431,8 +445,7 @@ static void read_tunables(struct source_queue *sq, struct entry *e)
 		if (err == -ENODEV && e->fd[i] >= 0) {
 			/* The device was removed and re-created under the same
 			 * name and number: our fds point at the old one. */
-			entry_close(sq, e);
-			discover(sq, e);
+			rediscover(sq, e);
 			read_tunables(sq, e);
 			return;
 		}
@@ -504,8 +517,7 @@ int source_queue_fill(struct source_queue *sq, struct sample *s)
 		} else if ((e->recheck || s->t >= e->next_read) && !same_device(sq, e)) {
 			/* With the tunables' re-read too: a change whose uevent
 			 * never came is still found within the period. */
-			entry_close(sq, e);
-			discover(sq, e);
+			rediscover(sq, e);
 			e->next_read = 0;
 		} else if (e->recheck && sq->uev) {
 			read_backing(sq, e);

@@ -194,6 +194,59 @@ START_TEST(series_and_history_restart_on_new_diskseq)
 }
 END_TEST
 
+/* A partition deleted and added again keeps name, number and diskseq (its
+ * disk's); source-queue counts the re-creation up in info.generation, and
+ * nothing spans the two: no rate, sparkline point or A/B interval. */
+START_TEST(another_generation_is_another_device)
+{
+	struct disk_sample a, b;
+	struct disk_metrics m;
+	struct series *se;
+	struct history *h;
+	struct series_window w;
+	float mb[HISTORY_POINTS], io[HISTORY_POINTS];
+	double t = 10;
+
+	memset(&a, 0, sizeof(a));
+	a.st.dev = makedev(259, 2);
+	strcpy(a.st.name, "loop2p1");
+	a.st.nfields = 20;
+	a.st.rd_ios = 1000;
+	a.info.diskseq = 148082;
+	a.info.kind = DISK_KIND_PARTITION;
+	a.info.text = &disk_text_none;
+	b = a;
+	b.st.rd_ios = 3000;
+	model_disk(&a, &b, 1.0, &m);
+	ck_assert_int_eq(m.state, DISK_OK); /* the same device: 2000 reads */
+	b.info.generation = 1;
+	ck_assert(!sample_same_disk(&a, &b));
+	model_disks(&(struct sample){ .disks = &a, .ndisks = 1, .t = 1 }, &(struct sample){ .disks = &b, .ndisks = 1, .t = 2 },
+		    &m);
+	ck_assert_int_eq(m.state, DISK_NEW);
+
+	ck_assert_int_eq(series_new(30, &se), 0);
+	ck_assert_int_eq(history_new(&h), 0);
+	for (int i = 0; i < 3; i++) {
+		interval(&m, 148082, 1000);
+		ck_assert_int_eq(series_add(se, &m, 1, t++), 0);
+		ck_assert_int_eq(history_add(h, &m, 1), 0);
+	}
+	interval(&m, 148082, 450);
+	UNIT_INFO(&m)->generation = 1;
+	ck_assert_int_eq(series_add(se, &m, 1, t++), 0);
+	ck_assert_int_eq(history_add(h, &m, 1), 0);
+	series_window_init(&w);
+	ck_assert_int_eq(series_window_get(se, makedev(7, 1), "loop1", &w), 0);
+	ck_assert_uint_eq(w.n, 1);
+	ck_assert_int_eq(history_get(h, makedev(7, 1), "loop1", mb, io), 1);
+	ck_assert(io[0] == 450);
+	series_window_free(&w);
+	series_free(se);
+	history_free(h);
+}
+END_TEST
+
 UNIT_SUITE(identity_suite)
 static Suite *identity_suite(void)
 {
@@ -204,6 +257,7 @@ static Suite *identity_suite(void)
 	tcase_add_test(tc, same_name_other_diskseq_gets_no_rate);
 	tcase_add_test(tc, running_sampler_sees_the_reattach);
 	tcase_add_test(tc, series_and_history_restart_on_new_diskseq);
+	tcase_add_test(tc, another_generation_is_another_device);
 	tcase_set_timeout(tc, 60); /* fixture copies on a busy machine */
 	suite_add_tcase(s, tc);
 	return s;
