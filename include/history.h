@@ -1,6 +1,7 @@
-/* history: the last minute of throughput and IOPS per device, for sparklines.
- * Points are at least one second apart whatever the refresh interval, so the
- * sparkline always spans about a minute. Keyed by dev_t and name; a device
+/* history: the last 60 points of throughput and IOPS per device, for
+ * sparklines. A point covers at least one second (a minute in all at
+ * intervals up to 1 s) or one interval when that is longer: history_span
+ * says how long they cover. Keyed by dev_t and name; a device
  * re-created under both (another diskseq) starts an empty history. */
 #ifndef BLKTUNE_HISTORY_H
 #define BLKTUNE_HISTORY_H
@@ -19,5 +20,7 @@ void history_free(struct history *h);
 int history_add(struct history *h, const struct disk_metrics *m, size_t n);
 /* Oldest first, into mbps[] and iops[] (HISTORY_POINTS each); returns count. */
 int history_get(const struct history *h, dev_t dev, const char *name, float *mbps, float *iops);
+/* The seconds the points history_get returns cover (0 without any). */
+double history_span(const struct history *h, dev_t dev, const char *name);
 
 #endif

@@ -12,6 +12,7 @@ struct series {
 	unsigned generation;
 	char name[SAMPLE_NAME_MAX];
 	float mbps[HISTORY_POINTS], iops[HISTORY_POINTS];
+	float secs[HISTORY_POINTS]; /* how long each point's intervals were */
 	int head, count;
 	double acc_mb, acc_io, acc_s;
 	bool seen;
@@ -50,6 +51,7 @@ static void push(struct series *s)
 {
 	s->mbps[s->head] = (float)(s->acc_mb / s->acc_s);
 	s->iops[s->head] = (float)(s->acc_io / s->acc_s);
+	s->secs[s->head] = (float)s->acc_s;
 	s->head = (s->head + 1) % HISTORY_POINTS;
 	if (s->count < HISTORY_POINTS)
 		s->count++;
@@ -117,4 +119,14 @@ int history_get(const struct history *h, dev_t dev, const char *name, float *mbp
 		iops[i] = s->iops[k];
 	}
 	return s->count;
+}
+
+double history_span(const struct history *h, dev_t dev, const char *name)
+{
+	const struct series *s = find(h, dev, name, (size_t)-1);
+	double span = 0;
+
+	for (int i = 0; s && i < s->count; i++)
+		span += s->secs[(s->head - s->count + i + HISTORY_POINTS) % HISTORY_POINTS];
+	return span;
 }

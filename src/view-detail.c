@@ -203,5 +203,5 @@ void view_detail_draw(struct ui *u, int y, int height, int width)
 		mvprintw(line++, 0, "IOPS     %s  max %.0f", spark, max);
 	}
 	if (line < y + height)
-		mvprintw(line++, 0, "         (last %d s)", n);
+		mvprintw(line++, 0, "         (last %.0f s)", history_span(u->app->hist, m->dev, m->name));
 }

@@ -252,15 +252,24 @@ START_TEST(history_one_point_per_second)
 	for (int i = 0; i < 8; i++)
 		ck_assert_int_eq(history_add(h, &m, 1), 0);
 	ck_assert_int_eq(history_get(h, m.dev, "sda", mb, io), 2);
+	ck_assert(history_span(h, m.dev, "sda") > 1.99 && history_span(h, m.dev, "sda") < 2.01);
 	ck_assert(mb[0] > 9.99f && mb[0] < 10.01f);
 	ck_assert(io[1] > 99.9f && io[1] < 100.1f);
 	m.interval = 1;
 	for (int i = 0; i < 100; i++)
 		history_add(h, &m, 1);
 	ck_assert_int_eq(history_get(h, m.dev, "sda", mb, io), HISTORY_POINTS);
+	ck_assert(history_span(h, m.dev, "sda") > 59.99 && history_span(h, m.dev, "sda") < 60.01);
+	/* at -d 2 a point is one interval: 60 points span two minutes */
+	m.interval = 2;
+	for (int i = 0; i < 100; i++)
+		history_add(h, &m, 1);
+	ck_assert_int_eq(history_get(h, m.dev, "sda", mb, io), HISTORY_POINTS);
+	ck_assert(history_span(h, m.dev, "sda") > 119.99 && history_span(h, m.dev, "sda") < 120.01);
 	/* the device left: its series goes */
 	history_add(h, &m, 0);
 	ck_assert_int_eq(history_get(h, m.dev, "sda", mb, io), 0);
+	ck_assert(history_span(h, m.dev, "sda") == 0);
 	history_free(h);
 }
 END_TEST
