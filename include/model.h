@@ -59,8 +59,10 @@ struct cpu_metrics {
 };
 
 /* A reset (device re-created, counters cleared) between p and c: one of
- * the 64-bit counters (ios, merges, sectors) stepped back. The 32-bit
- * millisecond fields may step back too, without a reset: they wrap. */
+ * the 64-bit counters (ios, merges, sectors) stepped back, or a 32-bit
+ * millisecond field by less than 2^31 (a device re-created and already
+ * busier than the old one). Those fields also step back without a reset:
+ * they wrap at 2^32, a step back of more than 2^31 in one interval. */
 bool disk_stat_restarted(const struct disk_stat *p, const struct disk_stat *c);
 /* Derive one device's metrics. prev may be NULL (new device). */
 void model_disk(const struct disk_sample *prev, const struct disk_sample *cur, double interval,

@@ -21,18 +21,31 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : 0.0;
 }
 
+/* A 32-bit millisecond field (see ms_delta) that stepped back by less than
+ * half its range: no wrap, which would take over 2^31 ms (24 days of busy
+ * time, or 35000 requests in flight all through a 60 s interval) in one
+ * interval, but a counter that went back. */
+static bool ms_back(uint64_t prev, uint64_t cur)
+{
+	return cur < prev && prev <= UINT32_MAX && prev - cur < (uint64_t)1 << 31;
+}
+
 bool disk_stat_restarted(const struct disk_stat *p, const struct disk_stat *c)
 {
 	return c->rd_ios < p->rd_ios || c->rd_merges < p->rd_merges ||
 	       c->rd_sectors < p->rd_sectors || c->wr_ios < p->wr_ios ||
 	       c->wr_merges < p->wr_merges || c->wr_sectors < p->wr_sectors ||
 	       c->dc_ios < p->dc_ios || c->dc_merges < p->dc_merges ||
-	       c->dc_sectors < p->dc_sectors || c->fl_ios < p->fl_ios;
+	       c->dc_sectors < p->dc_sectors || c->fl_ios < p->fl_ios ||
+	       ms_back(p->rd_ticks, c->rd_ticks) || ms_back(p->wr_ticks, c->wr_ticks) ||
+	       ms_back(p->dc_ticks, c->dc_ticks) || ms_back(p->fl_ticks, c->fl_ticks) ||
+	       ms_back(p->io_ticks, c->io_ticks) || ms_back(p->time_in_queue, c->time_in_queue);
 }
 
 /* The kernel prints the millisecond fields (ticks, io_ticks, time_in_queue)
  * with %u: they wrap at 2^32 (49.7 days of busy time) while the 64-bit
- * counters keep growing. Such a step back is a wrap, not a reset. */
+ * counters keep growing. A step back across the wrap (ms_back tells it
+ * from a reset) counts modulo 2^32. */
 static uint64_t ms_delta(uint64_t prev, uint64_t cur)
 {
 	if (cur >= prev)

@@ -270,8 +270,9 @@ END_TEST
 
 /* A partial reset: one 64-bit counter alone going back is enough (a device
  * re-created between samples and already busy again has every other counter
- * past the old values). The millisecond fields alone going back is a 2^32
- * wrap, not a reset. */
+ * past the old values). A millisecond field going back is a 2^32 wrap only
+ * across the wrap (from near 2^32 to near 0); a step back of a few ms is a
+ * reset too: r_await was 429496729.5 ms for 1000 -> 999. */
 /* A counter of struct disk_stat by its offset (memcpy: no cast from char *
  * that clang's -Wcast-align refuses). */
 static void stat_put(struct disk_stat *st, size_t off, uint64_t v)
@@ -328,15 +329,29 @@ START_TEST(one_counter_back_is_a_reset)
 		b.st.rd_ios = 1010;
 		stat_put(&b.st, ms[i], 999);
 		model_disk(&a, &b, 1.0, &m);
-		ck_assert_msg(m.state == DISK_OK, "ms field at offset %zu back: state %d", ms[i], m.state);
+		ck_assert_msg(m.state == DISK_RESTARTED, "ms field at offset %zu back 1 ms: state %d", ms[i],
+			      m.state);
+		/* across the wrap: 1000 ms later it reads 499 */
+		stat_put(&a.st, ms[i], UINT32_MAX - 500);
+		stat_put(&b.st, ms[i], 499);
+		model_disk(&a, &b, 1.0, &m);
+		ck_assert_msg(m.state == DISK_OK, "ms field at offset %zu wrapped: state %d", ms[i], m.state);
 		NEAR(m.r_s, 10.0);
+		stat_put(&a.st, ms[i], 1000);
 	}
-	/* The wrap itself: 2^32 - 1000 ms later the field reads 999 */
+	/* The wrap itself: 1000 ms later the field reads 499 */
 	b = a;
 	b.st.rd_ios = 1010;
-	b.st.rd_ticks = 999;
+	a.st.rd_ticks = UINT32_MAX - 500;
+	b.st.rd_ticks = 499;
 	model_disk(&a, &b, 1.0, &m);
-	NEAR(m.r_await, 4294967295.0 / 10);
+	NEAR(m.r_await, 1000.0 / 10);
+	/* half the range back is still a wrap (2^31 ms in the interval) */
+	a.st.rd_ticks = (uint64_t)1 << 31;
+	b.st.rd_ticks = 0;
+	model_disk(&a, &b, 1.0, &m);
+	ck_assert_int_eq(m.state, DISK_OK);
+	NEAR(m.r_await, 2147483648.0 / 10);
 	/* and a 64-bit millisecond value going back is no wrap: 0, not 2^64 */
 	a.st.rd_ticks = (uint64_t)UINT32_MAX + 5;
 	b.st.rd_ticks = 3;
