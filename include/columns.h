@@ -46,6 +46,9 @@ struct column {
 	 * an interval without requests of its kind: the rate column that must be
 	 * non-zero, 0 for figures that are always defined. */
 	enum column_id per;
+	/* Fields a diskstats line needs for the kernel to count this figure:
+	 * 18 for discards (4.18), 20 for flushes (5.5); 0 for every line. */
+	int min_fields;
 };
 
 /* A gauge (in flight, a tunable) has a value without an interval; negative
@@ -69,6 +72,10 @@ extern const char *const column_unit_names[COLUMN_UNITS]; /* "kB", "MB", "GB" */
 extern const struct column columns[COLUMN_COUNT];
 
 double column_value(const struct column *c, const struct disk_metrics *m);
+/* Whether the kernel counted c's figure for m: an older kernel's shorter
+ * line has no discard or flush fields, and 0 there is no count ("n/a", JSON
+ * null). A device without a line length (made up in tests) counts all. */
+bool column_counted(const struct column *c, const struct disk_metrics *m);
 /* Sort order on a column: <0, 0, >0 like strcmp; names break ties. */
 /* Names in natural order: digit runs compare as numbers (loop2 < loop10),
  * and a disk's partitions follow it (sda < sda1 < sda2 < sdb). */

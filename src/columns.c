@@ -290,6 +290,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.good = +1,
 		.table = false,
 		.formula = "discards completed / interval",
+		.min_fields = 18,
 	},
 	[COLUMN_F_S] = {
 		.header = "f/s",
@@ -300,6 +301,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.prec = 1,
 		.table = false,
 		.formula = "flush requests completed / interval",
+		.min_fields = 20,
 	},
 	[COLUMN_RKB_S] = {
 		.header = "rkB/s",
@@ -333,6 +335,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.good = +1,
 		.table = false,
 		.formula = "sectors discarded / 2 / interval",
+		.min_fields = 18,
 	},
 	[COLUMN_RRQM_S] = {
 		.header = "rrqm/s",
@@ -363,6 +366,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.prec = 1,
 		.table = false,
 		.formula = "discard merges / interval",
+		.min_fields = 18,
 	},
 	[COLUMN_DRQM_PCT] = {
 		.header = "%drqm",
@@ -374,6 +378,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.table = false,
 		.formula = "discard merges / (discard merges + discards) x 100",
 		.per = COLUMN_D_S,
+		.min_fields = 18,
 	},
 	[COLUMN_D_AWAIT] = {
 		.header = "d_await",
@@ -386,6 +391,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.table = false,
 		.formula = "discard ticks (ms) / discards",
 		.per = COLUMN_D_S,
+		.min_fields = 18,
 	},
 	[COLUMN_F_AWAIT] = {
 		.header = "f_await",
@@ -398,6 +404,7 @@ const struct column columns[COLUMN_COUNT] = {
 		.table = false,
 		.formula = "flush ticks (ms) / flushes",
 		.per = COLUMN_F_S,
+		.min_fields = 20,
 	},
 	[COLUMN_DAREQ_SZ] = {
 		.header = "dareq-sz",
@@ -409,8 +416,14 @@ const struct column columns[COLUMN_COUNT] = {
 		.table = false,
 		.formula = "sectors discarded / discards / 2 (KiB)",
 		.per = COLUMN_D_S,
+		.min_fields = 18,
 	},
 };
+
+bool column_counted(const struct column *c, const struct disk_metrics *m)
+{
+	return !c->min_fields || !m->nfields || m->nfields >= c->min_fields;
+}
 
 double column_value(const struct column *c, const struct disk_metrics *m)
 {
@@ -519,6 +532,8 @@ static inline size_t num_cell(const struct column *c, const struct disk_metrics 
 			return format_right(out, len, c->width, v == SAMPLE_UNREADABLE ? "n/a" : "-");
 	} else if (m->state != DISK_OK) {
 		return format_right(out, len, c->width, m->state == DISK_RESTARTED ? "reset" : "-");
+	} else if (!column_counted(c, m)) {
+		return format_right(out, len, c->width, "n/a");
 	}
 	return format_num(v, c->width, prec, out, len);
 }

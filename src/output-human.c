@@ -70,7 +70,7 @@ static void cell(const struct human_col *hc, const struct disk_metrics *m, char 
 
 	if (m->state != DISK_OK)
 		snprintf(out, len, "%*s", hc->width, m->state == DISK_RESTARTED ? "reset" : "-");
-	else if ((c->flags & COLUMN_TRACED) && !m->traced)
+	else if (((c->flags & COLUMN_TRACED) && !m->traced) || !column_counted(c, m))
 		snprintf(out, len, "%*s", hc->width, "n/a");
 	else
 		output_human_cell(column_value(c, m), (int)hc->kind, hc->width, out, len);

@@ -62,8 +62,9 @@ static void disk_object(FILE *f, const struct output_report *r, const struct dis
 		if (c->type != COL_NUM || (c->flags & (COLUMN_GAUGE | COLUMN_TRACED | COLUMN_RAMODE)))
 			continue;
 		fprintf(f, ", \"%s\": ", c->json);
-		/* A new or re-created device has no interval yet: no rate, not 0. */
-		json_num(f, m->state == DISK_OK ? column_value(c, m) : NAN, 2);
+		/* A new or re-created device has no interval yet: no rate, not 0;
+		 * a kernel that does not count discards or flushes, no figure. */
+		json_num(f, m->state == DISK_OK && column_counted(c, m) ? column_value(c, m) : NAN, 2);
 	}
 	fprintf(f, ", \"in_flight\": %.0f", m->in_flight);
 	fprintf(f, ", \"state\": \"%s\"", m->state == DISK_OK ? "ok" : m->state == DISK_NEW ? "new" : "reset");

@@ -68,7 +68,13 @@ txt=$(bt --since-boot -h -p sda)
 t_check "-h: the read group header is iostat's" grep -qx '     r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz Device' <<<"$txt"
 # 4888.742 kB/s / 1024 = 4.77 M; 1720 merges / 56763 = 3.0 %; 2444371 / 55043 / 2 = 22.2 k
 t_check "-h: sda's read row" grep -qx '  220.17      4.8M     6.88   3.0%    0.32    22.2k sda' <<<"$txt"
-t_check "-h: sda's flush row (aqu-sz 0.35, util 4.9%)" grep -qx '    0.00    0.00    0.35   4.9% sda' <<<"$txt"
+# The tree's kernel prints 14 fields: no discard or flush counts, so n/a
+# (JSON null), never 0 (which said "no discards" on a kernel that counts
+# them as writes).
+t_check "-h: sda's flush row (f/s n/a, aqu-sz 0.35, util 4.9%)" grep -qx '     n/a     n/a    0.35   4.9% sda' <<<"$txt"
+t_check "-h: sda's discard row is n/a" grep -qx '     n/a       n/a      n/a    n/a     n/a      n/a sda' <<<"$txt"
+t_eq "14 fields: d/s is null" "$(jget "$j" sda d/s)" "None"
+t_eq "14 fields: f_await is null" "$(jget "$j" sda f_await)" "None"
 
 # Bad input: one line, exit 2 (a -p naming no device is bad input too), or 1
 # when the tree lacks what is asked.

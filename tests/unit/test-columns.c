@@ -188,6 +188,44 @@ START_TEST(cells_in_every_state)
 }
 END_TEST
 
+/* A kernel before 4.18 prints 14 fields (no discards: they count as
+ * writes), before 5.5 18 (no flushes): those figures are no count there,
+ * n/a in cells, not the 0 the model holds. */
+START_TEST(figures_the_kernel_does_not_count)
+{
+	static const enum column_id dc[] = { COLUMN_D_S, COLUMN_DKB_S, COLUMN_DRQM_S,
+					     COLUMN_DRQM_PCT, COLUMN_D_AWAIT, COLUMN_DAREQ_SZ };
+	static const enum column_id fl[] = { COLUMN_F_S, COLUMN_F_AWAIT };
+	struct disk_metrics m;
+	char cell[64];
+
+	memset(&m, 0, sizeof(m));
+	unit_row_info(&m);
+	m.state = DISK_OK;
+	m.interval = 1;
+	for (int nf = 14; nf <= 20; nf += 2) {
+		if (nf == 16)
+			continue;
+		m.nfields = nf;
+		for (size_t i = 0; i < sizeof(dc) / sizeof(dc[0]); i++) {
+			column_cell(&columns[dc[i]], &m, cell, sizeof(cell));
+			ck_assert_msg(!!strstr(cell, "n/a") == (nf < 18), "%s at %d fields: '%s'", columns[dc[i]].header,
+				      nf, cell);
+			ck_assert(column_counted(&columns[dc[i]], &m) == (nf >= 18));
+		}
+		for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+			column_cell(&columns[fl[i]], &m, cell, sizeof(cell));
+			ck_assert_msg(!!strstr(cell, "n/a") == (nf < 20), "%s at %d fields: '%s'", columns[fl[i]].header,
+				      nf, cell);
+		}
+		/* what every kernel counts */
+		column_cell(&columns[COLUMN_W_S], &m, cell, sizeof(cell));
+		ck_assert_ptr_null(strstr(cell, "n/a"));
+		ck_assert(column_counted(&columns[COLUMN_AQU_SZ], &m));
+	}
+}
+END_TEST
+
 START_TEST(compare_orders_by_figure_or_name)
 {
 	struct disk_metrics a = row("sdb", 10), b = row("sda", 20), c = row("sdc", 10);
@@ -245,6 +283,7 @@ static Suite *columns_suite(void)
 
 	tcase_add_test(tc, every_numeric_column_as_specified);
 	tcase_add_test(tc, cells_in_every_state);
+	tcase_add_test(tc, figures_the_kernel_does_not_count);
 	tcase_add_test(tc, compare_orders_by_figure_or_name);
 	tcase_add_test(tc, batch_order_is_iostat_order);
 	suite_add_tcase(s, tc);
