@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
+
 struct link {
 	char target[SAMPLE_NAME_MAX]; /* kernel name the link points at */
 	char name[SAMPLE_PNAME_MAX];
@@ -102,7 +104,12 @@ static int reread(struct source_names *sn)
 	if (!(d = root_opendir(sn->root, sn->dir)))
 		return 0;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= SAMPLE_PNAME_MAX)
+		/* A name that would reach a terminal with controls, escapes or
+		 * bytes that are not UTF-8 (udev writes such bytes of a label as
+		 * \xNN; a doctored tree need not) is skipped, as a diskstats
+		 * line with such a device name is: never shown, never matched. */
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= SAMPLE_PNAME_MAX ||
+		    !format_text_ok(de->d_name, false))
 			continue;
 		/* Not a link (udev makes only links here): skip it. */
 		if (root_readlink_in(d, de->d_name, target, sizeof(target)) <= 0 ||

@@ -130,6 +130,36 @@ START_TEST(junk_and_missing_directory)
 }
 END_TEST
 
+/* A link name that would reach the terminal with an escape sequence or
+ * bytes that are not UTF-8 (a doctored tree: udev writes them as \xNN) is
+ * skipped, never shown: batch text printed the ESC raw. udev's own \x22
+ * and quotes or backslashes are text, kept. */
+START_TEST(names_with_controls_are_skipped)
+{
+	char *dir = unit_fixture_copy("lvm-names");
+	char path[4300];
+	struct tree t;
+
+	snprintf(path, sizeof(path), "%s/dev/disk/by-label/esc\033[31mred", dir);
+	ck_assert_int_eq(symlink("../../loop2", path), 0);
+	snprintf(path, sizeof(path), "%s/dev/disk/by-label/bad\xff\xfeutf", dir);
+	ck_assert_int_eq(symlink("../../loop3", path), 0);
+	snprintf(path, sizeof(path), "%s/dev/disk/by-label/we\\x22ird\\x5clab", dir);
+	ck_assert_int_eq(symlink("../../loop0", path), 0);
+	snprintf(path, sizeof(path), "%s/dev/disk/by-label/a\"b\\c", dir);
+	ck_assert_int_eq(symlink("../../loop1", path), 0);
+	open_tree(&t, dir, NAMES_LABEL);
+	ck_assert_str_eq(unit_disk_info(&t.s, "loop2")->persistent, "");
+	ck_assert_str_eq(unit_disk_info(&t.s, "loop3")->persistent, "");
+	ck_assert_str_eq(unit_disk_info(&t.s, "loop0")->persistent, "we\\x22ird\\x5clab");
+	ck_assert_str_eq(unit_disk_info(&t.s, "loop1")->persistent, "a\"b\\c");
+	ck_assert_str_eq(unit_disk_info(&t.s, "dm-0")->persistent, "data");
+	close_tree(&t);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* udev adds links after a device appears: the directory is read again
  * after SOURCE_NAMES_REREAD_S, or at once when the device set changes. */
 START_TEST(reread_policy)
@@ -319,6 +349,7 @@ static Suite *names_suite(void)
 	tcase_add_test(tc, mapper_name_without_j);
 	tcase_add_test(tc, persistent_names_by_type);
 	tcase_add_test(tc, junk_and_missing_directory);
+	tcase_add_test(tc, names_with_controls_are_skipped);
 	tcase_add_test(tc, reread_policy);
 	tcase_add_test(tc, readlink_in_a_listing);
 	tcase_add_test(tc, resolve_dev_paths);
