@@ -9,19 +9,22 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "format.h"
 #include "safe-file.h"
 
 #define HEADER "blktune-config 1"
 
 __attribute__((format(printf, 4, 5))) static int line_error(char *why, size_t len, int n, const char *fmt, ...)
 {
-	char msg[200];
+	char msg[200], clean[sizeof(msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(why, len, "line %d: %s", n, msg);
+	/* the line goes to a terminal: a CR or an escape in it as '?' */
+	format_sanitize(msg, clean, sizeof(clean));
+	snprintf(why, len, "line %d: %s", n, clean);
 	return -EINVAL;
 }
 
@@ -159,7 +162,10 @@ static int read_text(const char *dir, char **text, char *why, size_t len)
 	if (n == -ENOENT)
 		return 0;
 	if (n < 0) {
-		snprintf(why, len, "%s", n == -EFBIG ? "longer than 4096 bytes" : msg);
+		if (n == -EFBIG)
+			snprintf(why, len, "%s/config longer than %d bytes", dir, CONFIG_MAX_BYTES);
+		else
+			snprintf(why, len, "%s", msg);
 		return (int)n;
 	}
 	return 1;

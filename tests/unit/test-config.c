@@ -147,6 +147,9 @@ START_TEST(config_refusals)
 		{ "blktune-config 1\ncolumns r/s,r/s\n", "line 2: columns: column \"r/s\" twice" },
 		{ "blktune-config 1\nfoo bar\n", "line 2: unknown setting \"foo\"" },
 		{ "blktune-config 1\nlonely\n", "line 2: \"lonely\": expected KEY VALUE" },
+		/* a CR or an escape of the file reaches the terminal as '?' */
+		{ "blktune-config 1\r\n", "line 1: \"blktune-config 1?\": not a blktune config" },
+		{ "blktune-config 1\ncolor on\033[2J\n", "line 2: color on?[2J: on or off" },
 	};
 	struct config c;
 	char why[256];
@@ -290,7 +293,9 @@ START_TEST(config_load_cases)
 		memcpy(big, "blktune-config 1\n", 17);
 		cfg_file(big);
 		ck_assert_int_eq(config_load(&c, why, sizeof(why)), -EFBIG);
-		ck_assert_str_eq(why, "longer than 4096 bytes");
+		/* naming the file, as every config error does */
+		snprintf(want, sizeof(want), "%s/blktune/config longer than 4096 bytes", cfg_home);
+		ck_assert_str_eq(why, want);
 	}
 	/* a directory others may write to is refused, and says so */
 	snprintf(want, sizeof(want), "%s/blktune", cfg_home);
