@@ -37,13 +37,24 @@ bool names_match(const char *arg, const struct disk_metrics *m)
 	return names_match_info(arg, m->name, m->info);
 }
 
+/* A name with '/' in it is one kernel name, not a relative path: no empty,
+ * "." or ".." step. */
+static bool names_kernel_like(const char *arg, size_t n)
+{
+	return arg[n - 1] != '/' && !strstr(arg, "//") && strcmp(arg, "..") && strncmp(arg, "../", 3) &&
+	       !strstr(arg, "/../") && !(n >= 3 && !strcmp(arg + n - 3, "/..")) && strcmp(arg, ".") &&
+	       strncmp(arg, "./", 2) && !strstr(arg, "/./") && !(n >= 2 && !strcmp(arg + n - 2, "/."));
+}
+
 int names_check_arg(const char *arg)
 {
 	size_t n = strlen(arg);
 
 	if (!n || n >= NAMES_ARG_MAX || (arg[0] != '/' && n >= NAMES_MAX))
 		return -EINVAL;
-	if (strchr(arg, '/') && strncmp(arg, "/dev/", 5))
+	/* A path is one under /dev/; a name may hold '/' as a kernel name
+	 * does (aoe's etherd/e0.0 in /proc/diskstats), never a path step. */
+	if (arg[0] == '/' ? strncmp(arg, "/dev/", 5) != 0 : !names_kernel_like(arg, n))
 		return -EINVAL;
 	if (!strncmp(arg, "/dev/", 5) && (!arg[5] || arg[n - 1] == '/' || strstr(arg, "/../")))
 		return -EINVAL;

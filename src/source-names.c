@@ -166,9 +166,10 @@ int source_names_resolve(const struct root *r, const char *arg, char *out, size_
 		snprintf(out, len, "%s", base(target));
 		return 0;
 	}
-	/* /dev/sda itself (a device node, or absent from a captured tree). */
+	/* /dev/sda itself (a device node, or absent from a captured tree); the
+	 * kernel's name is the path below /dev/ (aoe's /dev/etherd/e0.0). */
 	if (!strncmp(rel, "dev/mapper/", 11) || !strncmp(rel, "dev/disk/", 9))
 		return n < 0 ? (int)n : -ENOENT;
-	snprintf(out, len, "%s", base(rel));
+	snprintf(out, len, "%s", rel + 4);
 	return 0;
 }

@@ -250,6 +250,9 @@ START_TEST(resolve_dev_paths)
 	/* A device node (absent from a captured tree) is its own name. */
 	ck_assert_int_eq(source_names_resolve(r, "/dev/sdb", out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "sdb");
+	/* below a directory of /dev: the kernel name holds the '/' */
+	ck_assert_int_eq(source_names_resolve(r, "/dev/etherd/e0.0", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "etherd/e0.0");
 	ck_assert_int_eq(source_names_resolve(r, "vg0-data", out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "vg0-data");
 	ck_assert_int_eq(source_names_resolve(r, "/dev/disk/by-id/nope", out, sizeof(out)), -ENOENT);
@@ -270,7 +273,15 @@ START_TEST(check_arguments)
 	ck_assert_int_eq(names_check_arg("/dev/"), -EINVAL);
 	ck_assert_int_eq(names_check_arg("/dev/disk/by-id/"), -EINVAL);
 	ck_assert_int_eq(names_check_arg("/etc/passwd"), -EINVAL);
-	ck_assert_int_eq(names_check_arg("mapper/vg0"), -EINVAL);
+	/* a kernel name may hold '/' (aoe's etherd/e0.0): looked up, not
+	 * refused; a path step in it is refused */
+	ck_assert_int_eq(names_check_arg("etherd/e0.0"), 0);
+	ck_assert_int_eq(names_check_arg("mapper/vg0"), 0);
+	ck_assert_int_eq(names_check_arg("../sda"), -EINVAL);
+	ck_assert_int_eq(names_check_arg("a/../sda"), -EINVAL);
+	ck_assert_int_eq(names_check_arg("a/.."), -EINVAL);
+	ck_assert_int_eq(names_check_arg("a//b"), -EINVAL);
+	ck_assert_int_eq(names_check_arg("etherd/"), -EINVAL);
 	/* A name as long as a mapper name can be is one character too long. */
 	memset(longname, 'x', NAMES_MAX);
 	longname[NAMES_MAX] = '\0';
