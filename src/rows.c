@@ -1,6 +1,7 @@
 #include "rows.h"
 
 #include <fnmatch.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +123,15 @@ static int cmp_items(const void *a, const void *b)
 		r = (x->m->info->kind == DISK_KIND_PARTITION) - (y->m->info->kind == DISK_KIND_PARTITION);
 		if (r)
 			return r;
+	}
+	/* A row without a figure (NaN: untraced, no traced I/O) compares
+	 * equal to every number, which leaves the rows around it unsorted
+	 * (100, -, 500 stayed so largest first): it goes last either way. */
+	if (columns[x->f->sort_column].type == COL_NUM) {
+		bool xn = isnan(column_value(&columns[x->f->sort_column], x->m)),
+		     yn = isnan(column_value(&columns[y->f->sort_column], y->m));
+		if (xn != yn)
+			return xn ? 1 : -1;
 	}
 	r = column_compare(&columns[x->f->sort_column], x->m, y->m);
 	if (r)

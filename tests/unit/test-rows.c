@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -181,6 +182,39 @@ START_TEST(partitions_follow_their_disk_by_persistent_name)
 }
 END_TEST
 
+/* Rows without a figure (an untraced or idle device's traced latency is
+ * NaN, shown "-") go last in both directions, and the rows with one are in
+ * order around them: A 100, B -, C 500 sorted largest first once read
+ * 100, -, 500 (NaN compared equal to both, so never moved). */
+START_TEST(rows_without_a_figure_go_last)
+{
+	struct disk_metrics m[5];
+	struct rows_filter f = { .sort_column = COLUMN_T_AVG, .sort_reverse = true };
+	size_t idx[5];
+	const double v[5] = { 100, NAN, 500, NAN, 300 };
+
+	for (int i = 0; i < 5; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "vd%c", 'a' + i);
+		mk(&m[i], name, DISK_KIND_DISK, 0, 0);
+		m[i].t_lat_avg_us = v[i];
+	}
+	ck_assert_uint_eq(rows_build(m, 5, &f, idx), 5);
+	ck_assert_str_eq(m[idx[0]].name, "vdc");
+	ck_assert_str_eq(m[idx[1]].name, "vde");
+	ck_assert_str_eq(m[idx[2]].name, "vda");
+	ck_assert_str_eq(m[idx[3]].name, "vdb");
+	ck_assert_str_eq(m[idx[4]].name, "vdd");
+	f.sort_reverse = false;
+	rows_build(m, 5, &f, idx);
+	ck_assert_str_eq(m[idx[0]].name, "vda");
+	ck_assert_str_eq(m[idx[1]].name, "vde");
+	ck_assert_str_eq(m[idx[2]].name, "vdc");
+	ck_assert_str_eq(m[idx[3]].name, "vdb");
+	ck_assert_str_eq(m[idx[4]].name, "vdd");
+}
+END_TEST
+
 START_TEST(ties_keep_kernel_order_both_ways)
 {
 	struct disk_metrics m[4];
@@ -312,6 +346,7 @@ static Suite *rows_suite(void)
 	tcase_add_test(tc, device_list_overrides);
 	tcase_add_test(tc, names_in_natural_order);
 	tcase_add_test(tc, ties_keep_kernel_order_both_ways);
+	tcase_add_test(tc, rows_without_a_figure_go_last);
 	tcase_add_test(tc, partitions_follow_their_disk_by_persistent_name);
 	tcase_add_test(tc, history_one_point_per_second);
 	suite_add_tcase(s, tc);
