@@ -1,4 +1,5 @@
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,7 +35,13 @@ int view_header_draw(struct ui *u, int y, int width)
 		printw("  %zu/%zu  interval %.1f s%s  ", app_replay_pos(a), n - 1,
 		       a->have_prev ? a->cur.t - a->prev.t : 0.0, u->paused ? "  [paused]" : "  [playing]");
 	} else {
-		printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
+		/* one decimal as the steps of + and - have, more where the
+		 * interval typed has them (0.25 is no "0.2") */
+		double tenths = a->opt.interval * 10;
+		if (fabs(tenths - round(tenths)) < 1e-6)
+			printw("  interval %.1f s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
+		else
+			printw("  interval %g s%s  ", a->opt.interval, u->paused ? "  [paused]" : "");
 	}
 	if (a->filter.name[0] || a->filter.hide_idle || a->filter.omit_zero || a->filter.ndevs) {
 		printw("%zu of %zu devices", a->nrows, a->ntotal);
