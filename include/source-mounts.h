@@ -14,6 +14,10 @@
 
 struct source_mounts_entry {
 	dev_t dev;
+	/* Where dev is anonymous (major 0: btrfs, bcachefs), the block device
+	 * the mount source names below /dev/ ("loop2", "mapper/vg-data"); the
+	 * entry belongs to that device. "" otherwise. */
+	char source[SAMPLE_DM_NAME_MAX + 8];
 	char fstype[sizeof(((struct disk_info *)0)->fstype)];
 	char points[sizeof(((struct disk_info *)0)->mounts)]; /* "/, /srv" (each once) */
 };
@@ -22,7 +26,8 @@ struct source_mounts;
 
 int source_mounts_open(const struct root *r, struct source_mounts **out);
 void source_mounts_close(struct source_mounts *m);
-/* mountinfo text to entries sorted by dev, mountpoints (octal escapes
+/* mountinfo text to entries sorted by dev (anonymous ones first, with their
+ * source), mountpoints (octal escapes
  * decoded, then sanitized) joined with ", ". *out is malloc'd. Returns the
  * count or -ENOMEM; lines that are not mountinfo are skipped. */
 int source_mounts_parse(const char *text, struct source_mounts_entry **out);

@@ -90,7 +90,7 @@ static void add_point(struct source_mounts_entry *e, const char *point)
 }
 
 /* One line: "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw". */
-static int parse_line(char *line, dev_t *dev, char **point, char **fstype)
+static int parse_line(char *line, dev_t *dev, char **point, char **fstype, const char **source)
 {
 	char *f[6], *save = NULL, *t;
 	unsigned ma, mi;
@@ -108,6 +108,9 @@ static int parse_line(char *line, dev_t *dev, char **point, char **fstype)
 	*dev = makedev(ma, mi);
 	*point = f[4];
 	*fstype = t;
+	*source = strtok_r(NULL, " ", &save);
+	if (!*source)
+		*source = "";
 	return 0;
 }
 
@@ -122,11 +125,17 @@ int source_mounts_parse(const char *text, struct source_mounts_entry **out)
 		return -ENOMEM;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *point, *fstype, clean[sizeof(e->points)], type[sizeof(e->fstype)];
+		const char *source;
 		struct source_mounts_entry *x;
 		dev_t dev;
 
-		/* anonymous devices (tmpfs, proc, overlay) are no block device */
-		if (parse_line(line, &dev, &point, &fstype) < 0 || major(dev) == 0)
+		if (parse_line(line, &dev, &point, &fstype, &source) < 0)
+			continue;
+		/* An anonymous device (tmpfs, proc, overlay) is no block device,
+		 * unless the source names one: btrfs and bcachefs mount a block
+		 * device under an anonymous number ("0:40 ... - btrfs /dev/loop2"). */
+		if (major(dev) == 0 && (strncmp(source, "/dev/", 5) || !source[5] ||
+					strlen(source + 5) >= sizeof(e->source)))
 			continue;
 		x = NULL;
 		for (size_t i = 0; i < n && !x; i++)
@@ -145,6 +154,8 @@ int source_mounts_parse(const char *text, struct source_mounts_entry **out)
 			x = &e[n++];
 			memset(x, 0, sizeof(*x));
 			x->dev = dev;
+			if (major(dev) == 0)
+				snprintf(x->source, sizeof(x->source), "%s", source + 5);
 			format_sanitize(fstype, type, sizeof(type));
 			snprintf(x->fstype, sizeof(x->fstype), "%s", type);
 		}
@@ -157,6 +168,19 @@ int source_mounts_parse(const char *text, struct source_mounts_entry **out)
 		qsort(e, n, sizeof(*e), cmp_dev);
 	*out = e;
 	return (int)n;
+}
+
+/* The anonymous entries (sorted first) whose source is this device: its
+ * kernel name, or mapper/ and its device-mapper name. */
+static const struct source_mounts_entry *by_source(const struct source_mounts *m, const char *name,
+						   const char *dm_name)
+{
+	for (size_t i = 0; i < m->n && major(m->e[i].dev) == 0; i++) {
+		const char *src = m->e[i].source;
+		if (!strcmp(src, name) || (dm_name[0] && !strncmp(src, "mapper/", 7) && !strcmp(src + 7, dm_name)))
+			return &m->e[i];
+	}
+	return NULL;
 }
 
 void source_mounts_fill(struct source_mounts *m, struct sample *s)
@@ -181,6 +205,9 @@ void source_mounts_fill(struct source_mounts *m, struct sample *s)
 	for (size_t i = 0; i < s->ndisks; i++) {
 		struct disk_info *in = &s->disks[i].info;
 		const struct source_mounts_entry *x = m->n ? find(m->e, m->n, s->disks[i].st.dev) : NULL;
+
+		if (!x)
+			x = by_source(m, s->disks[i].st.name, in->text->dm_name);
 
 		/* Most devices have no mount: two stores, not two snprintf
 		 * calls (2048 a refresh at 1024 devices). */

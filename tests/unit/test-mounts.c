@@ -2,6 +2,7 @@
  * mountinfo and sysfs (real, kernel 6.17), and hand-made mountinfo lines. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "root.h"
@@ -125,6 +126,61 @@ START_TEST(no_mountinfo)
 }
 END_TEST
 
+/* btrfs (and bcachefs) mount a block device under an anonymous number:
+ * the line's source names the device, by kernel name or under mapper/. A
+ * btrfs on loop2 showed "mounted -" (lsblk: the mountpoint). */
+START_TEST(anonymous_number_by_source)
+{
+	char *dir = unit_fixture_copy("live-vm"), root_dir[4200], path[4300];
+	struct root *r;
+	struct source_diskstats *ds;
+	struct source_queue *q;
+	struct source_mounts *m;
+	struct sample s;
+	struct source_mounts_entry *e;
+	static const char text[] =
+		"47 27 0:40 / /mnt/b rw,relatime - btrfs /dev/loop1 rw,subvol=/\n"
+		"48 27 0:40 /home /mnt/home rw - btrfs /dev/loop1 rw,subvol=/home\n" /* same fs */
+		"49 27 0:23 / /dev/shm rw - tmpfs tmpfs rw\n"                        /* no device */
+		"50 27 0:41 / /mnt/v rw - btrfs /dev/mapper/vg-data rw\n"
+		"51 27 254:0 / / rw - ext4 /dev/vda rw\n";
+
+	ck_assert_int_eq(source_mounts_parse(text, &e), 3);
+	ck_assert_uint_eq(e[0].dev, makedev(0, 40));
+	ck_assert_str_eq(e[0].points, "/mnt/b, /mnt/home");
+	ck_assert_uint_eq(e[1].dev, makedev(0, 41));
+	ck_assert_str_eq(e[1].points, "/mnt/v");
+	ck_assert_uint_eq(e[2].dev, makedev(254, 0));
+	free(e);
+
+	snprintf(root_dir, sizeof(root_dir), "%s/t0", dir);
+	snprintf(path, sizeof(path), "%s/proc/self", root_dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root_dir);
+	unit_write_file(path, text);
+	ck_assert_int_eq(root_open(root_dir, &r), 0);
+	ck_assert_int_eq(source_diskstats_open(r, &ds), 0);
+	ck_assert_int_eq(source_queue_open(r, &q), 0);
+	ck_assert_int_eq(source_mounts_open(r, &m), 0);
+	sample_init(&s);
+	ck_assert_int_eq(source_diskstats_read(ds, &s), 0);
+	s.t = 1.0;
+	ck_assert_int_eq(source_queue_fill(q, &s), 0);
+	source_mounts_fill(m, &s);
+	ck_assert_str_eq(unit_disk_info(&s, "loop1")->mounts, "/mnt/b, /mnt/home");
+	ck_assert_str_eq(unit_disk_info(&s, "loop1")->fstype, "btrfs");
+	ck_assert_str_eq(unit_disk_info(&s, "vda")->mounts, "/");
+	ck_assert_str_eq(unit_disk_info(&s, "loop0")->mounts, "");
+	sample_free(&s);
+	source_mounts_close(m);
+	source_queue_close(q);
+	source_diskstats_close(ds);
+	root_close(r);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(mounts_suite)
 static Suite *mounts_suite(void)
 {
@@ -135,6 +191,7 @@ static Suite *mounts_suite(void)
 	tcase_add_test(tc, parse_many_points);
 	tcase_add_test(tc, sata_context);
 	tcase_add_test(tc, no_mountinfo);
+	tcase_add_test(tc, anonymous_number_by_source);
 	suite_add_tcase(s, tc);
 	return s;
 }
