@@ -292,6 +292,8 @@ static void disks_of(struct sample *s, const char *const *names, const unsigned 
 		d->info.diskseq = seq[i];
 		d->st.rd_ios = ios[i];
 		d->st.time_in_queue = tiq[i];
+		d->st.rd_ticks = 5;    /* where the test leaves sdc's: a field a */
+		d->st.io_ticks = 100;  /* few ms back would be a reset */
 	}
 }
 
@@ -349,6 +351,12 @@ START_TEST(ms_counters_go_on_past_the_wrap)
 	s.disks[1].st.time_in_queue = 3;
 	s.disks[1].st.dev = makedev(8, 1);
 	has(render_wrapped(&s, &w), TIQ("sdc") "0.003\n");
+	/* a step back of a few ms is no wrap (that takes over 2^31 ms in one
+	 * interval) but a reset (model.h): the value as the kernel has it */
+	s.disks[1].st.time_in_queue = 4294967295ULL;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.295\n");
+	s.disks[1].st.time_in_queue = 4294967290ULL;
+	has(render_wrapped(&s, &w), TIQ("sdc") "4294967.290\n");
 	ms_wrap_free(&w);
 	/* freed: nothing known, and usable again */
 	ck_assert_uint_eq(w.n, 0);
