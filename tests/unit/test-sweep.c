@@ -1076,6 +1076,188 @@ START_TEST(test_report_from_files_is_report_from_memory)
 }
 END_TEST
 
+/* The report's own text, line by line where it is more than the tables of
+ * test_report_fields_and_ci: the header's figures, the runs table (every
+ * cell of three runs, by hand below), the per-CPU table, which figure
+ * tables appear (only figures some run measured, never all zero). */
+static char *report_text(struct sweep_run *runs, size_t n, struct sweep_info *info,
+			 struct sweep_metric_opt *metrics, size_t nm)
+{
+	struct sweep_report rp = { info, runs, n, metrics, nm };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sweep_report_write(f, &rp), 0);
+	fclose(f);
+	return text;
+}
+
+static void has_line(const char *text, const char *line)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "\n%s\n", line);
+	if (!strstr(text, want)) {
+		fprintf(stderr, "%s", text); /* the report, too long for Check's message */
+		ck_abort_msg("no line '%s' in the report (on stderr)", line);
+	}
+}
+
+START_TEST(test_report_text_exact)
+{
+	static struct sweep_run runs[9];
+	static struct sweep_info info;
+	struct sweep_metric_opt metrics[2] = { { "ops", "x" }, { "zero", "y" } };
+	static const char head[] =
+		"blktune sweep of max_sectors_kb on loop7: 32,1024,4096\n\nMachine\n"
+		"  kernel: 6.18.0-test\n  host: testhost\n  started: 2026-12-05 16:00:00\n\n"
+		"Device loop7\n  model: QEMU HARDDISK\n  vendor: ATA\n"
+		"  size: 536870912 bytes, diskseq 77\n"
+		"  queue limits: max_hw_sectors_kb 1280, max_sectors_kb 640, max_segments 128\n"
+		"    logical_block_size 512, physical_block_size 4096, rotational 0, nr_hw_queues 2\n"
+		"  scheduler: [none] mq-deadline\n  tunables before the sweep:\n"
+		"    read_ahead_kb                128\n    nr_requests                  256\n\n"
+		"Command line\n  blktune sweep loop7 max_sectors_kb=32,1024,4096 --repeat 3\n"
+		"  each run: (sampling only)\n  metric ops: last number matching /([0-9]+) ops/\n"
+		"  runs: 3 per value, interleaved order; settle 0.5 s after each change; interval 0.25 s\n"
+		"  baseline: 32 (original value 1280)\n\n";
+	char *text;
+
+	fixed_runs(runs);
+	fixed_info(&info);
+	snprintf(info.started, sizeof(info.started), "2026-12-05 16:00:00");
+	info.diskseq = 77;
+	info.max_sectors_kb = 640;
+	info.settle = 0.5;
+	info.interval = 0.25;
+	info.nmetrics = 1;
+	snprintf(info.metric[0].name, sizeof(info.metric[0].name), "ops");
+	snprintf(info.metric[0].regex, sizeof(info.metric[0].regex), "([0-9]+) ops");
+	/* fio: reads only, reads and writes, writes only; own MB/s on one run */
+	runs[0].fig[SF_FIO_READ_MB_S] = 10;
+	runs[1].fig[SF_FIO_READ_MB_S] = 5;
+	runs[1].fig[SF_FIO_WRITE_MB_S] = 7;
+	runs[2].fig[SF_FIO_WRITE_MB_S] = 3;
+	runs[2].fig[SF_OWN_MB_S] = 42.125; /* a tie: "42.12", to even */
+	runs[2].head_s = 0.0125; /* 12.5 ms: "12" or "13" as %.0f rounds it, even */
+	runs[2].tail_s = 1.5;
+	runs[2].status = 3;
+	runs[1].ncpu = 1;
+	runs[1].cpu[0][SCP_USER] = 12.25;
+	runs[1].cpu[0][SCP_SYS] = 1;
+	runs[1].cpu[0][SCP_IRQ] = 0.5;
+	runs[1].cpu[0][SCP_SOFTIRQ] = 2;
+	runs[4].ncpu = 1;
+	runs[4].cpu[0][SCP_USER] = 13.75; /* the 1024 runs: mean of 12.25 and 13.75 */
+	runs[4].cpu[0][SCP_SYS] = 3;
+	runs[4].cpu[0][SCP_IRQ] = 0.5;
+	runs[4].cpu[0][SCP_SOFTIRQ] = 0;
+	for (int k = 0; k < 9; k++)
+		runs[k].metric[1] = 0; /* metric "zero": all zero, no table */
+	text = report_text(runs, 9, &info, metrics, 2);
+	if (strncmp(text, head, strlen(head))) {
+		fprintf(stderr, "%s", text);
+		ck_abort_msg("the report's header differs (the report on stderr)");
+	}
+	/* runs: order, value, repeat, window, busy, head and tail in ms, idle %,
+	 * intervals, device MB/s (fixed_mb), own MB/s, fio read + write, status */
+	has_line(text, "  order value          repeat  window s    busy s  head ms  tail ms  idle%  intv   dev MB/s   own MB/s   fio MB/s status");
+	has_line(text, "      1 32                  1    12.000    11.500      250      250    4.2    12     100.00          -      10.00      0");
+	has_line(text, "      2 1024                1    12.000    11.500      250      250    4.2    12     110.00          -      12.00      0");
+	has_line(text, "      3 4096                1    12.000    11.500       12     1500    4.2    12     100.00      42.12       3.00      3");
+	has_line(text, "      5 1024                2     3.000    11.500      250      250    4.2    12     111.00          -          -      0");
+	/* per CPU: the mean of the runs of a value that have the CPU */
+	has_line(text, "  max_sectors_kb  cpu   user%    sys%    irq%   soft%");
+	has_line(text, "  1024              0    13.0     2.0     0.5     1.0");
+	has_line(text, "  32                0       -       -       -       -");
+	/* tables: the judged figure, the metric measured, figures some run
+	 * measured (fio, own); none for the all-zero metric or unmeasured ones */
+	ck_assert_msg(strstr(text, "(metric:ops)") != NULL, "%s", text);
+	ck_assert_msg(!strstr(text, "(metric:zero)"), "%s", text);
+	ck_assert_msg(strstr(text, "(fio_read_mb_s)") != NULL && strstr(text, "(own_mb_s)") != NULL, "%s", text);
+	ck_assert_msg(!strstr(text, "(iops)") && !strstr(text, "(hit_pct)"), "%s", text);
+	/* the plot's y: the judged figure's title and direction */
+	ck_assert_msg(strstr(text, "device MB/s, reads and writes: mean of repeats, bars 95% CI, against "
+				   "max_sectors_kb (log scale)") != NULL, "%s", text);
+	free(text);
+}
+END_TEST
+
+/* blktune report's command line: usage and help, each file missing or
+ * malformed (exit 1), and what it prints, run in a child with stdout in a
+ * file: the report from the directory's files, whole. */
+struct report_run {
+	int argc;
+	char *argv[3];
+	char out[64];
+};
+
+static int report_child(void *arg)
+{
+	struct report_run *r = arg;
+	int rc;
+
+	if (!freopen(r->out, "w", stdout) || !freopen("/dev/null", "w", stderr))
+		return 99;
+	rc = sweep_report_main(r->argc, r->argv);
+	fflush(stdout);
+	return rc;
+}
+
+START_TEST(test_report_main)
+{
+	static struct sweep_run runs[9];
+	static struct sweep_info info;
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4200], *want, *got;
+	struct report_run r = { 2, { (char *)"report", dir, NULL }, "" };
+
+	ck_assert_ptr_nonnull(dir);
+	snprintf(r.out, sizeof(r.out), "%s/out", dir);
+	r.argc = 1;
+	ck_assert_int_eq(unit_in_child(report_child, &r), 2);
+	r.argc = 3;
+	r.argv[2] = dir;
+	ck_assert_int_eq(unit_in_child(report_child, &r), 2);
+	r.argc = 2;
+	r.argv[1] = (char *)"-x";
+	ck_assert_int_eq(unit_in_child(report_child, &r), 2);
+	for (int h = 0; h < 2; h++) {
+		r.argv[1] = (char *)(h ? "-h" : "--help");
+		ck_assert_int_eq(unit_in_child(report_child, &r), 0);
+		got = unit_slurp(r.out);
+		ck_assert_str_eq(got, "usage: blktune report DIR   (the directory of a blktune sweep)\n");
+	}
+	r.argv[1] = dir;
+	/* no sweep.info; then a malformed one */
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	snprintf(path, sizeof(path), "%s/sweep.info", dir);
+	unit_write_file(path, "not a sweep.info\n");
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	fixed_runs(runs);
+	fixed_info(&info);
+	ck_assert_int_eq(sweep_info_save(path, &info, path + 4100, 100), 0);
+	/* no sweep.csv; then a malformed one */
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	unit_write_file(path, "value,asked,repeat\n1,1,x\n");
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	ck_assert_int_eq(sweep_csv_save(path, runs, 9, metrics, 1, path + 4100, 100), 0);
+	/* both: exit 0, the report of the nine runs */
+	ck_assert_int_eq(unit_in_child(report_child, &r), 0);
+	got = slurp(r.out);
+	want = report_text(runs, 9, &info, metrics, 1);
+	ck_assert_msg(!strcmp(got, want) || (fprintf(stderr, "%s\n----\n%s", got, want), 0),
+		      "blktune report DIR is not the report of its files (both on stderr)");
+	free(got);
+	free(want);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 START_TEST(test_csv_round_trip)
 {
 	static struct sweep_run runs[9], back[9];
@@ -1823,6 +2005,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_warnings_edges);
 	tcase_add_test(tc, test_warnings_kernel_value);
 	tcase_add_test(tc, test_report_fields_and_ci);
+	tcase_add_test(tc, test_report_text_exact);
+	tcase_add_test(tc, test_report_main);
 	tcase_add_test(tc, test_verdict_direction);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_csv_many_cpus);
