@@ -78,6 +78,13 @@ static void report(void *arg, const struct tunable_result *res)
 		put_msg(c->out, "", res->msg);
 }
 
+/* A journal directory that is not safe (another's, writable by others) or
+ * not a directory at all: exit status 2, as the man page says. */
+static int unsafe(int e)
+{
+	return e == -EPERM || e == -ENOTDIR;
+}
+
 /* Open the journal before anything changes: an unsafe journal directory is
  * refused (2) before any write, and lines taken out of it are reported. */
 static int open_journal(struct tunable_session *s, struct report_ctx *ctx)
@@ -90,7 +97,7 @@ static int open_journal(struct tunable_session *s, struct report_ctx *ctx)
 	e = tunable_session_journal(s, report, ctx, msg, sizeof(msg));
 	if (e)
 		put_msg(ctx->err, "blktune: ", msg);
-	return e == -EPERM ? 2 : e ? 1 : 0;
+	return unsafe(e) ? 2 : e ? 1 : 0;
 }
 
 int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *specs,
@@ -185,7 +192,7 @@ int cli_tunable_restore(const char *root_dir, const char *jdir, FILE *out, FILE 
 		put_msg(err, "blktune: ", msg);
 		tunable_session_close(s);
 		root_close(r);
-		return pending == -EPERM ? 2 : 1;
+		return unsafe(pending) ? 2 : 1;
 	}
 	n = tunable_restore_all(s, report, &ctx);
 	if (n < 0 && ctx.n == 0)
@@ -194,7 +201,7 @@ int cli_tunable_restore(const char *root_dir, const char *jdir, FILE *out, FILE 
 		fprintf(out, "nothing to restore: the journal in %s holds no entry\n", journal_dir(jdir));
 	tunable_session_close(s);
 	root_close(r);
-	return n == -EPERM ? 2 : n == 0 ? 0 : 1;
+	return unsafe(n) ? 2 : n == 0 ? 0 : 1;
 }
 
 int cli_tunable_journal_pending(const char *jdir, char *msg, size_t msg_size)

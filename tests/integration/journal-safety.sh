@@ -59,6 +59,17 @@ run "root's dir writable by its group" 2 --journal-dir "$d" --set "$n:read_ahead
 says "group-writable dir" "writable by group or others"
 t_eq "group-writable dir: read_ahead_kb unchanged" "$(cat "$q/read_ahead_kb")" "$ra"
 
+# A regular file where the directory should be: not safe either (2, as the
+# man page says; it was 1)
+d=$T_TMP/j-file
+: > "$d"
+run "a regular file as journal directory, --set" 2 --journal-dir "$d" --set "$n:read_ahead_kb=1024"
+one_line "file as journal directory"
+says "file as journal directory" "is not a directory"
+t_eq "file as journal directory: read_ahead_kb unchanged" "$(cat "$q/read_ahead_kb")" "$ra"
+run "a regular file as journal directory, --restore" 2 --journal-dir "$d" --restore
+says "file as journal directory, --restore" "is not a directory"
+
 d=$T_TMP/j-open/inner
 mkdir -p "$d" && chmod 0777 "$T_TMP/j-open"
 run "safe dir below a 0777 directory" 2 --journal-dir "$d" --set "$n:read_ahead_kb=1024"
