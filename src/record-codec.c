@@ -16,8 +16,10 @@ _Static_assert(PROCS_BPF_MAX_PAIRS <= RECORD_MAX_PROC_TRACES, "every traced (pro
 _Static_assert(PROCS_BPF_MAX_CGROUPS <= RECORD_MAX_CG_TRACES, "every traced (cgroup, device) pair is recorded");
 _Static_assert(PROCS_BPF_MAX_LOSS_DEVS <= RECORD_MAX_DISKS, "every device's loss is recorded");
 
-/* The first format version with --trace-processes' requests. */
+/* The first format version with --trace-processes' requests, and with a
+ * device's generation (a partition deleted and added again). */
 #define V_PROCS_TRACED 5u
+#define V_GENERATION 5u
 
 /* One walk over a sample, used both ways: encoding appends every field to
  * a flat list, decoding takes them back in the same order. Counts come
@@ -217,6 +219,10 @@ static void walk_disk(struct walk *w, struct disk_sample *d)
 	WU(w, st->fl_ios); WU(w, st->fl_ticks);
 	G(w, RG_INFO);
 	WU(w, in->diskseq);
+	/* with diskseq the identity: a replay tells a re-created partition from
+	 * the old one as live did (format 4 files have none: 0) */
+	if (w->version >= V_GENERATION)
+		WU(w, in->generation);
 	/* the views and outputs name a kind from a table */
 	kind = wcount(w, (size_t)in->kind, DISK_KIND_UNKNOWN, "as a device kind");
 	if (w->dec)

@@ -94,6 +94,7 @@ static void make_sample(struct sample *s, unsigned k)
 		d->st.rd_sectors = 80000 + (i == 1 ? 800 * k : 0);
 		d->st.wr_ticks = UINT64_MAX - 5 + k; /* wraps: deltas are modulo 2^64 */
 		d->info.diskseq = 40 + i;
+		d->info.generation = i == 2 ? 3 : 0; /* loop2 re-created twice under one diskseq */
 		d->info.read_ahead_kb = i == 2 ? SAMPLE_ABSENT : 128;
 		d->info.nr_hw_queues = -1;
 		snprintf(d->info.scheduler, sizeof(d->info.scheduler), "%s", k >= 2 && i == 0 ? "none" : "mq-deadline");
@@ -262,6 +263,7 @@ START_TEST(test_roundtrip_key_and_delta)
 	assert_same(&a, &out);
 	/* fields read back as they were, not only as words */
 	ck_assert_str_eq(out.disks[2].info.text->backing, "/var/tmp/img2");
+	ck_assert_uint_eq(out.disks[2].info.generation, 3);
 	ck_assert_int_eq(out.disks[2].info.read_ahead_kb, SAMPLE_ABSENT);
 	ck_assert_uint_eq(out.disks[0].st.wr_ticks, UINT64_MAX - 4);
 	ck_assert(out.t == 1001.25 && out.temps[0].celsius == 41.5);
@@ -723,13 +725,15 @@ START_TEST(test_disk_kind_range)
 	record_flat_init(&dec);
 	make_sample(&a, 1);
 	ck_assert_int_eq(record_flatten(&a, &f), 0);
-	/* the kind is the second word of the disk's queue settings */
+	/* the kind is the third word of the disk's queue settings, after the
+	 * diskseq and the generation */
 	for (size_t i = 0; i < f.nw; i++)
 		if (f.g[i] == RG_INFO && f.w[i] == a.disks[1].info.diskseq) {
-			at = i + 1;
+			at = i + 2;
 			break;
 		}
 	ck_assert_uint_gt(at, 0);
+	ck_assert_uint_eq(f.w[at - 1], a.disks[1].info.generation);
 	ck_assert_uint_eq(f.w[at], a.disks[1].info.kind);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		ck_assert_int_eq(record_flatten(&a, &f), 0);
