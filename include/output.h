@@ -28,6 +28,9 @@ struct output_report {
 	const struct cgroup_metrics *cgroups; /* --cgroups (JSON), else NULL */
 	const struct proc_metrics *procs;     /* --top-processes (JSON), else NULL */
 	const struct trace_loss *trace_loss;  /* traced: what the tracer lost (JSON), else NULL */
+	/* Why there are no traced figures ("off (--no-trace)", the loader's
+	 * error, "loading"): JSON "trace_off"; NULL while the tracer runs */
+	const char *trace_off;
 	/* A replay: the tunable changes recorded inside this interval (JSON:
 	 * "tunable_changes", only when there are some) */
 	const struct record_change *changes;

@@ -67,13 +67,13 @@
  * process RECORD_PROC_STRINGS, a cgroup one, a traced (process, device)
  * pair RECORD_PROC_TRACE_STRINGS (its last thread's name), the rest of a
  * sample at most RECORD_OTHER_STRINGS (temperatures, IRQs, why a part is
- * missing); a segment per device of each list, process, cgroup, traced
+ * missing, why it is untraced); a segment per device of each list, process, cgroup, traced
  * pair of either kind and device of a loss, and RECORD_OTHER_SEGS. The
  * record suite checks the per-item numbers against the walk. */
 #define RECORD_DISK_STRINGS 12u
 #define RECORD_PROC_STRINGS 3u
 #define RECORD_PROC_TRACE_STRINGS 1u
-#define RECORD_OTHER_STRINGS (4u + SAMPLE_TEMPS_MAX + SAMPLE_IRQ_MAX)
+#define RECORD_OTHER_STRINGS (5u + SAMPLE_TEMPS_MAX + SAMPLE_IRQ_MAX)
 #define RECORD_OTHER_SEGS 8u
 #define RECORD_MAX_STRINGS                                                                    \
 	(RECORD_MAX_DISKS * RECORD_DISK_STRINGS + RECORD_MAX_PROCS * RECORD_PROC_STRINGS + \

@@ -19,6 +19,7 @@
 #define SAMPLE_DM_NAME_MAX 64 /* dm/name (the kernel allows 127; longer ones are cut) */
 #define SAMPLE_PNAME_MAX 64    /* a /dev/disk/by-* link name; longer ones are skipped */
 #define SAMPLE_TEMPS_MAX 8
+#define SAMPLE_TRACE_OFF_MAX 160
 
 /* One /proc/diskstats line. Sectors are 512 bytes, times in ms. */
 struct disk_stat {
@@ -162,6 +163,9 @@ struct sample {
 	int ntemps;
 	struct cpus_sample cpus;
 	bool traced;               /* trace holds this instant's BPF counters */
+	/* When not: why ("off (--no-trace)", "loading", the loader's error), as
+	 * the header says it; recorded, so a replay says what the run said. */
+	char trace_off[SAMPLE_TRACE_OFF_MAX];
 	struct trace_sample trace; /* cumulative, keyed by dev_t (source-bpf) */
 	bool ra_valid;             /* ra holds readahead counters (mode on) */
 	struct ra_sample ra;       /* cumulative, keyed by s_dev and disk */

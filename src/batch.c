@@ -27,6 +27,7 @@ static int report(struct app *a)
 		.cgroups = a->opt.cgroups ? &a->cgm : NULL,
 		.procs = a->opt.top_processes ? &a->pm : NULL,
 		.trace_loss = traced ? &loss : NULL,
+		.trace_off = !a->cur.traced && !a->since_boot && a->cur.trace_off[0] ? a->cur.trace_off : NULL,
 	};
 
 	struct source_replay *src = sampler_replay(a->sampler);

@@ -128,6 +128,12 @@ int output_json(FILE *f, const struct output_report *r)
 			    r->ra ? &r->ra[r->rows[i]] : NULL);
 	}
 	fputs("]", f);
+	if (r->trace_off) {
+		char why[1024]; /* a reason of 160 bytes, each escaped to 6 at most */
+
+		format_json_string(r->trace_off, why, sizeof(why));
+		fprintf(f, ", \"trace_off\": %s", why);
+	}
 	if (r->trace_loss) {
 		const struct trace_loss *l = r->trace_loss;
 

@@ -20,6 +20,8 @@ _Static_assert(PROCS_BPF_MAX_LOSS_DEVS <= RECORD_MAX_DISKS, "every device's loss
  * device's generation (a partition deleted and added again). */
 #define V_PROCS_TRACED 5u
 #define V_GENERATION 5u
+/* ... and with why a sample has no traced counters (JSON trace_off) */
+#define V_TRACE_OFF 5u
 
 /* One walk over a sample, used both ways: encoding appends every field to
  * a flat list, decoding takes them back in the same order. Counts come
@@ -589,6 +591,8 @@ static void walk_sample(struct walk *w, struct sample *s)
 	WU(w, s->traced);
 	if (s->traced)
 		walk_trace(w, &s->trace);
+	else if (w->version >= V_TRACE_OFF)
+		WS(w, s->trace_off);
 	seg(w, 7, 0);
 	WU(w, s->ra_valid);
 	if (s->ra_valid)

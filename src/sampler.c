@@ -56,7 +56,7 @@ struct sampler {
 	/* -r FILE: the recording is the only source; the rest stay NULL */
 	struct source_replay *replay;
 	bool replay_traced, replay_ra;
-	char trace_why[160];
+	char trace_why[SAMPLE_TRACE_OFF_MAX];
 	/* the tracer loading in a thread (SAMPLER_DEFER_TRACE) */
 	pthread_t loader;
 	bool loading;
@@ -296,6 +296,9 @@ int sampler_take(struct sampler *sp, struct sample *s)
 	 * both describe the same moment and trace_gap compares like with like. */
 	if (sp->bpf)
 		s->traced = source_bpf_read(sp->bpf, &s->trace) == 0;
+	if (!s->traced)
+		snprintf(s->trace_off, sizeof(s->trace_off), "%s",
+			 sp->bpf ? "the tracer's counters could not be read" : sp->trace_why);
 	/* cgroup counters too: their rates are compared with the device's */
 	if (sp->cg && source_cgroup_read(sp->cg, &s->cg) < 0)
 		return -ENOMEM;

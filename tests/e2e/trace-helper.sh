@@ -30,6 +30,17 @@ tm_stop
 out=$(BLKTUNE_BPF_HELPER="$T_TMP/exits" "$BLKTUNE" -b --readahead -n 1 -d 0.2 --journal-dir "$T_TMP/j" 2>&1 >/dev/null)
 t_eq "batch --readahead: one line on stderr" "$out" "blktune: BPF helper exited with status 3 and no reply"
 
+# batch JSON says why it has no traced figures, as the header does; a run
+# that traces says nothing of the kind
+trace_off() { python3 -c 'import json, sys; print(*(json.loads(l).get("trace_off") for l in sys.stdin), sep="|")'; }
+out=$(BLKTUNE_BPF_HELPER="$T_TMP/exits" "$BLKTUNE" -b --json -n 2 -d 0.2 --journal-dir "$T_TMP/j" 2>/dev/null | trace_off)
+t_eq "batch JSON: trace_off says why, in every report" "$out" \
+	"BPF helper exited with status 3 and no reply|BPF helper exited with status 3 and no reply"
+out=$("$BLKTUNE" -b --json -n 1 --no-trace --journal-dir "$T_TMP/j" 2>/dev/null | trace_off)
+t_eq "batch JSON --no-trace: trace_off" "$out" "off (--no-trace)"
+out=$("$BLKTUNE" -b --json -n 2 -d 0.2 --journal-dir "$T_TMP/j" 2>/dev/null | trace_off)
+t_eq "batch JSON, tracing: no trace_off" "$out" "None|None"
+
 # The real helper: tracing on, the helper reaped, no child left behind.
 tm_start "'$BLKTUNE' -d 0.5 --journal-dir '$T_TMP/j'; sleep 30"
 t_check "real helper: tracing comes on" tm_wait "trace on" 10

@@ -208,4 +208,11 @@ fix=${BLKTUNE_FIXTURES:-$T_TOP/tests/fixtures}/record
 t_eq "a format 4 recording: replay exit status" "$?" 0
 t_eq "... nothing on stderr" "$(cat "$T_TMP/v4.err")" ""
 t_check "... what its live run printed" cmp -s "$T_TMP/v4.json" "$fix/v4.json"
+# An untraced run says why in its JSON (trace_off); the replay says the same
+XDG_STATE_HOME=$T_TMP/state "$BLKTUNE" -b --json -n 3 -d 0.2 --no-trace -w "$T_TMP/off.btr" \
+	> "$T_TMP/off-live.json" 2>/dev/null
+t_eq "--no-trace: every report says why it is untraced" \
+	"$(grep -c '"trace_off": "off (--no-trace)"' "$T_TMP/off-live.json")" 3
+"$BLKTUNE" -r "$T_TMP/off.btr" -b --json > "$T_TMP/off-replay.json" 2>&1
+t_check "... and its replay prints the same lines" cmp -s "$T_TMP/off-live.json" "$T_TMP/off-replay.json"
 t_done

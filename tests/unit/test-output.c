@@ -392,6 +392,17 @@ START_TEST(json_trace_loss)
 	ck_assert_msg(strstr(buf, "\"trace_loss\": {\"runs_skipped\": 19, \"runs_skipped_new\": null, "
 				  "\"map_full\": 3, \"map_full_new\": null}}\n") != NULL, "%s", buf);
 	free(buf);
+	/* untraced: why, as a JSON string (a loader's message may hold quotes,
+	 * a newline or bytes that are not UTF-8) */
+	r.trace_loss = NULL;
+	r.trace_off = "BPF helper said \"no\"\n\xff";
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(output_json(f, &r), 0);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\"disk\": [], \"trace_off\": \"BPF helper said \\\"no\\\"\\u000a\\ufffd\"}\n") != NULL,
+		      "%s", buf);
+	free(buf);
 	sample_free(&s);
 }
 END_TEST

@@ -709,6 +709,48 @@ START_TEST(test_malformed_payloads)
 }
 END_TEST
 
+/* a, as a key record and back, into out: record_unflatten's result */
+static int through_key(const struct sample *a, struct sample *out)
+{
+	struct record_flat f, dec;
+	struct record_buf b = { 0 };
+	int err;
+
+	record_flat_init(&f);
+	record_flat_init(&dec);
+	ck_assert_int_eq(record_flatten(a, &f), 0);
+	ck_assert_int_eq(record_encode(NULL, &f, &b), 0);
+	ck_assert_int_eq(record_decode(&dec, true, b.p, b.n), 0);
+	err = record_unflatten(&dec, RECORD_VERSION, out);
+	record_buf_free(&b);
+	record_flat_free(&f);
+	record_flat_free(&dec);
+	return err;
+}
+
+/* Why a sample is untraced is recorded (format 5), so a replay's JSON says
+ * what the live run's said; a traced sample carries none. */
+START_TEST(test_trace_off_recorded)
+{
+	struct sample a, out;
+
+	sample_init(&a);
+	sample_init(&out);
+	make_sample(&a, 1);
+	a.traced = false;
+	snprintf(a.trace_off, sizeof(a.trace_off), "BPF helper exited with status 3 and no reply");
+	ck_assert_int_eq(through_key(&a, &out), 0);
+	ck_assert(!out.traced);
+	ck_assert_str_eq(out.trace_off, "BPF helper exited with status 3 and no reply");
+	a.traced = true;
+	ck_assert_int_eq(through_key(&a, &out), 0);
+	ck_assert(out.traced);
+	ck_assert_str_eq(out.trace_off, "");
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
 /* A device's kind names a row of the outputs' tables: the last kind reads
  * back, one past it (or far past it) is refused, not used as an index. */
 START_TEST(test_disk_kind_range)
@@ -1715,9 +1757,13 @@ START_TEST(test_limits_follow_the_walk)
 	s.cpus.valid = true;
 	s.cpus.nirq = SAMPLE_IRQ_MAX;
 	s.ntemps = SAMPLE_TEMPS_MAX;
-	s.traced = s.ra_valid = s.cg.valid = s.procs.valid = s.procs.traced = true;
+	s.ra_valid = s.cg.valid = s.procs.valid = s.procs.traced = true;
+	/* untraced: why, one string more than the empty traced part */
 	ck_assert_int_eq(record_flatten(&s, &f), 0);
 	ck_assert_uint_eq(f.ns, RECORD_OTHER_STRINGS);
+	s.traced = true;
+	ck_assert_int_eq(record_flatten(&s, &f), 0);
+	ck_assert_uint_eq(f.ns, RECORD_OTHER_STRINGS - 1);
 	ck_assert_uint_eq(f.nseg, RECORD_OTHER_SEGS);
 	ns0 = f.ns;
 	nseg0 = f.nseg;
@@ -2332,6 +2378,7 @@ static Suite *record_suite(void)
 
 	tcase_add_test(tc, test_crc32c);
 	tcase_add_test(tc, test_roundtrip_key_and_delta);
+	tcase_add_test(tc, test_trace_off_recorded);
 	tcase_add_test(tc, test_idle_delta);
 	tcase_add_test(tc, test_codec_boundaries);
 	tcase_add_test(tc, test_size_prediction);
