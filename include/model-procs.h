@@ -92,6 +92,10 @@ struct proc_row {
 	uint64_t rbytes, wbytes;
 	size_t dfirst, ndev; /* its traced devices: dev[dfirst .. dfirst + ndev) */
 	double req_s;        /* traced requests per second over its devices */
+	/* req_s is a measurement: no traced device, or one with a rate (not
+	 * only pairs first seen in a sample after an untraced one or under a
+	 * reused PID, whose 0 is no figure) */
+	bool req_rates;
 };
 
 /* --trace-processes: requests it could not follow, on one device. */

@@ -173,6 +173,7 @@ static int fill_devs(struct proc_metrics *out, struct proc_row *r, const struct 
 	size_t first, n = proc_sample_traces(cur, r->pid, &first);
 
 	r->dfirst = out->ndev;
+	r->req_rates = n == 0;
 	if (out->ndev + n > out->devcap) {
 		size_t cap = (out->ndev + n) * 2;
 		struct proc_dev_row *d = realloc(out->dev, cap * sizeof(*d));
@@ -186,6 +187,7 @@ static int fill_devs(struct proc_metrics *out, struct proc_row *r, const struct 
 		struct proc_dev_row *d = &out->dev[out->ndev++];
 
 		fill_dev(d, t, baseline(pp, t, same), interval);
+		r->req_rates |= d->f.rates;
 		for (int op = 0; op < PROC_OPS; op++)
 			r->req_s += d->f.req_s[op];
 		r->ndev++;

@@ -71,7 +71,10 @@ static void row(FILE *f, const struct proc_metrics *m, const struct proc_row *r)
 	rate(f, "rbytes_s", r->rates, r->rbytes_s);
 	rate(f, "wbytes_s", r->rates, r->wbytes_s);
 	if (m->traced) {
-		fprintf(f, ", \"req_s\": %.1f, \"devices\": [", r->req_s);
+		if (r->req_rates)
+			fprintf(f, ", \"req_s\": %.1f, \"devices\": [", r->req_s);
+		else /* only pairs without a rate yet: no figure, not 0 */
+			fputs(", \"req_s\": null, \"devices\": [", f);
 		for (size_t i = r->dfirst; i < r->dfirst + r->ndev; i++) {
 			if (i > r->dfirst)
 				fputs(", ", f);

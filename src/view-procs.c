@@ -53,12 +53,12 @@ static void row_draw(const struct proc_row *r, bool traced, int width)
 	bytes_cell(r->rbytes_s + r->wbytes_s, r->rates, widths[PROC_COL_BYTES_S]);
 	bytes_cell((double)r->rbytes, !r->exited, widths[PROC_COL_RBYTES]);
 	bytes_cell((double)r->wbytes, !r->exited, widths[PROC_COL_WBYTES]);
-	if (traced) {
+	if (traced && r->req_rates) {
 		char b[32];
 
 		format_num(r->req_s, widths[PROC_COL_REQS_S], 0, b, sizeof(b));
 		printw(" %s", b);
-	} else {
+	} else { /* untraced, or only pairs without a rate yet */
 		printw(" %*s", widths[PROC_COL_REQS_S], "-");
 	}
 	command_cell(r, width - 70);
@@ -69,14 +69,18 @@ static void row_draw(const struct proc_row *r, bool traced, int width)
  * interval's completions (bucket resolution), the bios' blk cgroup. */
 static void dev_line(struct ui *u, const struct proc_dev_row *d, int y, int width)
 {
-	char name[SAMPLE_NAME_MAX], p50[16], p99[16];
+	char name[SAMPLE_NAME_MAX], p50[16], p99[16], rs[24] = "-", ws[24] = "-";
 
 	format_sanitize(d->dev_name, name, sizeof(name));
 	format_latency(d->f.lat_p50_us, p50, sizeof(p50));
 	format_latency(d->f.lat_p99_us, p99, sizeof(p99));
 	attrset(view_attr(u, VC_DIM));
-	mvprintw(y, 8, "%-10.10s r/s %-6.0f w/s %-6.0f requests %-9llu p50 %-7s p99 %-7s cgroup %llu", name,
-		 d->f.rates ? d->f.req_s[0] : 0.0, d->f.rates ? d->f.req_s[1] : 0.0,
+	/* a pair without a rate yet (first traced sample, a reused PID): "-" */
+	if (d->f.rates) {
+		snprintf(rs, sizeof(rs), "%.0f", d->f.req_s[0]);
+		snprintf(ws, sizeof(ws), "%.0f", d->f.req_s[1]);
+	}
+	mvprintw(y, 8, "%-10.10s r/s %-6s w/s %-6s requests %-9llu p50 %-7s p99 %-7s cgroup %llu", name, rs, ws,
 		 (unsigned long long)(d->f.requests[0] + d->f.requests[1] + d->f.requests[2] + d->f.requests[3]), p50, p99,
 		 (unsigned long long)d->cgroup_id);
 	attrset(A_NORMAL);

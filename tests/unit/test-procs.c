@@ -311,6 +311,21 @@ START_TEST(test_traced)
 	ck_assert_ptr_nonnull(r = model_procs_find(&m, 103));
 	ck_assert(!m.dev[r->dfirst].f.rates);
 	ck_assert_uint_eq(m.dev[r->dfirst].f.requests[0], 50);
+	/* its req/s is no figure (JSON null, "-"), 101's and 102's are */
+	ck_assert(!r->req_rates);
+	ck_assert(model_procs_find(&m, 101)->req_rates && model_procs_find(&m, 102)->req_rates);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		output_procs_json(f, &m);
+		fclose(f);
+		ck_assert_msg(strstr(buf, "\"pid\": 103,") && strstr(strstr(buf, "\"pid\": 103,"), "\"req_s\": null,"),
+			      "%s", buf);
+		ck_assert_msg(strstr(strstr(buf, "\"pid\": 101,"), "\"req_s\": 100.0,"), "%s", buf);
+		free(buf);
+	}
 	/* top of 7:0: 101 (100/s), then 102 (its new pair's 10/s); not 103 */
 	ck_assert_uint_eq(model_procs_top(&m, makedev(7, 0), idx, 4), 2);
 	ck_assert_int_eq(m.row[idx[0]].pid, 101);
