@@ -4,8 +4,9 @@
  * Prometheus counter that steps back reads as a reset, and rate() loses up
  * to one interval's increase. This keeps, per device and across samples,
  * how often each field wrapped, so what is published only grows while the
- * device lives; a re-created device (another diskseq, counters reset)
- * starts again from its raw values. */
+ * device lives; another device under its name (sample_same_disk: another
+ * diskseq or generation) or one whose counters reset starts again from its
+ * raw values. */
 #ifndef BLKTUNE_MS_WRAP_H
 #define BLKTUNE_MS_WRAP_H
 

@@ -8,10 +8,7 @@
 #include "model.h"
 
 struct ms_wrap_dev {
-	dev_t dev;
-	char name[SAMPLE_NAME_MAX];
-	unsigned long long diskseq;
-	struct disk_stat last;
+	struct disk_sample last; /* identity and counters (its text not kept) */
 	uint64_t wraps[MS_WRAP_FIELDS];
 };
 
@@ -29,19 +26,14 @@ static uint64_t field(const struct disk_stat *st, size_t off)
 }
 
 /* The entry of disk d in the previous sample: the same index first (diskstats
- * keeps its order), then a scan; the same device only (dev_t, name and
- * diskseq, as the model matches). */
-static bool same(const struct ms_wrap_dev *e, const struct disk_sample *d)
-{
-	return e->dev == d->st.dev && e->diskseq == d->info.diskseq && !strcmp(e->name, d->st.name);
-}
-
+ * keeps its order), then a scan; the same device only, as the model
+ * matches (sample_same_disk). */
 static const struct ms_wrap_dev *find(const struct ms_wrap *w, const struct disk_sample *d, size_t hint)
 {
-	if (hint < w->n && same(&w->d[hint], d))
+	if (hint < w->n && sample_same_disk(&w->d[hint].last, d))
 		return &w->d[hint];
 	for (size_t j = 0; j < w->n; j++)
-		if (j != hint && same(&w->d[j], d))
+		if (j != hint && sample_same_disk(&w->d[j].last, d))
 			return &w->d[j];
 	return NULL;
 }
@@ -59,14 +51,12 @@ int ms_wrap_update(struct ms_wrap *w, const struct sample *s)
 		const struct ms_wrap_dev *o = find(w, d, i);
 		struct ms_wrap_dev *e = &nd[i];
 
-		e->dev = d->st.dev;
-		memcpy(e->name, d->st.name, sizeof(e->name));
-		e->diskseq = d->info.diskseq;
-		e->last = d->st;
-		if (!o || disk_stat_restarted(&o->last, &d->st))
+		e->last = *d;
+		e->last.info.text = NULL; /* the sample's, freed with it */
+		if (!o || disk_stat_restarted(&o->last.st, &d->st))
 			continue;
 		for (size_t f = 0; f < MS_WRAP_FIELDS; f++) {
-			uint64_t was = field(&o->last, fields[f]), now = field(&d->st, fields[f]);
+			uint64_t was = field(&o->last.st, fields[f]), now = field(&d->st, fields[f]);
 
 			e->wraps[f] = o->wraps[f] + (now < was && was <= UINT32_MAX);
 		}
