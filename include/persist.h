@@ -41,6 +41,21 @@ int persist_identity(const struct root *r, const char *dev, struct persist_id *i
  * queue limits before read_ahead_kb, which they raise. */
 void persist_sort(struct persist_setting *set, size_t n);
 
+/* Add (or replace) one setting in a rule's n settings (room for max),
+ * keeping the rule whole for the scheduler: a rule holding a scheduler
+ * parameter (iosched/X) also selects the scheduler it belongs to (sorted
+ * before it), and holds no other scheduler's parameters. sched is the
+ * scheduler in force on the device, whose parameters it shows: an added
+ * parameter is its. A parameter already in the rule is the rule's
+ * scheduler's, else the one the table names, else sched's. The rule's
+ * scheduler becomes add's value (add is the scheduler), sched (add is a
+ * parameter), else stays; parameters of another scheduler are dropped.
+ * note says what changed besides add ("" when nothing). Returns the new
+ * count, -EINVAL for a parameter with no scheduler in force, or -ENOSPC
+ * (set is then not to be used). */
+int persist_merge(struct persist_setting *set, size_t n, size_t max, const struct persist_setting *add,
+		  const char *sched, char *note, size_t notelen);
+
 /* The rule file's name, "60-blktune-<identity>.rules". */
 void persist_file_name(const struct persist_id *id, char *buf, size_t len);
 

@@ -144,6 +144,103 @@ void persist_sort(struct persist_setting *set, size_t n)
 	qsort(set, n, sizeof(*set), cmp_setting);
 }
 
+static bool is_param(const char *name)
+{
+	return !strncmp(name, "iosched/", 8);
+}
+
+static int find_setting(const struct persist_setting *set, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(set[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Whose parameter set[i] is: the scheduler the rule selects (it was written
+ * under it), else the one the table names, else the one in force. */
+static const char *owner(const struct persist_setting *set, size_t n, size_t i, const char *sched)
+{
+	const struct tunable_def *def = tunable_table_find(set[i].name);
+	int s = find_setting(set, n, "scheduler");
+
+	return s >= 0 ? set[s].value : def && def->sched ? def->sched : sched;
+}
+
+/* note += "; " + text, cut at len. */
+static void note_add(char *note, size_t len, const char *text)
+{
+	size_t off = strlen(note);
+
+	snprintf(note + off, len - off, "%s%s", off ? "; " : "", text);
+}
+
+int persist_merge(struct persist_setting *set, size_t n, size_t max, const struct persist_setting *add,
+		  const char *sched, char *note, size_t notelen)
+{
+	char owners[PERSIST_MAX][sizeof(set->value)], want[sizeof(set->value)] = "", dropped[256] = "", text[512];
+	int s = find_setting(set, n, "scheduler"), a = find_setting(set, n, add->name);
+	size_t k = 0;
+
+	note[0] = '\0';
+	if (!sched)
+		sched = "";
+	if (is_param(add->name) && (!*sched || !strcmp(sched, "none")))
+		return -EINVAL;
+	if (max > PERSIST_MAX)
+		max = PERSIST_MAX; /* owners' size */
+	if (n > max || (a < 0 && n == max))
+		return -ENOSPC;
+	/* whose each parameter is, before the scheduler changes */
+	for (size_t i = 0; i < n; i++)
+		snprintf(owners[i], sizeof(owners[i]), "%s", is_param(set[i].name) ? owner(set, n, i, sched) : "");
+	if (!strcmp(add->name, "scheduler") || is_param(add->name))
+		snprintf(want, sizeof(want), "%s", is_param(add->name) ? sched : add->value);
+	else if (s >= 0)
+		snprintf(want, sizeof(want), "%s", set[s].value);
+	for (size_t i = 0; !want[0] && i < n; i++)
+		snprintf(want, sizeof(want), "%s", owners[i]);
+	if (a < 0)
+		a = (int)n++;
+	set[a] = *add;
+	owners[a][0] = '\0';
+	/* another scheduler's parameters would be written to the wrong one, or
+	 * to nothing: they go */
+	for (size_t i = 0; i < n; i++) {
+		size_t off = strlen(dropped);
+
+		if (owners[i][0] && strcmp(owners[i], want))
+			snprintf(dropped + off, sizeof(dropped) - off, " %s", set[i].name);
+		else
+			set[k++] = set[i];
+	}
+	n = k;
+	if (dropped[0]) {
+		snprintf(text, sizeof(text), "dropped%s (not %s's)", dropped, want);
+		note_add(note, notelen, text);
+	}
+	s = find_setting(set, n, "scheduler");
+	for (k = 0; k < n && !is_param(set[k].name); k++)
+		;
+	if (k == n || !want[0])
+		return (int)n; /* no parameter, no scheduler needed (or none known) */
+	/* a parameter exists only under its scheduler: the rule selects it first */
+	if (s < 0) {
+		if (n >= max)
+			return -ENOSPC;
+		s = (int)n++;
+		snprintf(set[s].name, sizeof(set[s].name), "scheduler");
+		snprintf(set[s].value, sizeof(set[s].value), "%s", want);
+		snprintf(text, sizeof(text), "scheduler %s added: its parameters exist only under it", want);
+		note_add(note, notelen, text);
+	} else if (strcmp(set[s].value, want)) {
+		snprintf(text, sizeof(text), "scheduler %s replaced by %s", set[s].value, want);
+		note_add(note, notelen, text);
+		snprintf(set[s].value, sizeof(set[s].value), "%s", want);
+	}
+	return (int)n;
+}
+
 void persist_file_name(const struct persist_id *id, char *buf, size_t len)
 {
 	char v[96];

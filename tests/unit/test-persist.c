@@ -149,6 +149,98 @@ START_TEST(rule_text_and_order)
 }
 END_TEST
 
+/* The settings in the order a rule writes them, "name=value ...". */
+static const char *in_rule_order(struct persist_setting *set, int n)
+{
+	static char buf[1024];
+	size_t off = 0;
+
+	ck_assert_int_ge(n, 0);
+	persist_sort(set, (size_t)n);
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s=%s", i ? " " : "", set[i].name, set[i].value);
+	return buf;
+}
+
+/* A scheduler parameter is only there under its scheduler: a rule holding
+ * one selects that scheduler first, and never holds another's parameters. */
+START_TEST(merge_keeps_the_scheduler_with_its_parameters)
+{
+	struct persist_setting set[PERSIST_MAX];
+	const struct persist_setting lat = { "iosched/read_lat_nsec", "3000000" }, lat9 = { "iosched/read_lat_nsec", "9" },
+				     batch = { "iosched/fifo_batch", "8" }, ra = { "read_ahead_kb", "512" },
+				     none = { "scheduler", "none" }, bfq = { "scheduler", "bfq" };
+	char note[512];
+	int n;
+
+	/* a parameter alone brings the scheduler in force, before it */
+	n = persist_merge(set, 0, PERSIST_MAX, &lat, "kyber", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=kyber iosched/read_lat_nsec=3000000");
+	ck_assert_str_eq(note, "scheduler kyber added: its parameters exist only under it");
+	/* another setting leaves them as they are, and says nothing */
+	n = persist_merge(set, (size_t)n, PERSIST_MAX, &ra, "kyber", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=kyber iosched/read_lat_nsec=3000000 read_ahead_kb=512");
+	ck_assert_str_eq(note, "");
+	/* the same parameter again: replaced, not doubled */
+	n = persist_merge(set, (size_t)n, PERSIST_MAX, &lat9, "kyber", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=kyber iosched/read_lat_nsec=9 read_ahead_kb=512");
+	/* another scheduler's parameter: its scheduler replaces the rule's,
+	 * whose parameters go, said so */
+	n = persist_merge(set, (size_t)n, PERSIST_MAX, &batch, "mq-deadline", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=mq-deadline iosched/fifo_batch=8 read_ahead_kb=512");
+	ck_assert_str_eq(note, "dropped iosched/read_lat_nsec (not mq-deadline's); scheduler kyber replaced by mq-deadline");
+	/* a scheduler persisted: the parameters of the old one go */
+	n = persist_merge(set, (size_t)n, PERSIST_MAX, &none, "mq-deadline", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=none read_ahead_kb=512");
+	ck_assert_str_eq(note, "dropped iosched/fifo_batch (not none's)");
+	/* the scheduler it is already: kept */
+	set[0] = bfq;
+	set[2] = (struct persist_setting){ "iosched/slice_idle", "0" };
+	n = persist_merge(set, 3, PERSIST_MAX, &bfq, "bfq", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=bfq iosched/slice_idle=0 read_ahead_kb=512");
+	ck_assert_str_eq(note, "");
+	/* a parameter the table does not know is the rule's scheduler's,
+	 * whatever is in force now */
+	set[0] = (struct persist_setting){ "scheduler", "ssched" };
+	set[1] = (struct persist_setting){ "iosched/newparam", "7" };
+	n = persist_merge(set, 2, PERSIST_MAX, &ra, "none", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=ssched iosched/newparam=7 read_ahead_kb=512");
+	ck_assert_str_eq(note, "");
+	/* a rule an older blktune wrote, a parameter without its scheduler:
+	 * the table says whose, else it is the one in force, else unknown */
+	set[0] = (struct persist_setting){ "iosched/read_lat_nsec", "5" };
+	n = persist_merge(set, 1, PERSIST_MAX, &ra, "none", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=kyber iosched/read_lat_nsec=5 read_ahead_kb=512");
+	set[0] = (struct persist_setting){ "iosched/newparam", "5" };
+	n = persist_merge(set, 1, PERSIST_MAX, &ra, "ssched", note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "scheduler=ssched iosched/newparam=5 read_ahead_kb=512");
+	set[0] = (struct persist_setting){ "iosched/newparam", "5" };
+	n = persist_merge(set, 1, PERSIST_MAX, &ra, NULL, note, sizeof(note));
+	ck_assert_str_eq(in_rule_order(set, n), "iosched/newparam=5 read_ahead_kb=512");
+	ck_assert_str_eq(note, "");
+	/* a parameter with no scheduler in force has none to go with */
+	ck_assert_int_eq(persist_merge(set, 0, PERSIST_MAX, &lat, "none", note, sizeof(note)), -EINVAL);
+	ck_assert_int_eq(persist_merge(set, 0, PERSIST_MAX, &lat, NULL, note, sizeof(note)), -EINVAL);
+	ck_assert_int_eq(persist_merge(set, 0, PERSIST_MAX, &lat, "", note, sizeof(note)), -EINVAL);
+	/* no room for the setting, or for the scheduler it needs */
+	set[0] = ra;
+	set[1] = (struct persist_setting){ "nr_requests", "64" };
+	ck_assert_int_eq(persist_merge(set, 2, 2, &lat, "kyber", note, sizeof(note)), -ENOSPC);
+	ck_assert_int_eq(persist_merge(set, 1, 2, &lat, "kyber", note, sizeof(note)), -ENOSPC);
+	ck_assert_int_eq(persist_merge(set, 1, 3, &lat, "kyber", note, sizeof(note)), 3);
+	/* a larger max than the rule may hold is the rule's */
+	for (size_t i = 0; i < PERSIST_MAX; i++)
+		snprintf(set[i].name, sizeof(set[i].name), "x%zu", i);
+	ck_assert_int_eq(persist_merge(set, PERSIST_MAX, PERSIST_MAX + 4, &ra, "kyber", note, sizeof(note)), -ENOSPC);
+	/* a note longer than its buffer is cut, never overrun */
+	set[0] = (struct persist_setting){ "scheduler", "kyber" };
+	set[1] = lat;
+	ck_assert_int_eq(persist_merge(set, 2, PERSIST_MAX, &batch, "mq-deadline", note, 12), 2);
+	ck_assert_str_eq(note, "dropped ios");
+}
+END_TEST
+
 /* The udev database is read whole: a property past 8 KiB of S: lines is
  * found, a longer key sharing the prefix is not taken for it, and a value
  * that would not fit is refused, never cut. */
@@ -567,6 +659,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, wwn_then_serial_then_loop_file);
 	tcase_add_test(tc, identities_a_rule_cannot_quote);
 	tcase_add_test(tc, rule_text_and_order);
+	tcase_add_test(tc, merge_keeps_the_scheduler_with_its_parameters);
 	tcase_add_test(tc, udev_database_read_whole);
 	tcase_add_test(tc, loop_file_never_cut);
 	tcase_add_test(tc, quotable_edges);
