@@ -118,6 +118,45 @@ static int setting(struct tunable_session *s, const char *dev, const char *arg, 
 	return 0;
 }
 
+/* The scheduler in force on dev ("" when it has none to read). */
+static void in_force(struct tunable_session *s, const char *dev, char *out, size_t len)
+{
+	struct tunable_info info;
+	char msg[TUNABLE_MSG_MAX];
+
+	snprintf(out, len, "%s", tunable_get(s, dev, "scheduler", &info, msg, sizeof(msg)) < 0 ? "" : info.value);
+}
+
+/* The rule's settings from those asked: a scheduler parameter brings the
+ * scheduler in force, whose it is (persist_merge), and said so on stderr.
+ * Asking for another scheduler along with the parameters of the one in
+ * force is refused: they would not be there under it. Returns the exit
+ * status (0 or 2). */
+static int merge(const struct persist_setting *got, size_t ngot, const char *sched, struct persist_setting *set,
+		 size_t *n)
+{
+	char note[512];
+	int k = 0;
+
+	for (size_t i = 0; i < ngot; i++)
+		for (size_t j = 0; j < ngot; j++)
+			if (!strcmp(got[i].name, "scheduler") && strcmp(got[i].value, sched) &&
+			    !strncmp(got[j].name, "iosched/", 8))
+				return fail(2, "%s is a parameter of %s, the scheduler in force, not of %s: switch to %s "
+					    "first (blktune --set DEV:scheduler=%s), then persist its parameters",
+					    got[j].name, sched, got[i].value, got[i].value, got[i].value);
+	for (size_t i = 0; i < ngot; i++) {
+		if ((k = persist_merge(set, (size_t)k, PERSIST_MAX, &got[i], sched, note, sizeof(note))) == -ENOSPC)
+			return fail(2, "at most %d settings with the scheduler", PERSIST_MAX);
+		else if (k < 0)
+			return fail(2, "%s: no scheduler in force", got[i].name);
+		if (note[0])
+			fail(0, "%s", note);
+	}
+	*n = (size_t)k;
+	return 0;
+}
+
 static bool confirmed(const struct persist_cli *c, const char *path)
 {
 	char answer[16];
@@ -135,11 +174,11 @@ static bool confirmed(const struct persist_cli *c, const char *path)
 
 static int run(struct persist_cli *c, struct root *r)
 {
-	struct persist_setting set[PERSIST_MAX];
+	struct persist_setting set[PERSIST_MAX], got[PERSIST_MAX];
 	struct tunable_session *s;
 	struct persist_id id;
-	char why[512], file[160], path[4200], rule[4096];
-	size_t n = 0;
+	char why[512], file[160], path[4200], rule[4096], sched[TUNABLE_VALUE_MAX];
+	size_t n = 0, ngot = 0;
 	int err, status = 0;
 
 	if ((err = source_names_resolve(r, c->dev_arg, c->dev, sizeof(c->dev))) < 0)
@@ -161,14 +200,17 @@ static int run(struct persist_cli *c, struct root *r)
 	if (c->nnames > PERSIST_MAX)
 		status = fail(2, "at most %d tunables", PERSIST_MAX);
 	for (int i = 0; !status && i < c->nnames; i++)
-		if (setting(s, c->dev, c->names[i], true, &set[n]) < 0)
+		if (setting(s, c->dev, c->names[i], true, &got[ngot]) < 0)
 			status = 2;
 		else
-			n++;
+			ngot++;
 	for (size_t i = 0; !status && !c->nnames && i < sizeof(default_set) / sizeof(default_set[0]); i++)
-		if (setting(s, c->dev, default_set[i], false, &set[n]) == 0)
-			n++;
+		if (setting(s, c->dev, default_set[i], false, &got[ngot]) == 0)
+			ngot++;
+	in_force(s, c->dev, sched, sizeof(sched));
 	tunable_session_close(s);
+	if (!status)
+		status = merge(got, ngot, sched, set, &n);
 	if (!status && n == 0)
 		status = fail(1, "%s has none of the queue settings a rule could set", c->dev);
 	if (!status) {

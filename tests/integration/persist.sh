@@ -89,6 +89,32 @@ else
 	t_absent "mq-deadline ($(cat "$qa/scheduler")): async_depth order untested here"
 fi
 
+# A scheduler parameter alone: the rule selects its scheduler first, else at
+# boot the parameter is written under the kernel's default scheduler (none
+# here: no iosched/ at all) and lost. kyber is not the default of any disk.
+if t_have_sched kyber "$qa"; then
+	echo kyber > "$qa/scheduler"
+	lat=$(($(q "$a" iosched/read_lat_nsec) + 1000000))
+	echo "$lat" > "$qa/iosched/read_lat_nsec"
+	"$BLKTUNE" persist "$a" iosched/read_lat_nsec --rules-dir "$rules" --yes > "$T_TMP/out" 2> "$T_TMP/err"
+	t_eq "persist a kyber parameter alone: exit status" "$?" 0
+	t_check "the rule selects kyber before its parameter" \
+		grep -qE "ATTR\{queue/scheduler\}=\"kyber\".*ATTR\{queue/iosched/read_lat_nsec\}=\"$lat\"" "$f"
+	t_check "and says it added the scheduler" grep -q "scheduler kyber added" "$T_TMP/err"
+	echo none > "$qa/scheduler"
+	run_udev "$a"
+	t_eq "udevadm test from scheduler none: kyber" "$(sched "$a")" kyber
+	t_eq "udevadm test: read_lat_nsec as persisted" "$(q "$a" iosched/read_lat_nsec)" "$lat"
+	cp "$f" "$T_TMP/kept"
+	"$BLKTUNE" persist "$a" scheduler=mq-deadline iosched/read_lat_nsec --rules-dir "$rules" --yes \
+		> /dev/null 2> "$T_TMP/err"
+	t_eq "another scheduler with kyber's parameter is refused (exit 2)" "$?" 2
+	t_check "saying whose parameter it is" grep -q "read_lat_nsec is a parameter of kyber" "$T_TMP/err"
+	t_check "and the rule is left as it was" cmp -s "$f" "$T_TMP/kept"
+else
+	t_absent "kyber ($(cat "$qa/scheduler")): a parameter persisted alone untested here"
+fi
+
 # --remove
 "$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null
 t_eq "--remove exit status" "$?" 0
