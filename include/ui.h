@@ -79,7 +79,7 @@ struct ui {
 	char prompt_dev[SAMPLE_NAME_MAX], prompt_tun[TUNABLE_NAME_MAX];
 	char input[TUNABLE_VALUE_MAX]; /* a CPU list of hundreds of CPUs fits */
 	bool input_fresh; /* input is the pre-filled value: typing replaces it */
-	char status[256];
+	char status[512];
 	int table_rows;   /* rows the table had room for at the last draw */
 	/* where the last draw put the table, for mouse clicks: its header line
 	 * (-1: not shown) and each column's first x */
@@ -112,6 +112,7 @@ struct ui {
 	char persist_file[160];
 	char persist_rule[4096];
 	char persist_what[192]; /* "loop3 read_ahead_kb=1024 (loop /srv/a.img)" */
+	char persist_note[320]; /* what persist_merge changed besides the row: "scheduler kyber added..." */
 };
 
 /* Status line message (printf-like). */

@@ -209,11 +209,11 @@ static unsigned act_tun_edit(struct ui *u)
  * the rule now, write it only after a y. */
 static unsigned act_tun_persist(struct ui *u)
 {
-	struct persist_setting set[PERSIST_MAX];
+	struct persist_setting set[PERSIST_MAX], add;
 	struct persist_id id;
 	const struct tunable_info *t;
-	char why[512];
-	int n, i;
+	char why[512], note[sizeof(u->persist_note)];
+	int n, i, before;
 
 	if (u->tun_sel >= u->ntun)
 		return 0;
@@ -235,21 +235,29 @@ static unsigned act_tun_persist(struct ui *u)
 	}
 	for (i = 0; i < n && strcmp(set[i].name, t->name); i++)
 		;
-	if (i == PERSIST_MAX) {
-		ui_status(u, "the rule for %s holds %d settings already", u->tun_dev, PERSIST_MAX);
+	before = n - (i < n); /* settings the rule keeps besides this row's */
+	snprintf(add.name, sizeof(add.name), "%s", t->name);
+	snprintf(add.value, sizeof(add.value), "%s", t->value);
+	/* the scheduler in force is the one this panel's parameters are of */
+	for (i = 0; i < u->ntun && strcmp(u->tun[i].name, "scheduler"); i++)
+		;
+	if ((n = persist_merge(set, (size_t)n, PERSIST_MAX, &add, i < u->ntun ? u->tun[i].value : NULL, note,
+			       sizeof(note))) < 0) {
+		if (n == -ENOSPC)
+			ui_status(u, "the rule for %s holds %d settings already", u->tun_dev, PERSIST_MAX);
+		else
+			ui_status(u, "%s: no scheduler in force to persist with it", t->name);
 		return ACT_REDRAW;
 	}
-	snprintf(set[i].name, sizeof(set[i].name), "%s", t->name);
-	snprintf(set[i].value, sizeof(set[i].value), "%s", t->value);
-	n += i == n;
 	persist_sort(set, (size_t)n);
 	if ((i = persist_rule(&id, u->tun_dev, set, (size_t)n, u->persist_rule, sizeof(u->persist_rule))) < 0) {
 		ui_status(u, i == -ENOSPC ? "the rule for %s would be too long" :
 			  "%s's value holds a character a udev rule cannot quote", i == -ENOSPC ? u->tun_dev : t->name);
 		return ACT_REDRAW;
 	}
+	snprintf(u->persist_note, sizeof(u->persist_note), "%s", note);
 	snprintf(u->persist_what, sizeof(u->persist_what), "%s %s=%s%s", u->tun_dev, t->name, t->value,
-		 n > 1 ? " (and what its rule set before)" : "");
+		 before && !note[0] ? " (and what its rule set before)" : "");
 	u->prompt = UI_PROMPT_PERSIST;
 	return ACT_REDRAW;
 }

@@ -51,8 +51,9 @@ static unsigned choice_key(struct ui *u, int key)
 			if (persist_write(persist_rules_dir(), u->persist_file, u->persist_rule, why, sizeof(why)) < 0)
 				ui_status(u, "not written: %s", why);
 			else
-				ui_status(u, "written %s/%s: udev sets %s when the disk appears", persist_rules_dir(),
-					  u->persist_file, u->persist_what);
+				ui_status(u, "written %s/%s: udev sets %s when the disk appears%s%s%s", persist_rules_dir(),
+					  u->persist_file, u->persist_what, u->persist_note[0] ? " (" : "",
+					  u->persist_note, u->persist_note[0] ? ")" : "");
 		} else {
 			ui_status(u, "not persisted");
 		}

@@ -99,6 +99,11 @@ static void draw_persist(struct ui *u, int y, int width)
 		mvhline(y - lines + i, 0, ' ', width);
 		mvprintw(y - lines + i, 0, "%.*s", width, rule + i * width);
 	}
+	/* what the rule changed besides the row (the scheduler), above it */
+	if (u->persist_note[0] && y - lines > 0) {
+		mvhline(y - lines - 1, 0, ' ', width);
+		mvprintw(y - lines - 1, 0, "%.*s", width, u->persist_note);
+	}
 	mvprintw(y, 0, "%.*s", width, "y writes the rule above, any other key cancels: ");
 	printw("%.*s/%s", width / 3, persist_rules_dir(), u->persist_file);
 }

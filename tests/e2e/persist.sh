@@ -10,7 +10,8 @@ t_loop_create 16 || t_fail "losetup"
 name=${T_LOOP#/dev/}
 rules=$T_TMP/rules
 mkdir -m 0755 "$rules"
-trap 'tm_stop; t_cleanup' EXIT
+sched0=$(sed -E 's/.*\[([^]]*)\].*/\1/' "/sys/block/$name/queue/scheduler")
+trap 'echo "$sched0" > "/sys/block/$name/queue/scheduler"; tm_stop; t_cleanup' EXIT
 ra=$(cat "/sys/block/$name/queue/read_ahead_kb")
 backing=$(cat "/sys/block/$name/loop/backing_file")
 tm_start "BLKTUNE_RULES_DIR='$rules' XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.5 --no-trace \
@@ -62,4 +63,49 @@ done
 tm_keys p
 t_check "write_cache cannot be persisted, and it says why" tm_wait "write_cache cannot be persisted" 3
 rm -f "$f"
+# A scheduler parameter: the rule selects its scheduler first (at boot the
+# disk has the kernel's default one, whose iosched/ lacks it), and a later
+# p on another scheduler's parameter replaces the scheduler and drops the
+# first one's parameters, saying so. The row is found by its help line.
+q=/sys/block/$name/queue
+pick() {
+	local i
+	for ((i = 0; i < 80; i++)); do
+		tm_screen | grep -qF -- "$1" && return 0
+		((i < 40)) && tm_keys j || tm_keys k
+		sleep 0.05
+	done
+	return 1
+}
+if t_have_sched kyber "$q" && t_have_sched mq-deadline "$q"; then
+	echo kyber > "$q/scheduler"
+	tm_wait "^ *iosched/read_lat_nsec " 3
+	lat=$(cat "$q/iosched/read_lat_nsec")
+	t_check "the kyber row is selected" pick "Target read latency"
+	tm_keys p
+	t_check "p on a kyber parameter says it adds the scheduler" tm_wait "scheduler kyber added" 3
+	t_check "the rule shown selects kyber, then the parameter" \
+		joined "ATTR{queue/scheduler}=\"kyber\", ATTR{queue/iosched/read_lat_nsec}=\"$lat\""
+	tm_keys y
+	t_check "y writes it" tm_wait "udev sets $name iosched/read_lat_nsec=$lat" 3
+	f=$(ls "$rules"/60-blktune-loop-*.rules 2> /dev/null)
+	t_check "the file selects kyber before its parameter" \
+		grep -qE "ATTR\{queue/scheduler\}=\"kyber\", ATTR\{queue/iosched/read_lat_nsec\}=\"$lat\"" "$f"
+	echo mq-deadline > "$q/scheduler"
+	tm_wait "^ *iosched/fifo_batch " 3
+	fb=$(cat "$q/iosched/fifo_batch")
+	t_check "the mq-deadline row is selected" pick "Requests dispatched in one sorted batch"
+	tm_keys p
+	t_check "p on an mq-deadline parameter says what it replaces" \
+		tm_wait "dropped iosched/read_lat_nsec (not mq-deadline's); scheduler kyber replaced by mq-deadline" 3
+	tm_keys y
+	t_check "y writes it" tm_wait "udev sets $name iosched/fifo_batch=$fb" 3
+	t_check "the file selects mq-deadline, then fifo_batch" \
+		grep -qE "ATTR\{queue/scheduler\}=\"mq-deadline\", ATTR\{queue/iosched/fifo_batch\}=\"$fb\"" "$f"
+	t_eq "and no longer holds kyber's parameter" "$(grep -c read_lat_nsec "$f")" 0
+	t_eq "nor kyber" "$(grep -c kyber "$f")" 0
+	rm -f "$f"
+else
+	t_absent "kyber or mq-deadline ($(cat "$q/scheduler")): scheduler parameters' rules untested here"
+fi
 t_done
