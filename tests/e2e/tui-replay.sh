@@ -238,4 +238,13 @@ t_check "J $never (never read) is refused, saying the clock jumped" \
 t_check "... and the replay stays where it was" at 2
 tm_keys q
 t_check "q quits" tm_wait replay-exited 3
+tm_stop
+
+# The header of a replay says why the live run was untraced, as it said then.
+XDG_STATE_HOME=$XDG_STATE_HOME "$BLKTUNE" -b -n 2 -d 0.2 --no-trace -p "$name" -w "$T_TMP/off.btr" > /dev/null
+t_eq "a --no-trace recording" "$?" 0
+tm_start "XDG_STATE_HOME='$XDG_STATE_HOME' '$BLKTUNE' -r '$T_TMP/off.btr' -p '$name'; echo off-exited; sleep 60"
+t_check "its replay's header says it was --no-trace" tm_wait "trace off in the recording (--no-trace)" 5
+tm_keys q
+t_check "q quits" tm_wait off-exited 3
 t_done
