@@ -339,7 +339,9 @@ int series_add_traced(struct series *s, const struct disk_metrics *m, const stru
 		p->idle = model_disk_idle(&m[i]);
 		for (int c = 0; c < COLUMN_COUNT; c++) {
 			const struct column *col = &columns[c];
-			bool undefined = col->type != COL_NUM ||
+			/* no requests of its kind, or no count at all: an older
+			 * kernel's line has no discard or flush fields */
+			bool undefined = col->type != COL_NUM || !column_counted(col, &m[i]) ||
 					 (col->per && column_value(&columns[col->per], &m[i]) <= 0);
 			p->v[c] = undefined ? NAN : (float)column_value(col, &m[i]);
 		}

@@ -56,6 +56,43 @@ START_TEST(idle_intervals_leave_per_request_figures_out)
 }
 END_TEST
 
+/* A kernel before 4.18 prints 14 diskstats fields (no discards), one before
+ * 5.5 18 (no flushes): the model's 0 there is no count, and a window holds
+ * no summary of it (an A/B snapshot, a sweep's: n/a, not 0 "same"). */
+START_TEST(figures_the_kernel_does_not_count_are_left_out)
+{
+	static const struct {
+		int nfields;
+		size_t d_s, f_s;
+	} k[] = { { 14, 0, 0 }, { 18, 3, 0 }, { 20, 3, 3 }, { 0, 3, 3 } }; /* 0: made up, counts all */
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct series *s;
+		struct series_window w;
+		struct disk_metrics m;
+		double t = 100;
+
+		ck_assert_int_eq(series_new(30, &s), 0);
+		for (int n = 0; n < 3; n++) {
+			interval(&m, 10, 2.0);
+			m.nfields = k[i].nfields;
+			ck_assert_int_eq(series_add(s, &m, 1, t++), 0);
+		}
+		series_window_init(&w);
+		ck_assert_int_eq(series_window_get(s, makedev(7, 3), "loop3", &w), 0);
+		ck_assert_uint_eq(w.n, 3);
+		ck_assert_uint_eq(w.st[COLUMN_R_S].n, 3);
+		ck_assert_uint_eq(w.st[COLUMN_AQU_SZ].n, 3);
+		ck_assert_msg(w.st[COLUMN_D_S].n == k[i].d_s, "%d fields: d/s n %zu", k[i].nfields, w.st[COLUMN_D_S].n);
+		ck_assert_uint_eq(w.st[COLUMN_DKB_S].n, k[i].d_s);
+		ck_assert_uint_eq(w.st[COLUMN_DRQM_S].n, k[i].d_s);
+		ck_assert_msg(w.st[COLUMN_F_S].n == k[i].f_s, "%d fields: f/s n %zu", k[i].nfields, w.st[COLUMN_F_S].n);
+		series_window_free(&w);
+		series_free(s);
+	}
+}
+END_TEST
+
 static void loaded(struct disk_metrics *m, double r_s, double maxsect_sampled)
 {
 	interval(m, r_s, 1.0);
@@ -324,6 +361,7 @@ static Suite *series_suite(void)
 	TCase *tc = tcase_create("series");
 
 	tcase_add_test(tc, idle_intervals_leave_per_request_figures_out);
+	tcase_add_test(tc, figures_the_kernel_does_not_count_are_left_out);
 	tcase_add_test(tc, intervals_record_the_tunables_in_force);
 	tcase_add_test(tc, old_change_records_are_dropped_not_confused);
 	tcase_add_test(tc, busy_window_leaves_idle_intervals_out);
