@@ -118,6 +118,19 @@ queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
 call = open("/proc/%s/syscall" % sys.argv[2]).read().split()[0]
 sys.exit(0 if queued == 0 and call in ("232", "281") else 1)' "$tty" "$1"
 }
+# tm_ab_a DEV N / tm_ab_b DEV N: take A (a), or B (Escape b: the A/B view),
+# and succeed when it holds N busy intervals or more by blktune's own count;
+# under t_until they are taken again until it does, whatever the pace.
+tm_ab_a() {
+	tm_keys a
+	tm_wait "A: $1, [0-9]* busy intervals" 1 &&
+		[ "$(tm_screen | sed -nE "s/.*A: $1, ([0-9]+) busy intervals.*/\1/p" | tail -n 1)" -ge "$2" ]
+}
+tm_ab_b() {
+	tm_keys Escape b
+	tm_wait "^A/B $1 .*B: [0-9]* busy" 1 &&
+		[ "$(tm_screen | sed -nE "s/^A\/B $1 .*B: ([0-9]+) busy intervals.*/\1/p" | tail -n 1)" -ge "$2" ]
+}
 # The server exits asynchronously: let it go before the next tm_start.
 tm_stop() {
 	local i

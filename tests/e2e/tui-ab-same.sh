@@ -13,12 +13,8 @@ tm_start "XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' --root '$root' -d 0.2 --no-tr
 t_check "the table is up" tm_wait "^loop1 " 5
 # a and b are taken again until each side holds 5 intervals (by blktune's
 # own count), so "same" is judged on several, whatever the machine's pace.
-a_n() { tm_screen | sed -nE 's/.*A: loop1, ([0-9]+) busy intervals.*/\1/p' | tail -n 1; }
-b_n() { tm_screen | sed -nE 's/^A\/B loop1 .*B: ([0-9]+) busy intervals.*/\1/p' | tail -n 1; }
-a_enough() { tm_keys a; tm_wait "A: loop1, [0-9]* busy intervals" 1 && [ "$(a_n)" -ge 5 ]; }
-b_enough() { tm_keys Escape b; tm_wait "^A/B loop1 .*B: [0-9]* busy" 1 && [ "$(b_n)" -ge 5 ]; }
-t_check "a takes A, 5 intervals or more" t_until 10 a_enough
-t_check "b compares, B 5 intervals or more" t_until 10 b_enough
+t_check "a takes A, 5 intervals or more" t_until 10 tm_ab_a loop1 5
+t_check "b compares, B 5 intervals or more" t_until 10 tm_ab_b loop1 5
 t_check "b compares" tm_wait "^metric .*verdict" 3
 verdict() { tm_screen | awk -v m="$1" '$1 == m { print $NF }'; }
 t_eq "rareq-sz: 4.0 on both sides is the same" "$(verdict rareq-sz)" same
