@@ -64,6 +64,7 @@ struct compare_metric {
 	enum compare_verdict verdict;
 	enum compare_judgement judged;
 	bool active;        /* something moved on either side (not both all zero) */
+	bool na_a, na_b;    /* that side's kernel counts no such figure (snapshot_dev_counted) */
 };
 
 /* The change in percent as every text shows it, at most
@@ -76,6 +77,9 @@ void compare_change_text(double pct, char *out, size_t len);
 
 /* "higher, better", "lower", "within noise": the verdict with its judgement. */
 void compare_metric_text(const struct compare_metric *m, char *out, size_t len);
+/* Side A's (b false) or B's mean as the texts show it, width wide: "n/a"
+ * where that side's kernel counts no such figure, "-" where it has none. */
+void compare_mean_text(const struct compare_metric *m, bool b, int width, char *out, size_t len);
 
 struct compare_tunable {
 	const char *name;
@@ -94,6 +98,14 @@ struct compare_dev {
 	 * for a one-line verdict; NULL when it has no data. */
 	const struct compare_metric *headline;
 };
+
+/* The headers of cd's figures that neither side counted, or one side did
+ * not and the other only as 0 (an older kernel: no discard or flush
+ * fields), space-separated ("d/s dkB/s f/s"); how many. The texts list them
+ * as n/a rather than with the figures zero on both sides. */
+size_t compare_uncounted(const struct compare_dev *cd, char *out, size_t len);
+/* Whether m is one of those. */
+bool compare_metric_uncounted(const struct compare_metric *m);
 
 #define COMPARE_WARNING_MAX 512
 

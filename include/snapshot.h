@@ -150,6 +150,12 @@ bool snapshot_trace_gap(const struct snapshot_dev *d, double *pct, double *kerne
 /* Append a vec to a device (copying v); vecs must come in ascending id. */
 int snapshot_dev_add_vec(struct snapshot_dev *d, enum snapshot_vec_id id, const double *v, size_t n);
 const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum snapshot_vec_id id);
+/* Whether the kernel counted column c's figure in d's window: a kernel
+ * before 4.18 (no discard fields) or 5.5 (no flush fields) leaves the
+ * figure's rate column, which every counted interval has, without a
+ * summary (no stat line). Such a figure is n/a, never 0; snapshots that
+ * older versions wrote on such kernels hold 0 and read as counted. */
+bool snapshot_dev_counted(const struct snapshot_dev *d, enum column_id c);
 /* The first device named name (in dev order), or NULL: O(log n) once the
  * snapshot is read or captured (65,536 devices compared in a blink, where a
  * scan per device took 53 s). */

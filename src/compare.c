@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
+
 const char *const compare_verdict_names[CMP_VERDICTS] = {
 	[CMP_NA] = "n/a", [CMP_NOISE] = "within noise", [CMP_HIGHER] = "higher", [CMP_LOWER] = "lower",
 	[CMP_SAME] = "same",
@@ -68,6 +70,38 @@ void compare_metric_text(const struct compare_metric *m, char *out, size_t len)
 		snprintf(out, len, "%s, %s", compare_verdict_names[m->verdict], compare_judgement_names[m->judged]);
 	else
 		snprintf(out, len, "%s", compare_verdict_names[m->verdict]);
+}
+
+void compare_mean_text(const struct compare_metric *m, bool b, int width, char *out, size_t len)
+{
+	bool na = b ? m->na_b : m->na_a;
+	double v = b ? m->b.mean : m->a.mean;
+
+	if (na || isnan(v))
+		snprintf(out, len, "%*s", width, na ? "n/a" : "-");
+	else
+		format_num(v, width, columns[m->col].prec, out, len);
+}
+
+bool compare_metric_uncounted(const struct compare_metric *m)
+{
+	return !m->active && (m->na_a || m->na_b);
+}
+
+size_t compare_uncounted(const struct compare_dev *cd, char *out, size_t len)
+{
+	size_t n = 0, at = 0;
+
+	if (len)
+		out[0] = '\0';
+	for (size_t i = 0; i < cd->nm; i++) {
+		if (!compare_metric_uncounted(&cd->m[i]))
+			continue;
+		if (at < len)
+			at += (size_t)snprintf(out + at, len - at, "%s%s", n ? " " : "", columns[cd->m[i].col].header);
+		n++;
+	}
+	return n;
 }
 
 void compare_metric(enum column_id col, const struct stats_summary *a, const struct stats_summary *b,
@@ -167,9 +201,15 @@ static int add(struct compare_result *r, const char *name, const struct snapshot
 	cd->b = b;
 	for (int c = 0; c < COLUMN_COUNT; c++) {
 		const struct stats_summary *sa = a ? &a->st[c] : &none, *sb = b ? &b->st[c] : &none;
-		if (columns[c].type != COL_NUM || (sa->n == 0 && sb->n == 0))
+		bool na_a = a && !snapshot_dev_counted(a, (enum column_id)c);
+		bool na_b = b && !snapshot_dev_counted(b, (enum column_id)c);
+
+		/* a figure a kernel does not count stays, as n/a */
+		if (columns[c].type != COL_NUM || (sa->n == 0 && sb->n == 0 && !na_a && !na_b))
 			continue;
-		compare_metric((enum column_id)c, sa, sb, &cd->m[cd->nm++]);
+		compare_metric((enum column_id)c, sa, sb, &cd->m[cd->nm]);
+		cd->m[cd->nm].na_a = na_a;
+		cd->m[cd->nm++].na_b = na_b;
 	}
 	return tunables(cd);
 }

@@ -27,14 +27,6 @@ const char *snapshot_unit_text(const struct snapshot_vec_def *def, bool utf8)
 	return !strcmp(def->unit, "us") ? format_us(utf8) : def->unit;
 }
 
-static void num(double v, int width, int prec, char *out, size_t len)
-{
-	if (isnan(v))
-		snprintf(out, len, "%*s", width, "-");
-	else
-		format_num(v, width, prec, out, len);
-}
-
 static double vec_sum(const struct snapshot_vec *v)
 {
 	double s = 0;
@@ -95,6 +87,13 @@ int snapshot_print_text(FILE *f, const struct snapshot *s)
 			fprintf(f, "  %-10s %5zu %12s %12s %12s %12s\n", columns[c].header, st->n, plain(st->mean, 6, n1),
 				plain(st->sd, 6, n2), plain(st->min, 6, n3), plain(st->max, 6, n4));
 		}
+		/* no stat line where the kernel counts none: n/a, not a zero left out */
+		int na = 0;
+		for (int c = 0; c < COLUMN_COUNT; c++)
+			if (columns[c].type == COL_NUM && !snapshot_dev_counted(d, (enum column_id)c))
+				fprintf(f, "%s%s", na++ ? " " : "  n/a, not counted by the kernel: ", columns[c].header);
+		if (na)
+			fputc('\n', f);
 		if (d->ntun)
 			fprintf(f, "  tunables:\n");
 		for (size_t k = 0; k < d->ntun; k++)
@@ -150,6 +149,7 @@ static void side_by_side(FILE *f, enum snapshot_vec_id id, const struct snapshot
 
 static void dev_text(FILE *f, const struct compare_dev *cd, enum compare_primary primary)
 {
+	char na[COLUMN_COUNT * 12];
 	size_t quiet = 0;
 
 	fprintf(f, "\n%s", cd->name);
@@ -183,11 +183,11 @@ static void dev_text(FILE *f, const struct compare_dev *cd, enum compare_primary
 		char a[16], b[16], ch[COMPARE_CHANGE_MAX], v[32];
 
 		if (!m->active) {
-			quiet++;
+			quiet += !compare_metric_uncounted(m);
 			continue;
 		}
-		num(m->a.mean, 10, c->prec, a, sizeof(a));
-		num(m->b.mean, 10, c->prec, b, sizeof(b));
+		compare_mean_text(m, false, 10, a, sizeof(a));
+		compare_mean_text(m, true, 10, b, sizeof(b));
 		compare_change_text(m->change_pct, ch, sizeof(ch));
 		compare_metric_text(m, v, sizeof(v));
 		fprintf(f, "  %-10s %s %s %*s  %s", c->header, a, b, COMPARE_CHANGE_WIDTH, ch, v);
@@ -197,6 +197,8 @@ static void dev_text(FILE *f, const struct compare_dev *cd, enum compare_primary
 	}
 	if (quiet)
 		fprintf(f, "  (%zu metrics zero on both sides not shown)\n", quiet);
+	if (compare_uncounted(cd, na, sizeof(na)))
+		fprintf(f, "  n/a, not counted by the kernel: %s\n", na);
 	for (int id = 0; id < SNAP_VEC_COUNT; id++)
 		side_by_side(f, (enum snapshot_vec_id)id, cd->a, cd->b);
 }
@@ -242,16 +244,18 @@ static void jstr(FILE *f, const char *s)
 	fputs(buf, f);
 }
 
+/* No interval (a kernel that does not count the figure, none with such
+ * requests): null figures, not the 0 a file's absent line reads as. */
 static void jsummary(FILE *f, const struct stats_summary *s)
 {
 	fprintf(f, "{\"n\": %zu, \"mean\": ", s->n);
-	jnum(f, s->mean);
+	jnum(f, s->n ? s->mean : NAN);
 	fputs(", \"sd\": ", f);
-	jnum(f, s->sd);
+	jnum(f, s->n ? s->sd : NAN);
 	fputs(", \"min\": ", f);
-	jnum(f, s->min);
+	jnum(f, s->n ? s->min : NAN);
 	fputs(", \"max\": ", f);
-	jnum(f, s->max);
+	jnum(f, s->n ? s->max : NAN);
 	fputc('}', f);
 }
 

@@ -114,6 +114,13 @@ const struct snapshot_vec *snapshot_dev_vec(const struct snapshot_dev *d, enum s
 	return NULL;
 }
 
+bool snapshot_dev_counted(const struct snapshot_dev *d, enum column_id c)
+{
+	enum column_id rate = columns[c].per ? columns[c].per : c;
+
+	return !columns[c].min_fields || !d->n || d->st[rate].n > 0;
+}
+
 struct name_idx {
 	const char *name;
 	size_t i;

@@ -53,6 +53,8 @@ static const struct compare_dev *selected(const struct ab_view_state *st)
 
 static void metrics(struct page *p, const struct compare_dev *cd)
 {
+	char na[COLUMN_COUNT * 12];
+
 	put(p, VC_HEADER, "%-10s %10s %10s %9s  %s", "metric", "A mean", "B mean", "change", "verdict (Welch 95%)");
 	for (size_t i = 0; i < cd->nm; i++) {
 		const struct compare_metric *m = &cd->m[i];
@@ -61,16 +63,14 @@ static void metrics(struct page *p, const struct compare_dev *cd)
 
 		if (!m->active)
 			continue;
-		format_num(m->a.mean, 10, c->prec, a, sizeof(a));
-		format_num(m->b.mean, 10, c->prec, b, sizeof(b));
-		if (isnan(m->a.mean))
-			snprintf(a, sizeof(a), "%10s", "-");
-		if (isnan(m->b.mean))
-			snprintf(b, sizeof(b), "%10s", "-");
+		compare_mean_text(m, false, 10, a, sizeof(a));
+		compare_mean_text(m, true, 10, b, sizeof(b));
 		compare_change_text(m->change_pct, ch, sizeof(ch));
 		compare_metric_text(m, v, sizeof(v));
 		put(p, metric_color(m), "%-10s %s %s %*s  %s", c->header, a, b, COMPARE_CHANGE_WIDTH, ch, v);
 	}
+	if (compare_uncounted(cd, na, sizeof(na)))
+		put(p, VC_DIM, "n/a, not counted by the kernel: %s", na);
 }
 
 static double vsum(const struct snapshot_vec *v)

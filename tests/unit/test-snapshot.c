@@ -1501,6 +1501,74 @@ START_TEST(test_output)
 }
 END_TEST
 
+/* A kernel before 4.18 prints no discard fields, one before 5.5 no flush
+ * fields: A taken on a 14-field kernel, B on a 20-field one that saw
+ * discards. A's file has no discard or flush stat lines and reads back
+ * without them; show, diff and its JSON call A's figures n/a (null), not 0,
+ * and list the ones neither side has as not counted. */
+START_TEST(test_figures_the_kernel_does_not_count)
+{
+	struct series *sa, *sb;
+	struct snapshot a, b, back;
+	struct compare_result r;
+	char msg[256], *text, *buf = NULL;
+	const struct compare_metric *ds = NULL;
+	size_t len;
+	FILE *f;
+
+	ck_assert_int_eq(series_new(30, &sa), 0);
+	ck_assert_int_eq(series_new(30, &sb), 0);
+	for (int i = 0; i < 4; i++) {
+		struct disk_metrics m = disk("loop7", 7, 100, 4);
+		m.nfields = 14;
+		ck_assert_int_eq(series_add(sa, &m, 1, 101 + i), 0);
+		m.nfields = 20;
+		m.d_s = 5;
+		ck_assert_int_eq(series_add(sb, &m, 1, 101 + i), 0);
+	}
+	take(sa, 105, &a);
+	take(sb, 105, &b);
+	series_free(sa);
+	series_free(sb);
+	text = to_text(&a, &len);
+	ck_assert_ptr_nonnull(strstr(text, "\nstat r/s 4 "));
+	ck_assert_msg(!strstr(text, "\nstat d/s") && !strstr(text, "\nstat f/s"), "%s", text);
+	ck_assert_int_eq(snapshot_parse(text, len, "a.snap", &back, msg, sizeof(msg)), 0);
+	ck_assert(!snapshot_dev_counted(&back.dev[0], COLUMN_D_S));
+	ck_assert(!snapshot_dev_counted(&back.dev[0], COLUMN_D_AWAIT));
+	ck_assert(!snapshot_dev_counted(&back.dev[0], COLUMN_F_AWAIT));
+	ck_assert(snapshot_dev_counted(&back.dev[0], COLUMN_R_S));
+	ck_assert(snapshot_dev_counted(&b.dev[0], COLUMN_D_S));
+	ck_assert(snapshot_dev_counted(&b.dev[0], COLUMN_F_S));
+	ck_assert_int_eq(compare_snapshots(&back, &b, &r), 0);
+	for (size_t i = 0; i < r.dev[0].nm; i++)
+		if (r.dev[0].m[i].col == COLUMN_D_S)
+			ds = &r.dev[0].m[i];
+	ck_assert_ptr_nonnull(ds);
+	ck_assert(ds->na_a && !ds->na_b && ds->active && ds->verdict == CMP_NA);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print_text(f, &r), 0);
+	ck_assert_int_eq(compare_print_json(f, &r), 0);
+	ck_assert_int_eq(snapshot_print_text(f, &back), 0);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\n  d/s               n/a        5.0         -  n/a\n"), "%s", buf);
+	/* B counts flushes (none) and discards; A counts neither */
+	ck_assert_msg(strstr(buf, "\n  n/a, not counted by the kernel: f/s dkB/s drqm/s %drqm d_await f_await dareq-sz\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "{\"metric\": \"d/s\", \"good\": 1, \"a\": {\"n\": 0, \"mean\": null, \"sd\": null, "
+			      "\"min\": null, \"max\": null}"), "%s", buf);
+	/* show: A's own list */
+	ck_assert_msg(strstr(buf, "\n  n/a, not counted by the kernel: d/s f/s dkB/s drqm/s %drqm d_await f_await dareq-sz\n"),
+		      "%s", buf);
+	free(buf);
+	free(text);
+	compare_free(&r);
+	snapshot_free(&a);
+	snapshot_free(&b);
+	snapshot_free(&back);
+}
+END_TEST
+
 /* The change column is 9 characters whatever the change: one decimal up
  * to +-99999.9%, whole percent to +-999999%, then a bound. A mean of 1
  * against 1e199 printed "+10000000000000" (cut, no '%'); the headline cut
@@ -1899,6 +1967,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_save_and_default_dir);
 	tcase_add_test(tc, test_capture_idle_only);
 	tcase_add_test(tc, test_output);
+	tcase_add_test(tc, test_figures_the_kernel_does_not_count);
 	tcase_add_test(tc, test_change_column_bounded);
 	tcase_add_test(tc, test_trace_completions);
 	tcase_add_test(tc, test_trace_gap_edges);
