@@ -75,6 +75,12 @@ t_check "-h: sda's flush row (f/s n/a, aqu-sz 0.35, util 4.9%)" grep -qx '     n
 t_check "-h: sda's discard row is n/a" grep -qx '     n/a       n/a      n/a    n/a     n/a      n/a sda' <<<"$txt"
 t_eq "14 fields: d/s is null" "$(jget "$j" sda d/s)" "None"
 t_eq "14 fields: f_await is null" "$(jget "$j" sda f_await)" "None"
+# A recording keeps each line's field count: its replay says n/a too.
+bt -b --json --no-trace -n 2 -d 0.1 -p sda -w "$T_TMP/14.btr" > /dev/null
+j=$("$BLKTUNE" -r "$T_TMP/14.btr" -b --json | tail -n 1)
+t_eq "replay of 14 fields: sda is measured" "$(jget "$j" sda state) $(jget "$j" sda r/s)" "ok 0.0"
+t_eq "replay of 14 fields: d/s and f/s are null" "$(jget "$j" sda d/s) $(jget "$j" sda f/s)" "None None"
+t_check "replay of 14 fields, text: n/a" sh -c "'$BLKTUNE' -r '$T_TMP/14.btr' -b | grep -E '^sda ' | tail -n 1 | grep -q 'n/a'"
 
 # Bad input: one line, exit 2 (a -p naming no device is bad input too), or 1
 # when the tree lacks what is asked.
