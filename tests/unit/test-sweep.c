@@ -1192,6 +1192,7 @@ struct report_run {
 	int argc;
 	char *argv[3];
 	char out[64];
+	char err[64]; /* stderr's file; "" for /dev/null */
 };
 
 static int report_child(void *arg)
@@ -1199,10 +1200,11 @@ static int report_child(void *arg)
 	struct report_run *r = arg;
 	int rc;
 
-	if (!freopen(r->out, "w", stdout) || !freopen("/dev/null", "w", stderr))
+	if (!freopen(r->out, "w", stdout) || !freopen(r->err[0] ? r->err : "/dev/null", "w", stderr))
 		return 99;
 	rc = sweep_report_main(r->argc, r->argv);
 	fflush(stdout);
+	fflush(stderr); /* a file since freopen: buffered */
 	return rc;
 }
 
@@ -1212,7 +1214,7 @@ START_TEST(test_report_main)
 	static struct sweep_info info;
 	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
 	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), path[4200], *want, *got;
-	struct report_run r = { 2, { (char *)"report", dir, NULL }, "" };
+	struct report_run r = { 2, { (char *)"report", dir, NULL }, "", "" };
 
 	ck_assert_ptr_nonnull(dir);
 	snprintf(r.out, sizeof(r.out), "%s/out", dir);
@@ -1255,6 +1257,84 @@ START_TEST(test_report_main)
 	free(want);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+/* The report's edges: a head idle time of seconds in ms (x 1000, not
+ * rounded away), a device without model or vendor, every warning and not
+ * only the first; then blktune report's one-line errors for each file: a
+ * link (never followed), not a regular file, missing, malformed. */
+START_TEST(test_report_edges)
+{
+	static struct sweep_run runs[9];
+	static struct sweep_info info;
+	struct sweep_metric_opt metrics[1] = { { "ops", "x" } };
+	char tmpl[] = "/tmp/blktune-unit-XXXXXX", *dir = mkdtemp(tmpl), info_path[4200], csv[4200], cmd[4300];
+	char msg[100], *text, *p, *got;
+	struct report_run r = { 2, { (char *)"report", dir, NULL }, "", "" };
+	size_t nwarn = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	fixed_runs(runs);
+	fixed_info(&info);
+	info.model[0] = info.vendor[0] = '\0';
+	runs[5].head_s = 2.0; /* 2000 ms, 1998 if scaled by 999 */
+	text = report_text(runs, 9, &info, metrics, 1);
+	ck_assert_msg(strstr(text, "\nDevice loop7\n  model: n/a\n  vendor: n/a\n") != NULL, "%s", text);
+	has_line(text, "      6 4096                2    12.000    11.500     2000      250    4.2    12      90.00          -          -      0");
+	/* fixed_runs has a short run (5) and an idle one (8): both warned */
+	p = strstr(text, "\nWarnings\n");
+	ck_assert_ptr_nonnull(p);
+	for (char *q = p; (q = strstr(q, "\n  warning: ")) != NULL; q++)
+		nwarn++;
+	ck_assert_msg(strstr(p, "warning: run 5 (1024, repeat 2): window 3 s is shorter than 10 intervals (10 s)\n") != NULL, "%s", p);
+	ck_assert_msg(strstr(p, "warning: run 8 (1024, repeat 3): the device was idle 20% of the window\n") != NULL, "%s", p);
+	ck_assert_uint_ge(nwarn, 2);
+	ck_assert_msg(!strstr(p, "  none\n"), "%s", p);
+	free(text);
+
+	snprintf(r.out, sizeof(r.out), "%s/out", dir);
+	snprintf(r.err, sizeof(r.err), "%s/err", dir);
+	snprintf(info_path, sizeof(info_path), "%s/sweep.info", dir);
+	snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
+	/* sweep.info a link to a good file: refused, not followed */
+	snprintf(cmd, sizeof(cmd), "%s/real.info", dir);
+	ck_assert_int_eq(sweep_info_save(cmd, &info, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(symlink(cmd, info_path), 0);
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	got = slurp(r.err);
+	snprintf(cmd, sizeof(cmd), "blktune report: %s: a symbolic link (never followed)\n", info_path);
+	ck_assert_str_eq(got, cmd);
+	free(got);
+	/* a directory */
+	ck_assert_int_eq(unlink(info_path), 0);
+	ck_assert_int_eq(mkdir(info_path, 0700), 0);
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	got = slurp(r.err);
+	snprintf(cmd, sizeof(cmd), "blktune report: %s: not a regular file\n", info_path);
+	ck_assert_str_eq(got, cmd);
+	free(got);
+	ck_assert_int_eq(rmdir(info_path), 0);
+	/* a good sweep.info, no sweep.csv: the csv is named */
+	ck_assert_int_eq(sweep_info_save(info_path, &info, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	got = slurp(r.err);
+	snprintf(cmd, sizeof(cmd), "blktune report: %s: No such file or directory\n", csv);
+	ck_assert_str_eq(got, cmd);
+	free(got);
+	/* a malformed sweep.csv: its line, and nothing on stdout */
+	unit_write_file(csv, "value,asked,repeat\n1,1,x\n");
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	got = slurp(r.err);
+	ck_assert_msg(!strncmp(got, "blktune report: ", 16) && strstr(got, "sweep.csv:") && strstr(got, "line 2") &&
+			      strchr(got, '\n') == got + strlen(got) - 1,
+		      "%s", got);
+	free(got);
+	got = slurp(r.out);
+	ck_assert_str_eq(got, "");
+	free(got);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -2007,6 +2087,7 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, test_report_fields_and_ci);
 	tcase_add_test(tc, test_report_text_exact);
 	tcase_add_test(tc, test_report_main);
+	tcase_add_test(tc, test_report_edges);
 	tcase_add_test(tc, test_verdict_direction);
 	tcase_add_test(tc, test_csv_round_trip);
 	tcase_add_test(tc, test_csv_many_cpus);
