@@ -21,6 +21,17 @@ tm_keys t
 t_check "the tunables panel opens" tm_wait "tunables of $name" 3
 # the rule wraps over several lines: read the screen as one string
 joined() { tm_screen | tr -d '\n' | grep -qF -- "$1"; }
+# pick TEXT: select the row whose help line holds TEXT (the selection is
+# not marked in the screen's text)
+pick() {
+	local i
+	for ((i = 0; i < 80; i++)); do
+		tm_screen | grep -qF -- "$1" && return 0
+		((i < 40)) && tm_keys j || tm_keys k
+		sleep 0.05
+	done
+	return 1
+}
 # read_ahead_kb is the panel's first row
 tm_keys p
 t_check "p asks before writing" tm_wait "y writes the rule above" 3
@@ -54,12 +65,8 @@ cp "$f" "$T_TMP/edited"
 tm_keys p
 t_check "a rule edited by hand is left as it is" tm_wait "is not the rule blktune wrote for this disk" 3
 t_check "unchanged" cmp -s "$f" "$T_TMP/edited"
-# rows a rule may not write: the panel's last rows are the IRQs or
-# write_cache; G is not a panel key, so walk down to write_cache
-for ((i = 0; i < 60; i++)); do
-	tm_screen | grep -qE '^ *> *write_cache|^> write_cache' && break
-	tm_keys j
-done
+# rows a rule may not write: write_cache, found by its help line
+t_check "the write_cache row is selected" pick "Shown, never written"
 tm_keys p
 t_check "write_cache cannot be persisted, and it says why" tm_wait "write_cache cannot be persisted" 3
 rm -f "$f"
@@ -68,15 +75,6 @@ rm -f "$f"
 # p on another scheduler's parameter replaces the scheduler and drops the
 # first one's parameters, saying so. The row is found by its help line.
 q=/sys/block/$name/queue
-pick() {
-	local i
-	for ((i = 0; i < 80; i++)); do
-		tm_screen | grep -qF -- "$1" && return 0
-		((i < 40)) && tm_keys j || tm_keys k
-		sleep 0.05
-	done
-	return 1
-}
 if t_have_sched kyber "$q" && t_have_sched mq-deadline "$q"; then
 	echo kyber > "$q/scheduler"
 	tm_wait "^ *iosched/read_lat_nsec " 3
