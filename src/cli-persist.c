@@ -127,8 +127,9 @@ static void in_force(struct tunable_session *s, const char *dev, char *out, size
 	snprintf(out, len, "%s", tunable_get(s, dev, "scheduler", &info, msg, sizeof(msg)) < 0 ? "" : info.value);
 }
 
-/* The rule's settings from those asked: a scheduler parameter brings the
- * scheduler in force, whose it is (persist_merge), and said so on stderr.
+/* The rule's settings: those asked added to the n the disk's rule holds
+ * (or replacing theirs); a scheduler parameter brings the scheduler in
+ * force, whose it is (persist_merge), and said so on stderr.
  * Asking for another scheduler along with the parameters of the one in
  * force is refused: they would not be there under it. Returns the exit
  * status (0 or 2). */
@@ -136,7 +137,7 @@ static int merge(const struct persist_setting *got, size_t ngot, const char *sch
 		 size_t *n)
 {
 	char note[512];
-	int k = 0;
+	int k = (int)*n;
 
 	for (size_t i = 0; i < ngot; i++)
 		for (size_t j = 0; j < ngot; j++)
@@ -153,6 +154,33 @@ static int merge(const struct persist_setting *got, size_t ngot, const char *sch
 		if (note[0])
 			fail(0, "%s", note);
 	}
+	*n = (size_t)k;
+	return 0;
+}
+
+static bool may_write(const struct persist_cli *c)
+{
+	return geteuid() == 0 || access(c->rules_dir, W_OK) == 0;
+}
+
+/* The settings of the rule blktune wrote for this disk before, into set
+ * (*n of them; none without one): a later call adds to it. A file edited by
+ * hand is never replaced. Returns the exit status (0, 1 or 2). */
+static int earlier(const struct persist_cli *c, const struct persist_id *id, const char *file,
+		   struct persist_setting *set, size_t *n)
+{
+	char why[512];
+	int k;
+
+	/* root's directory is safe to read for root only: the write is refused
+	 * below, saying so, and the rule shown is what was asked */
+	if (!may_write(c))
+		return 0;
+	k = persist_read(c->rules_dir, file, id, set, PERSIST_MAX, why, sizeof(why));
+	if (k == -EINVAL || k == -ENOSPC)
+		return fail(2, "%s", why);
+	if (k < 0)
+		return fail(1, "not written: %s", why);
 	*n = (size_t)k;
 	return 0;
 }
@@ -210,6 +238,8 @@ static int run(struct persist_cli *c, struct root *r)
 	in_force(s, c->dev, sched, sizeof(sched));
 	tunable_session_close(s);
 	if (!status)
+		status = earlier(c, &id, file, set, &n);
+	if (!status)
 		status = merge(got, ngot, sched, set, &n);
 	if (!status && n == 0)
 		status = fail(1, "%s has none of the queue settings a rule could set", c->dev);
@@ -222,7 +252,7 @@ static int run(struct persist_cli *c, struct root *r)
 	}
 	if (!status) {
 		printf("%s:\n%s", path, rule);
-		if (geteuid() != 0 && access(c->rules_dir, W_OK) < 0)
+		if (!may_write(c))
 			status = fail(1, "%s is root's: run it as root to write the rule above (sudo blktune persist ...)",
 				      c->rules_dir);
 		else if (!confirmed(c, path))

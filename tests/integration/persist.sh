@@ -93,6 +93,7 @@ fi
 # boot the parameter is written under the kernel's default scheduler (none
 # here: no iosched/ at all) and lost. kyber is not the default of any disk.
 if t_have_sched kyber "$qa"; then
+	rm -f "$f" # a rule of its own, not added to the one above
 	echo kyber > "$qa/scheduler"
 	lat=$(($(q "$a" iosched/read_lat_nsec) + 1000000))
 	echo "$lat" > "$qa/iosched/read_lat_nsec"
@@ -114,6 +115,21 @@ if t_have_sched kyber "$qa"; then
 else
 	t_absent "kyber ($(cat "$qa/scheduler")): a parameter persisted alone untested here"
 fi
+
+# A later call adds to the rule blktune wrote before; a rule edited by hand
+# is never replaced, as p refuses it.
+rm -f "$f"
+"$BLKTUNE" persist "$a" read_ahead_kb=$want_ra --rules-dir "$rules" --yes > /dev/null 2>&1
+"$BLKTUNE" persist "$a" nr_requests=64 --rules-dir "$rules" --yes > /dev/null 2>&1
+t_eq "a second persist: exit status" "$?" 0
+t_check "the rule holds the new nr_requests" grep -qF 'ATTR{queue/nr_requests}="64"' "$f"
+t_check "and read_ahead_kb, persisted before" grep -qF "ATTR{queue/read_ahead_kb}=\"$want_ra\"" "$f"
+sed -i '/^ACTION/s/$/, RUN+="\/bin\/true"/' "$f"
+cp "$f" "$T_TMP/edited"
+"$BLKTUNE" persist "$a" nr_requests=32 --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+t_eq "a rule edited by hand is refused (exit 2)" "$?" 2
+t_check "in one line naming the file" grep -qxF "blktune persist: $f is not the rule blktune wrote for this disk: left as it is" "$T_TMP/err"
+t_check "and it is left as it was" cmp -s "$f" "$T_TMP/edited"
 
 # --remove
 "$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null
