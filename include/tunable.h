@@ -83,6 +83,13 @@ int tunable_set(struct tunable_session *s, const char *dev, const char *name, co
  * 0, or res->err with res->msg as tunable_set says it. */
 int tunable_check(struct tunable_session *s, const char *dev, const char *name, const char *value,
 		  struct tunable_result *res);
+/* The limits tunable_check would validate name's value against on dev,
+ * were sched the scheduler in force (NULL: the one in force): nr_requests
+ * may reach the kernel's MAX_SCHED_RQ under a scheduler, only the hardware
+ * queue depth under none. For a udev rule that selects a scheduler before
+ * the rest. Returns 0, or -ENOENT for a name the table has no device row for. */
+int tunable_limits_under(const struct root *r, const char *dev, const char *name, const char *sched,
+			 struct tunable_limits *lim);
 /* dir > 0 up (double, +1, next choice), dir < 0 down. */
 int tunable_step(struct tunable_session *s, const char *dev, const char *name, int dir,
 		 struct tunable_result *res);

@@ -292,6 +292,17 @@ static const char *other_device(const struct journal_entry *e, const struct iden
 
 /* ---- resolving names to files ---- */
 
+/* t->path of name, a device row (t->def): 0, or -EINVAL for a path
+ * that would leave the device's directory. */
+static int target_path(struct target *t, const char *dev, const char *name)
+{
+	if (tunable_table_is_generic(t->def))
+		snprintf(t->path, sizeof(t->path), "sys/block/%s/queue/%s", dev, name);
+	else
+		snprintf(t->path, sizeof(t->path), "sys/block/%s/%s", dev, t->def->path);
+	return root_check_path(t->path);
+}
+
 static int resolve(const struct root *r, const char *dev, const char *name, struct target *t,
 		   char *msg, size_t msg_size)
 {
@@ -321,11 +332,7 @@ static int resolve(const struct root *r, const char *dev, const char *name, stru
 		catf(msg, msg_size, 0, "%s: unknown tunable %s", dev, name);
 		return -ENOENT;
 	}
-	if (tunable_table_is_generic(t->def))
-		snprintf(t->path, sizeof(t->path), "sys/block/%s/queue/%s", dev, name);
-	else
-		snprintf(t->path, sizeof(t->path), "sys/block/%s/%s", dev, t->def->path);
-	if (root_check_path(t->path) || !root_exists(r, t->path)) {
+	if (target_path(t, dev, name) || !root_exists(r, t->path)) {
 		catf(msg, msg_size, 0, "%s has no %s%s", dev, name,
 			 strncmp(name, "iosched/", 8) == 0 ? " (not a parameter of its active scheduler)" : "");
 		return -ENOENT;
@@ -400,13 +407,14 @@ static unsigned long long mem_total_kb(const struct root *r)
 	return strtoull(p + 9, NULL, 10);
 }
 
-/* A device's limits for a value. A restore puts back what the kernel held,
- * so it is checked against the kernel's limits only, never blktune's
- * advice (a read_ahead_kb larger than memory). */
+/* A device's limits for a value, under sched (NULL: the scheduler in
+ * force). A restore puts back what the kernel held, so it is checked
+ * against the kernel's limits only, never blktune's advice (a read_ahead_kb
+ * larger than memory). */
 static void limits_for(const struct root *r, const char *dev, const struct target *t, bool restore,
-		       struct tunable_limits *lim)
+		       const char *sched, struct tunable_limits *lim)
 {
-	char raw[TUNABLE_VALUE_MAX], sched[64], rel[PATH_MAX];
+	char raw[TUNABLE_VALUE_MAX], active[64], rel[PATH_MAX];
 	unsigned long long v;
 
 	tunable_table_limits(t->def, lim);
@@ -427,7 +435,10 @@ static void limits_for(const struct root *r, const char *dev, const struct targe
 	} else if (strcmp(t->def->name, "nr_requests") == 0) {
 		long long depth = tag_depth(r, dev);
 
-		active_scheduler(r, dev, sched, sizeof(sched));
+		if (!sched) {
+			active_scheduler(r, dev, active, sizeof(active));
+			sched = active;
+		}
 		if (strcmp(sched, "none") != 0) {
 			lim->max = SCHED_MAX_RQ;
 			lim->why_max = "the kernel's limit with a scheduler";
@@ -441,6 +452,21 @@ static void limits_for(const struct root *r, const char *dev, const struct targe
 	} else if (t->def->type == TUNABLE_CPULIST) {
 		cpu_choices(r, lim->choices, sizeof(lim->choices));
 	}
+}
+
+int tunable_limits_under(const struct root *r, const char *dev, const char *name, const char *sched,
+			 struct tunable_limits *lim)
+{
+	struct target t = { .def = tunable_table_find(name) };
+
+	/* the file itself need not exist: a parameter of a scheduler not in force */
+	if (!t.def || t.def->place != TUNABLE_PLACE_DEVICE)
+		return -ENOENT;
+	snprintf(t.name, sizeof(t.name), "%s", name);
+	if (target_path(&t, dev, name))
+		return -ENOENT;
+	limits_for(r, dev, &t, false, sched, lim);
+	return 0;
 }
 
 /* Up to max names of a device directory's entries (slaves/, holders/). */
@@ -591,7 +617,7 @@ static int fill_info(struct tunable_session *s, const char *dev, const struct ta
 	if (err)
 		return err;
 	snprintf(out->start, sizeof(out->start), "%s", start_value(s, dev, t->name, out->value));
-	limits_for(s->root, dev, t, false, &out->lim);
+	limits_for(s->root, dev, t, false, NULL, &out->lim);
 	tunable_table_range_text(t->def, &out->lim, out->range, sizeof(out->range));
 	layer_note(s->root, dev, t, out->note, sizeof(out->note));
 	out->writable = s->writable && t->def->writable && file_writable(s->root, t->path);
@@ -973,7 +999,7 @@ static int prepare(struct tunable_session *s, const char *dev, const char *name,
 			    "the kernel made this file read-only on this device");
 	if ((err = read_value(s->root, t, res->before, sizeof(res->before))) != 0)
 		return fail(res, err, strerror(-err));
-	limits_for(s->root, dev, t, false, lim);
+	limits_for(s->root, dev, t, false, NULL, lim);
 	return 0;
 }
 
@@ -1184,7 +1210,7 @@ static enum fate restore_one(struct tunable_session *s, const struct journal_ent
 		snprintf(why, wsize, "%s is read-only for blktune: never written", t.name);
 		return FATE_ASIDE;
 	}
-	limits_for(s->root, e->dev, &t, true, &lim);
+	limits_for(s->root, e->dev, &t, true, NULL, &lim);
 	if (tunable_table_validate(t.def, &lim, e->value, norm, sizeof(norm), msg, sizeof(msg)) != 0) {
 		snprintf(why, wsize, "%s refused: %s", e->value, msg);
 		return FATE_ASIDE;
