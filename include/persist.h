@@ -56,6 +56,14 @@ void persist_sort(struct persist_setting *set, size_t n);
 int persist_merge(struct persist_setting *set, size_t n, size_t max, const struct persist_setting *add,
 		  const char *sched, char *note, size_t notelen);
 
+/* Validate the rule's settings on dev as --set would, each under the
+ * scheduler the rule selects (else sched, the one in force): the rule
+ * writes them after it, and nr_requests' limit is another under none (the
+ * hardware queue depth) than under a scheduler. Values are normalised in
+ * place. Returns 0, or -errno with msg naming the setting refused and why. */
+int persist_check(const struct root *r, const char *dev, struct persist_setting *set, size_t n,
+		  const char *sched, char *msg, size_t msglen);
+
 /* The rule file's name, "60-blktune-<identity>.rules". */
 void persist_file_name(const struct persist_id *id, char *buf, size_t len);
 

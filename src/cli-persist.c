@@ -85,11 +85,12 @@ static int parse(int argc, char **argv, struct persist_cli *c)
 	return 0;
 }
 
-/* One setting: the value asked (validated like --set) or the one in force. */
+/* One setting: the value asked (persist_check validates it, under the
+ * rule's scheduler) or the one in force. */
 static int setting(struct tunable_session *s, const char *dev, const char *arg, bool named,
 		   struct persist_setting *out)
 {
-	char name[TUNABLE_NAME_MAX], msg[TUNABLE_MSG_MAX], norm[TUNABLE_VALUE_MAX];
+	char name[TUNABLE_NAME_MAX], msg[TUNABLE_MSG_MAX];
 	const char *eq = strchr(arg, '=');
 	struct tunable_info info;
 	int err;
@@ -106,15 +107,10 @@ static int setting(struct tunable_session *s, const char *dev, const char *arg, 
 		return -EPERM;
 	}
 	snprintf(out->name, sizeof(out->name), "%s", name);
-	if (!eq) {
-		snprintf(out->value, sizeof(out->value), "%s", info.value);
-		return 0;
+	if (snprintf(out->value, sizeof(out->value), "%s", eq ? eq + 1 : info.value) >= (int)sizeof(out->value)) {
+		fail(0, "%s: a value longer than %zu bytes", name, sizeof(out->value) - 1);
+		return -ENAMETOOLONG;
 	}
-	if ((err = tunable_table_validate(info.def, &info.lim, eq + 1, norm, sizeof(norm), msg, sizeof(msg))) < 0) {
-		fail(0, "%s %s refused: %s", name, eq + 1, msg);
-		return err;
-	}
-	snprintf(out->value, sizeof(out->value), "%s", norm);
 	return 0;
 }
 
@@ -237,10 +233,17 @@ static int run(struct persist_cli *c, struct root *r)
 			ngot++;
 	in_force(s, c->dev, sched, sizeof(sched));
 	tunable_session_close(s);
+	/* a scheduler asked for is one of the device's before merge() compares
+	 * it; the rest is checked in the whole rule, under its scheduler */
+	for (size_t i = 0; !status && i < ngot; i++)
+		if (!strcmp(got[i].name, "scheduler") && persist_check(r, c->dev, &got[i], 1, sched, why, sizeof(why)) < 0)
+			status = fail(2, "%s", why);
 	if (!status)
 		status = earlier(c, &id, file, set, &n);
 	if (!status)
 		status = merge(got, ngot, sched, set, &n);
+	if (!status && persist_check(r, c->dev, set, n, sched, why, sizeof(why)) < 0)
+		status = fail(2, "%s", why);
 	if (!status && n == 0)
 		status = fail(1, "%s has none of the queue settings a rule could set", c->dev);
 	if (!status) {

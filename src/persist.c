@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "safe-file.h"
+#include "tunable.h"
 
 static const char *const key_match[] = {
 	[PERSIST_WWN] = "ENV{ID_WWN}",
@@ -239,6 +240,34 @@ int persist_merge(struct persist_setting *set, size_t n, size_t max, const struc
 		snprintf(set[s].value, sizeof(set[s].value), "%s", want);
 	}
 	return (int)n;
+}
+
+int persist_check(const struct root *r, const char *dev, struct persist_setting *set, size_t n,
+		  const char *sched, char *msg, size_t msglen)
+{
+	char norm[sizeof(set->value)], why[256];
+	int s = find_setting(set, n, "scheduler"), err;
+	struct tunable_limits lim;
+
+	/* at boot the rule's scheduler is in force when the rest is written */
+	if (s >= 0)
+		sched = set[s].value;
+	for (size_t i = 0; i < n; i++) {
+		const struct tunable_def *def = tunable_table_find(set[i].name);
+
+		if (!persist_allowed(def) || tunable_limits_under(r, dev, set[i].name, sched, &lim) < 0) {
+			snprintf(msg, msglen, "%s: not a queue setting a udev rule may write", set[i].name);
+			return -EPERM;
+		}
+		if ((err = tunable_table_validate(def, &lim, set[i].value, norm, sizeof(norm), why, sizeof(why))) < 0) {
+			snprintf(msg, msglen, "%s %s refused%s%s: %s", set[i].name, set[i].value,
+				 s >= 0 && (size_t)s != i ? " under scheduler " : "", s >= 0 && (size_t)s != i ? sched : "",
+				 why);
+			return err;
+		}
+		snprintf(set[i].value, sizeof(set[i].value), "%s", norm);
+	}
+	return 0;
 }
 
 void persist_file_name(const struct persist_id *id, char *buf, size_t len)

@@ -15,9 +15,11 @@ b=${T_LOOP#/dev/}
 q() { cat "/sys/block/$1/queue/$2"; }
 sched() { sed -E 's/.*\[(.*)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
 a_ra=$(q "$a" read_ahead_kb) a_sched=$(sched "$a") b_ra=$(q "$b" read_ahead_kb) b_sched=$(sched "$b")
+a_nr=$(q "$a" nr_requests)
 restore() {
 	echo "$a_ra" > "/sys/block/$a/queue/read_ahead_kb"
 	echo "$a_sched" > "/sys/block/$a/queue/scheduler"
+	echo "$a_nr" > "/sys/block/$a/queue/nr_requests"
 	echo "$b_ra" > "/sys/block/$b/queue/read_ahead_kb"
 	echo "$b_sched" > "/sys/block/$b/queue/scheduler"
 }
@@ -130,6 +132,34 @@ cp "$f" "$T_TMP/edited"
 t_eq "a rule edited by hand is refused (exit 2)" "$?" 2
 t_check "in one line naming the file" grep -qxF "blktune persist: $f is not the rule blktune wrote for this disk: left as it is" "$T_TMP/err"
 t_check "and it is left as it was" cmp -s "$f" "$T_TMP/edited"
+
+# nr_requests is checked against its limit under the rule's scheduler: with
+# none it is the hardware queue depth (loop: 128), with a scheduler 2048;
+# udev writes the scheduler first, and a value over the limit is EINVAL.
+rm -f "$f"
+depth=$(sort -n "/sys/block/$a"/mq/*/nr_tags 2> /dev/null | head -1)
+if t_have_sched mq-deadline "$qa" && [ -n "$depth" ] && [ "$depth" -lt 2048 ]; then
+	echo mq-deadline > "$qa/scheduler"
+	"$BLKTUNE" persist "$a" scheduler=none nr_requests=2048 --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+	t_eq "nr_requests over the queue depth with scheduler none, mq-deadline in force: refused (exit 2)" "$?" 2
+	t_check "saying the limit under none" grep -q "nr_requests 2048 refused under scheduler none.*($depth, the hardware queue depth" "$T_TMP/err"
+	t_check "nothing written" test ! -e "$f"
+	"$BLKTUNE" persist "$a" scheduler=none nr_requests=$depth --rules-dir "$rules" --yes > /dev/null 2>&1
+	t_eq "nr_requests at the queue depth with none: exit status" "$?" 0
+	cp "$f" "$T_TMP/kept"
+	"$BLKTUNE" persist "$a" nr_requests=2048 --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+	t_eq "then nr_requests=2048 alone, mq-deadline in force: refused under the rule's none (exit 2)" "$?" 2
+	t_check "the rule left as it was" cmp -s "$f" "$T_TMP/kept"
+	echo none > "$qa/scheduler"
+	"$BLKTUNE" persist "$a" scheduler=mq-deadline nr_requests=1024 --rules-dir "$rules" --yes > /dev/null 2>&1
+	t_eq "nr_requests=1024 with mq-deadline, none in force: exit status" "$?" 0
+	run_udev "$a"
+	t_eq "udevadm test: mq-deadline" "$(sched "$a")" mq-deadline
+	t_eq "udevadm test: nr_requests 1024 written under it" "$(q "$a" nr_requests)" 1024
+	t_check "udev wrote every value" test -z "$(grep 'Failed to write' "$T_TMP/udev-$a.log")"
+else
+	t_absent "mq-deadline or a queue depth under 2048 ($(cat "$qa/scheduler"), ${depth:-no mq/}): nr_requests' limit untested here"
+fi
 
 # --remove
 "$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null

@@ -241,6 +241,66 @@ START_TEST(merge_keeps_the_scheduler_with_its_parameters)
 }
 END_TEST
 
+/* Each value is checked as --set checks it, under the scheduler the rule
+ * selects (udev writes it first): nr_requests may reach 2048 under one,
+ * only the hardware queue depth under none. */
+START_TEST(check_under_the_rules_scheduler)
+{
+	struct root *r = tree(NULL, "/var/lib/disk.img\n");
+	struct persist_setting set[3];
+	char p[256], msg[512];
+
+	const char *files[][2] = {
+		{ "queue/scheduler", "none [mq-deadline] kyber\n" },
+		{ "mq/0/nr_tags", "128\n" },
+		{ "mq/1/nr_tags", "256\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/sys/block/loop2/%s", dir, files[i][0]);
+		unit_write_file(p, files[i][1]);
+	}
+	/* none selected, mq-deadline in force: the smallest queue's depth */
+	set[0] = (struct persist_setting){ "scheduler", "none" };
+	set[1] = (struct persist_setting){ "nr_requests", "2048" };
+	ck_assert_int_eq(persist_check(r, "loop2", set, 2, "mq-deadline", msg, sizeof(msg)), -ERANGE);
+	ck_assert_str_eq(msg, "nr_requests 2048 refused under scheduler none: above the device's limit (128, the "
+			      "hardware queue depth, scheduler none)");
+	snprintf(set[1].value, sizeof(set[1].value), "129");
+	ck_assert_int_eq(persist_check(r, "loop2", set, 2, "mq-deadline", msg, sizeof(msg)), -ERANGE);
+	snprintf(set[1].value, sizeof(set[1].value), "128");
+	ck_assert_int_eq(persist_check(r, "loop2", set, 2, "mq-deadline", msg, sizeof(msg)), 0);
+	/* no scheduler in the rule: the one in force, as given */
+	snprintf(set[0].value, sizeof(set[0].value), "2048");
+	snprintf(set[0].name, sizeof(set[0].name), "nr_requests");
+	ck_assert_int_eq(persist_check(r, "loop2", set, 1, "mq-deadline", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_check(r, "loop2", set, 1, "none", msg, sizeof(msg)), -ERANGE);
+	ck_assert_str_eq(msg, "nr_requests 2048 refused: above the device's limit (128, the hardware queue depth, "
+			      "scheduler none)");
+	/* NULL: the one the device has now */
+	ck_assert_int_eq(persist_check(r, "loop2", set, 1, NULL, msg, sizeof(msg)), 0);
+	/* a scheduler selected, none in force: the kernel's limit with one */
+	set[0] = (struct persist_setting){ "nr_requests", "2048" };
+	set[1] = (struct persist_setting){ "scheduler", " kyber" };
+	ck_assert_int_eq(persist_check(r, "loop2", set, 2, "none", msg, sizeof(msg)), 0);
+	ck_assert_str_eq(set[1].value, "kyber"); /* normalised as --set writes it */
+	snprintf(set[0].value, sizeof(set[0].value), "2049");
+	ck_assert_int_eq(persist_check(r, "loop2", set, 2, "none", msg, sizeof(msg)), -ERANGE);
+	ck_assert_str_eq(msg, "nr_requests 2049 refused under scheduler kyber: above the device's limit (2048, the "
+			      "kernel's limit with a scheduler)");
+	/* the table's checks as --set makes them, and rows a rule may not write */
+	set[0] = (struct persist_setting){ "scheduler", "bfq" };
+	ck_assert_int_eq(persist_check(r, "loop2", set, 1, "none", msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, "scheduler bfq refused: not one of: none mq-deadline kyber");
+	set[0] = (struct persist_setting){ "write_cache", "write through" };
+	ck_assert_int_eq(persist_check(r, "loop2", set, 1, "none", msg, sizeof(msg)), -EPERM);
+	set[0] = (struct persist_setting){ "nr_requests", "2" };
+	ck_assert_int_eq(persist_check(r, "loop2", set, 1, "mq-deadline", msg, sizeof(msg)), -ERANGE);
+	ck_assert_str_eq(msg, "nr_requests 2 refused: below the minimum 4");
+	done(r);
+}
+END_TEST
+
 /* The udev database is read whole: a property past 8 KiB of S: lines is
  * found, a longer key sharing the prefix is not taken for it, and a value
  * that would not fit is refused, never cut. */
@@ -660,6 +720,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, identities_a_rule_cannot_quote);
 	tcase_add_test(tc, rule_text_and_order);
 	tcase_add_test(tc, merge_keeps_the_scheduler_with_its_parameters);
+	tcase_add_test(tc, check_under_the_rules_scheduler);
 	tcase_add_test(tc, udev_database_read_whole);
 	tcase_add_test(tc, loop_file_never_cut);
 	tcase_add_test(tc, quotable_edges);
