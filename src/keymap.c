@@ -249,6 +249,13 @@ static unsigned act_tun_persist(struct ui *u)
 			ui_status(u, "%s: no scheduler in force to persist with it", t->name);
 		return ACT_REDRAW;
 	}
+	/* nr_requests' limit is another under the rule's scheduler than under
+	 * the one in force */
+	if (persist_check(u->app->root, u->tun_dev, set, (size_t)n, i < u->ntun ? u->tun[i].value : NULL, why,
+			  sizeof(why)) < 0) {
+		ui_status(u, "not persisted: %s", why);
+		return ACT_REDRAW;
+	}
 	persist_sort(set, (size_t)n);
 	if ((i = persist_rule(&id, u->tun_dev, set, (size_t)n, u->persist_rule, sizeof(u->persist_rule))) < 0) {
 		ui_status(u, i == -ENOSPC ? "the rule for %s would be too long" :

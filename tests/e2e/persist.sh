@@ -11,7 +11,9 @@ name=${T_LOOP#/dev/}
 rules=$T_TMP/rules
 mkdir -m 0755 "$rules"
 sched0=$(sed -E 's/.*\[([^]]*)\].*/\1/' "/sys/block/$name/queue/scheduler")
-trap 'echo "$sched0" > "/sys/block/$name/queue/scheduler"; tm_stop; t_cleanup' EXIT
+nr0=$(cat "/sys/block/$name/queue/nr_requests")
+trap 'echo "$sched0" > "/sys/block/$name/queue/scheduler"; echo "$nr0" > "/sys/block/$name/queue/nr_requests"
+	tm_stop; t_cleanup' EXIT
 ra=$(cat "/sys/block/$name/queue/read_ahead_kb")
 backing=$(cat "/sys/block/$name/loop/backing_file")
 tm_start "BLKTUNE_RULES_DIR='$rules' XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.5 --no-trace \
@@ -105,5 +107,25 @@ if t_have_sched kyber "$q" && t_have_sched mq-deadline "$q"; then
 	rm -f "$f"
 else
 	t_absent "kyber or mq-deadline ($(cat "$q/scheduler")): scheduler parameters' rules untested here"
+fi
+# nr_requests is checked under the scheduler the rule selects, not the one
+# in force: under none its limit is the hardware queue depth, and udev's
+# write of a larger value would fail at boot.
+depth=$(sort -n "/sys/block/$name"/mq/*/nr_tags 2> /dev/null | head -1)
+if t_have_sched mq-deadline "$q" && [ -n "$depth" ] && [ "$depth" -lt 2048 ]; then
+	"$BLKTUNE" persist "$name" scheduler=none --rules-dir "$rules" --yes > /dev/null 2>&1
+	f=$(ls "$rules"/60-blktune-loop-*.rules 2> /dev/null)
+	cp "$f" "$T_TMP/kept"
+	echo mq-deadline > "$q/scheduler"
+	echo 2048 > "$q/nr_requests"
+	t_check "the panel shows nr_requests 2048" tm_wait "^ *nr_requests  *2048 " 3
+	t_check "the nr_requests row is selected" pick "Requests the queue may hold"
+	tm_keys p
+	t_check "p refuses it over the queue depth under the rule's scheduler none" \
+		tm_wait "not persisted: nr_requests 2048 refused under scheduler none" 3
+	t_check "the rule is left as it was" cmp -s "$f" "$T_TMP/kept"
+	rm -f "$f"
+else
+	t_absent "mq-deadline or a queue depth under 2048 ($(cat "$q/scheduler"), ${depth:-no mq/}): p's nr_requests limit untested here"
 fi
 t_done
