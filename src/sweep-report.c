@@ -51,6 +51,11 @@ static bool measured(const struct sweep_report *rp, int fig)
 	return false;
 }
 
+/* A cell's text: out holds FORMAT_PLAIN_MAX bytes, room for any double
+ * with its decimals (a 1e30 from a crafted sweep.csv was cut to 31
+ * characters, a wrong number). */
+#define CELL_MAX FORMAT_PLAIN_MAX
+
 static void cell(double v, int prec, char *out, size_t len)
 {
 	if (isnan(v))
@@ -90,7 +95,7 @@ void sweep_report_table(FILE *f, const struct sweep_report *rp, int fig, bool ju
 	fprintf(f, "  %-14s %4s %14s %12s %7s %9s  %s\n", rp->info->tunable[0] ? rp->info->tunable : "value", "runs",
 		"mean", "+- 95% CI", "CV %", "change %", "verdict");
 	for (size_t v = 0; v < nv; v++) {
-		char m[32], ci[32], cv[32], ch[32];
+		char m[CELL_MAX], ci[CELL_MAX], cv[CELL_MAX], ch[CELL_MAX];
 		cell(st[v].s.mean, prec, m, sizeof(m));
 		cell(st[v].ci, prec, ci, sizeof(ci));
 		cell(st[v].cv_pct, 1, cv, sizeof(cv));
@@ -161,18 +166,18 @@ static void runs_table(FILE *f, const struct sweep_report *rp)
 		"status");
 	for (size_t i = 0; i < rp->nruns; i++) {
 		const struct sweep_run *r = &rp->runs[i];
-		char c[9][32];
+		char c[8][CELL_MAX];
 		double fio = r->fig[SF_FIO_READ_MB_S] + r->fig[SF_FIO_WRITE_MB_S];
 		if (isnan(fio))
 			fio = isnan(r->fig[SF_FIO_READ_MB_S]) ? r->fig[SF_FIO_WRITE_MB_S] : r->fig[SF_FIO_READ_MB_S];
-		cell(r->window_s, 3, c[0], 32);
-		cell(r->busy_s, 3, c[1], 32);
-		cell(r->head_s * 1000, 0, c[2], 32);
-		cell(r->tail_s * 1000, 0, c[3], 32);
-		cell(r->idle_pct, 1, c[4], 32);
-		cell(r->fig[SF_MB_S], 2, c[5], 32);
-		cell(r->fig[SF_OWN_MB_S], 2, c[6], 32);
-		cell(fio, 2, c[7], 32);
+		cell(r->window_s, 3, c[0], sizeof(c[0]));
+		cell(r->busy_s, 3, c[1], sizeof(c[1]));
+		cell(r->head_s * 1000, 0, c[2], sizeof(c[2]));
+		cell(r->tail_s * 1000, 0, c[3], sizeof(c[3]));
+		cell(r->idle_pct, 1, c[4], sizeof(c[4]));
+		cell(r->fig[SF_MB_S], 2, c[5], sizeof(c[5]));
+		cell(r->fig[SF_OWN_MB_S], 2, c[6], sizeof(c[6]));
+		cell(fio, 2, c[7], sizeof(c[7]));
 		fprintf(f, "  %5zu %-14s %6ld %9s %9s %8s %8s %6s %5zu %10s %10s %10s %6d\n", r->order, r->value,
 			r->repeat, c[0], c[1], c[2], c[3], c[4], r->intervals, c[5], c[6], c[7], r->status);
 	}
@@ -196,7 +201,7 @@ void sweep_report_cpus(FILE *f, const struct sweep_report *rp)
 		for (unsigned c = 0; c < ncpu; c++) {
 			double sum[SCP_COUNT] = { 0 };
 			size_t k = 0;
-			char cells[SCP_COUNT][16];
+			char cells[SCP_COUNT][CELL_MAX];
 			for (size_t i = 0; i < rp->nruns; i++) {
 				const struct sweep_run *r = &rp->runs[i];
 				if (strcmp(r->asked, vals[v]) || c >= r->ncpu || isnan(r->cpu[c][0]))

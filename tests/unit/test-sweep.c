@@ -1105,6 +1105,16 @@ static void has_line(const char *text, const char *line)
 	}
 }
 
+/* text holds needle; else the report goes to stderr (too long for
+ * Check's message) */
+static void has_text(const char *text, const char *needle)
+{
+	if (!strstr(text, needle)) {
+		fprintf(stderr, "%s", text);
+		ck_abort_msg("no '%.200s' in the report (on stderr)", needle);
+	}
+}
+
 START_TEST(test_report_text_exact)
 {
 	static struct sweep_run runs[9];
@@ -1279,18 +1289,125 @@ START_TEST(test_report_edges)
 	fixed_info(&info);
 	info.model[0] = info.vendor[0] = '\0';
 	runs[5].head_s = 2.0; /* 2000 ms, 1998 if scaled by 999 */
+	runs[6].fig[SF_OWN_MB_S] = 1e30; /* from a crafted sweep.csv: printed whole */
 	text = report_text(runs, 9, &info, metrics, 1);
-	ck_assert_msg(strstr(text, "\nDevice loop7\n  model: n/a\n  vendor: n/a\n") != NULL, "%s", text);
+	has_text(text, " 1000000000000000019884624838656.00 ");
+	has_text(text, "\nDevice loop7\n  model: n/a\n  vendor: n/a\n");
 	has_line(text, "      6 4096                2    12.000    11.500     2000      250    4.2    12      90.00          -          -      0");
 	/* fixed_runs has a short run (5) and an idle one (8): both warned */
 	p = strstr(text, "\nWarnings\n");
 	ck_assert_ptr_nonnull(p);
 	for (char *q = p; (q = strstr(q, "\n  warning: ")) != NULL; q++)
 		nwarn++;
-	ck_assert_msg(strstr(p, "warning: run 5 (1024, repeat 2): window 3 s is shorter than 10 intervals (10 s)\n") != NULL, "%s", p);
-	ck_assert_msg(strstr(p, "warning: run 8 (1024, repeat 3): the device was idle 20% of the window\n") != NULL, "%s", p);
-	ck_assert_uint_ge(nwarn, 2);
-	ck_assert_msg(!strstr(p, "  none\n"), "%s", p);
+	ck_assert_str_eq(p, "\nWarnings\n"
+			    "  warning: run 5 (1024, repeat 2): window 3 s is shorter than 10 intervals (10 s)\n"
+			    "  warning: run 8 (1024, repeat 3): the device was idle 20% of the window\n");
+	ck_assert_uint_eq(nwarn, 2);
+	/* the plot: 12 rows and a 60-column axis under its title */
+	p = strstr(text, "against max_sectors_kb (log scale)\n");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(p, '\n') + 1;
+	for (int row = 0; row < 12; row++, p = strchr(p, '\n') + 1)
+		ck_assert_msg(strstr(p, " |") < strchr(p, '\n'), "plot row %d: %.80s", row, p);
+	ck_assert_msg(!strncmp(p, "          +", 11) && strspn(p + 11, "-") == 60 && p[71] == '\n', "%.80s", p);
+	free(text);
+
+	/* The judged figure a metric: its table first, device MB/s among the
+	 * others; each metric measured has a table, one only some run
+	 * measured (IOPS, run 1) too, and a metric beyond those named has
+	 * none. 15 significant digits of the size. A sweep.info without an
+	 * interval: warnings judge windows against 1 s. */
+	fixed_info(&info);
+	snprintf(info.plot, sizeof(info.plot), "metric:ops");
+	info.size_bytes = 999999999999999.0;
+	info.interval = NAN;
+	{
+		struct sweep_metric_opt two[3] = { { "ops", "x" }, { "two", "y" }, { "", "" } };
+
+		for (int k = 0; k < 9; k++) {
+			runs[k].metric[1] = 2.0 * k;
+			runs[k].metric[2] = 7; /* not a metric of this sweep */
+		}
+		runs[0].fig[SF_IOPS] = 5;
+		text = report_text(runs, 9, &info, two, 2);
+	}
+	has_text(text, "size: 999999999999999 bytes");
+	has_text(text, "ops (--metric, higher/lower only) (metric:ops), the judged figure\n");
+	has_text(text, "\ndevice MB/s, reads and writes (mb_s)\n");
+	has_text(text, "(metric:two)\n");
+	has_text(text, "(iops)\n");
+	has_text(text, "window 3 s is shorter than 10 intervals (10 s)");
+	has_text(text, "ops (--metric, higher/lower only): mean of repeats, bars 95% CI,");
+	nwarn = 0; /* tables of metrics: ops and two, not the third */
+	for (char *q = text; (q = strstr(q, "(metric:")) != NULL; q++)
+		nwarn++;
+	ck_assert_uint_eq(nwarn, 2);
+	free(text);
+	/* A value list filling sweep.info's whole field (2047 characters):
+	 * every table, the plot and the warnings label the last value
+	 * whole. 15 significant digits of a fraction. */
+	{
+		size_t len = 0;
+
+		for (int v = 0; v < 64; v++)
+			len += (size_t)snprintf(info.values + len, sizeof(info.values) - len, "%s%031d", v ? "," : "", v);
+		ck_assert_uint_eq(len, 64 * 31 + 63);
+		snprintf(info.baseline, sizeof(info.baseline), "%031d", 0);
+		snprintf(info.plot, sizeof(info.plot), "mb_s");
+		info.settle = 0.123456789012345;
+		text = report_text(runs, 9, &info, metrics, 1);
+		has_text(text, "settle 0.123456789012345 s after");
+		/* the last value ends the value list: its row in the judged table */
+		p = strstr(text, "\n  0000000000000000000000000000063    0 ");
+		ck_assert_msg(p != NULL, "no row of the whole last value");
+		free(text);
+		fixed_info(&info);
+	}
+	/* a judged figure of both directions whose title does not say so */
+	snprintf(info.plot, sizeof(info.plot), "util");
+	for (int k = 0; k < 9; k++)
+		runs[k].fig[SF_UTIL] = 50 + k;
+	text = report_text(runs, 9, &info, metrics, 1);
+	has_text(text, "\n%util (mean of intervals), reads and writes: mean of repeats, bars 95% CI,");
+	free(text);
+
+	/* More values than a sweep has (sweep.info does not limit them): the
+	 * first 64; more warnings than the report holds: the first 64. */
+	{
+		static struct sweep_run many[30];
+		size_t len = 0;
+
+		fixed_info(&info);
+		info.values[0] = '\0';
+		for (int v = 1; v <= 65; v++)
+			len += (size_t)snprintf(info.values + len, sizeof(info.values) - len, "%s%d", v > 1 ? "," : "", v);
+		snprintf(info.baseline, sizeof(info.baseline), "1");
+		for (size_t k = 0; k < 30; k++) {
+			sweep_run_init(&many[k]);
+			snprintf(many[k].asked, sizeof(many[k].asked), "%zu", k % 3 + 1);
+			snprintf(many[k].value, sizeof(many[k].value), "%zu", k % 3 + 1);
+			many[k].order = k + 1;
+			many[k].repeat = 1;
+			many[k].window_s = 3;   /* short */
+			many[k].idle_pct = 50;  /* idle */
+			many[k].fig[SF_TRACE_GAP_PCT] = 40; /* traced figures lacking */
+			many[k].fig[SF_MB_S] = 100 + (double)k;
+		}
+		text = report_text(many, 30, &info, metrics, 0);
+	}
+	has_text(text, "\n  64                0 ");
+	ck_assert(!strstr(text, "\n  65 "));
+	p = strstr(text, "\nWarnings\n");
+	ck_assert_ptr_nonnull(p);
+	nwarn = 0;
+	for (char *q = p; (q = strstr(q, "\n  warning: ")) != NULL; q++)
+		nwarn++;
+	ck_assert_uint_eq(nwarn, 64);
+	/* three per run: the 64th is run 22's first, and the last */
+	if (strlen(p) < 78 || strcmp(p + strlen(p) - 78, "warning: run 22 (1, repeat 1): window 3 s is shorter than 10 intervals (10 s)\n")) {
+		fprintf(stderr, "%s", p);
+		ck_abort_msg("not the first 64 warnings (on stderr)");
+	}
 	free(text);
 
 	snprintf(r.out, sizeof(r.out), "%s/out", dir);
@@ -1321,6 +1438,13 @@ START_TEST(test_report_edges)
 	got = slurp(r.err);
 	snprintf(cmd, sizeof(cmd), "blktune report: %s: No such file or directory\n", csv);
 	ck_assert_str_eq(got, cmd);
+	free(got);
+	/* a sweep.csv of no runs (the sweep stopped before its first): a
+	 * report, exit 0 */
+	unit_write_file(csv, "value,asked,repeat\n");
+	ck_assert_int_eq(unit_in_child(report_child, &r), 0);
+	got = slurp(r.out);
+	ck_assert_msg(!strncmp(got, "blktune sweep of max_sectors_kb on loop7: ", 42), "%.100s", got);
 	free(got);
 	/* a malformed sweep.csv: its line, and nothing on stdout */
 	unit_write_file(csv, "value,asked,repeat\n1,1,x\n");
