@@ -1,6 +1,7 @@
 /* sweep: the exact-window model, fio parsers, --metric, the CSV
  * and info round trips, plain number formatting, and the report's
  * statistics checked against hand computations on fixed numbers. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -1105,6 +1106,19 @@ static void has_line(const char *text, const char *line)
 	}
 }
 
+/* Open file descriptors of this process. */
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
 /* text holds needle; else the report goes to stderr (too long for
  * Check's message) */
 static void has_text(const char *text, const char *needle)
@@ -1182,6 +1196,11 @@ START_TEST(test_report_text_exact)
 	has_line(text, "  max_sectors_kb  cpu   user%    sys%    irq%   soft%");
 	has_line(text, "  1024              0    13.0     2.0     0.5     1.0");
 	has_line(text, "  32                0       -       -       -       -");
+	/* one CPU: one row per value, then the plot */
+	has_text(text, "% of that CPU)\n  max_sectors_kb  cpu   user%    sys%    irq%   soft%\n"
+		       "  32                0       -       -       -       -\n"
+		       "  1024              0    13.0     2.0     0.5     1.0\n"
+		       "  4096              0       -       -       -       -\n\n");
 	/* tables: the judged figure, the metric measured, figures some run
 	 * measured (fio, own); none for the all-zero metric or unmeasured ones */
 	ck_assert_msg(strstr(text, "(metric:ops)") != NULL, "%s", text);
@@ -1310,6 +1329,15 @@ START_TEST(test_report_edges)
 	for (int row = 0; row < 12; row++, p = strchr(p, '\n') + 1)
 		ck_assert_msg(strstr(p, " |") < strchr(p, '\n'), "plot row %d: %.80s", row, p);
 	ck_assert_msg(!strncmp(p, "          +", 11) && strspn(p + 11, "-") == 60 && p[71] == '\n', "%.80s", p);
+	/* three repeats a value: error bars ('-' caps, '|' between) */
+	p = strstr(text, "against max_sectors_kb (log scale)\n");
+	nwarn = 0;
+	for (int row = 0; row < 12; row++) {
+		p = strchr(p, '\n') + 1;
+		for (const char *q = strstr(p, " |") + 2; *q != '\n'; q++)
+			nwarn += *q == '-' || *q == '|' || *q == '^';
+	}
+	ck_assert_uint_ge(nwarn, 3); /* a bar per value, one row at least */
 	free(text);
 
 	/* The judged figure a metric: its table first, device MB/s among the
@@ -1446,6 +1474,30 @@ START_TEST(test_report_edges)
 	got = slurp(r.out);
 	ck_assert_msg(!strncmp(got, "blktune sweep of max_sectors_kb on loop7: ", 42), "%.100s", got);
 	free(got);
+	/* stdout that cannot be written: exit 1 */
+	snprintf(cmd, sizeof(cmd), "%s", r.out);
+	snprintf(r.out, sizeof(r.out), "/dev/full");
+	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
+	snprintf(r.out, sizeof(r.out), "%s", cmd);
+	/* a refused file is closed: no descriptor left open */
+	{
+		int before = count_fds(), err = dup(2), null = open("/dev/null", O_WRONLY);
+		char *av[] = { (char *)"report", dir, NULL };
+
+		ck_assert_int_ge(err, 0);
+		ck_assert_int_ge(null, 0);
+		ck_assert_int_ge(dup2(null, 2), 0); /* the one-line error */
+		close(null);
+		ck_assert_int_eq(rename(csv, info_path), 0); /* sweep.info: a FIFO next */
+		ck_assert_int_eq(unlink(info_path), 0);
+		ck_assert_int_eq(mkfifo(info_path, 0600), 0);
+		ck_assert_int_eq(sweep_report_main(2, av), 1);
+		ck_assert_int_ge(dup2(err, 2), 0);
+		close(err);
+		ck_assert_int_eq(count_fds(), before);
+		ck_assert_int_eq(unlink(info_path), 0);
+		ck_assert_int_eq(sweep_info_save(info_path, &info, msg, sizeof(msg)), 0);
+	}
 	/* a malformed sweep.csv: its line, and nothing on stdout */
 	unit_write_file(csv, "value,asked,repeat\n1,1,x\n");
 	ck_assert_int_eq(unit_in_child(report_child, &r), 1);
