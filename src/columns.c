@@ -131,7 +131,9 @@ const struct column columns[COLUMN_COUNT] = {
 		.width = 6,
 		.prec = 1,
 		.table = true,
-		.formula = "io_ticks (ms) / interval (ms) x 100: time with I/O in flight",
+		.formula = "io_ticks (ms) / interval (ms) x 100: time with I/O in flight, at most 100 as iostat "
+			   "prints it (io_ticks is counted in jiffies and read a moment apart from the clock, so a "
+			   "busy interval can come out a little above the interval)",
 	},
 	[COLUMN_IN_FLIGHT] = {
 		.header = "inflt",
