@@ -83,6 +83,14 @@ int tunable_set(struct tunable_session *s, const char *dev, const char *name, co
  * 0, or res->err with res->msg as tunable_set says it. */
 int tunable_check(struct tunable_session *s, const char *dev, const char *name, const char *value,
 		  struct tunable_result *res);
+/* tunable_check as it will be once dev's scheduler is sched (NULL: the one
+ * in force), for a value written after a scheduler change: nr_requests'
+ * limit is another under it, and a parameter of sched (iosched/X), whose
+ * file does not exist yet, is checked against the table's row; one of
+ * another scheduler is refused (-ENOENT). res->asked gets the value
+ * normalised. */
+int tunable_check_under(struct tunable_session *s, const char *dev, const char *name, const char *value,
+			const char *sched, struct tunable_result *res);
 /* The limits tunable_check would validate name's value against on dev,
  * were sched the scheduler in force (NULL: the one in force): nr_requests
  * may reach the kernel's MAX_SCHED_RQ under a scheduler, only the hardware

@@ -980,8 +980,8 @@ static int apply(struct tunable_session *s, const char *dev, const struct target
 	return 0;
 }
 
-static int prepare(struct tunable_session *s, const char *dev, const char *name, struct target *t,
-		   struct tunable_limits *lim, struct tunable_result *res)
+static int prepare(struct tunable_session *s, const char *dev, const char *name, const char *sched,
+		   struct target *t, struct tunable_limits *lim, struct tunable_result *res)
 {
 	char msg[TUNABLE_MSG_MAX];
 	int err = tunable_check_device(s->root, dev, msg, sizeof(msg));
@@ -999,33 +999,83 @@ static int prepare(struct tunable_session *s, const char *dev, const char *name,
 			    "the kernel made this file read-only on this device");
 	if ((err = read_value(s->root, t, res->before, sizeof(res->before))) != 0)
 		return fail(res, err, strerror(-err));
-	limits_for(s->root, dev, t, false, NULL, lim);
+	limits_for(s->root, dev, t, false, sched, lim);
 	return 0;
 }
 
-/* Everything tunable_set checks before it changes anything. */
+/* Everything tunable_set checks before it changes anything, the limits
+ * under sched (NULL: the scheduler in force). */
 static int check_value(struct tunable_session *s, const char *dev, const char *name, const char *value,
-		       struct target *t, char *norm, size_t norm_size, struct tunable_result *res)
+		       const char *sched, struct target *t, char *norm, size_t norm_size,
+		       struct tunable_result *res)
 {
 	char msg[TUNABLE_MSG_MAX];
 	struct tunable_limits lim;
 	int err;
 
 	result_init(res, dev, name, value);
-	if ((err = prepare(s, dev, name, t, &lim, res)) != 0)
+	if ((err = prepare(s, dev, name, sched, t, &lim, res)) != 0)
 		return err;
 	if ((err = tunable_table_validate(t->def, &lim, value, norm, norm_size, msg, sizeof(msg))) != 0)
 		return fail(res, err, msg);
 	return 0;
 }
 
+
+/* A scheduler parameter under sched, another scheduler than the one in
+ * force: its file comes with sched, so it is checked against the table's
+ * row and limits (tunable_limits_under), not the file. */
+static int check_param_under(struct tunable_session *s, const char *dev, const char *name, const char *value,
+			     const char *sched, struct tunable_result *res)
+{
+	const struct tunable_def *def = tunable_table_find(name);
+	char msg[TUNABLE_MSG_MAX], norm[TUNABLE_VALUE_MAX];
+	struct tunable_limits lim;
+	int err = tunable_check_device(s->root, dev, msg, sizeof(msg));
+
+	if (err)
+		return fail(res, err, msg);
+	if (!strcmp(sched, "none") || (def && def->sched && strcmp(def->sched, sched))) {
+		catf(msg, sizeof(msg), 0, "%s has no %s under scheduler %s", dev, name, sched);
+		return fail(res, -ENOENT, msg);
+	}
+	if (tunable_limits_under(s->root, dev, name, sched, &lim) < 0) {
+		catf(msg, sizeof(msg), 0, "%s: unknown tunable %s", dev, name);
+		return fail(res, -ENOENT, msg);
+	}
+	if (!s->writable)
+		return fail(res, -EACCES, s->why);
+	if ((err = tunable_table_validate(def, &lim, value, norm, sizeof(norm), msg, sizeof(msg))) != 0)
+		return fail(res, err, msg);
+	snprintf(res->asked, sizeof(res->asked), "%s", norm);
+	return 0;
+}
+
+int tunable_check_under(struct tunable_session *s, const char *dev, const char *name, const char *value,
+			const char *sched, struct tunable_result *res)
+{
+	char norm[TUNABLE_VALUE_MAX], active[64];
+	struct target t;
+	int err;
+
+	result_init(res, dev, name, value);
+	if (sched) {
+		active_scheduler(s->root, dev, active, sizeof(active));
+		if (!strcmp(sched, active))
+			sched = NULL; /* the one in force: the file is there to check */
+	}
+	if (sched && !strncmp(name, "iosched/", 8))
+		return check_param_under(s, dev, name, value, sched, res);
+	if ((err = check_value(s, dev, name, value, sched, &t, norm, sizeof(norm), res)) != 0)
+		return err;
+	snprintf(res->asked, sizeof(res->asked), "%s", norm);
+	return 0;
+}
+
 int tunable_check(struct tunable_session *s, const char *dev, const char *name, const char *value,
 		  struct tunable_result *res)
 {
-	char norm[TUNABLE_VALUE_MAX];
-	struct target t;
-
-	return check_value(s, dev, name, value, &t, norm, sizeof(norm), res);
+	return tunable_check_under(s, dev, name, value, NULL, res);
 }
 
 int tunable_set(struct tunable_session *s, const char *dev, const char *name, const char *value,
@@ -1035,7 +1085,7 @@ int tunable_set(struct tunable_session *s, const char *dev, const char *name, co
 	struct target t;
 	int err;
 
-	if ((err = check_value(s, dev, name, value, &t, norm, sizeof(norm), res)) != 0)
+	if ((err = check_value(s, dev, name, value, NULL, &t, norm, sizeof(norm), res)) != 0)
 		return err;
 	snprintf(res->asked, sizeof(res->asked), "%s", norm);
 	if (same_value(t.def, norm, res->before)) {
@@ -1055,7 +1105,7 @@ int tunable_step(struct tunable_session *s, const char *dev, const char *name, i
 	int err;
 
 	result_init(res, dev, name, NULL);
-	if ((err = prepare(s, dev, name, &t, &lim, res)) != 0)
+	if ((err = prepare(s, dev, name, NULL, &t, &lim, res)) != 0)
 		return err;
 	err = tunable_table_step(t.def, &lim, res->before, dir, next, sizeof(next), msg, sizeof(msg));
 	if (err) {
