@@ -14,8 +14,12 @@
 #include <stdio.h>
 
 /* Apply each "DEV:TUNABLE=VALUE" in order (DEV may be written /dev/DEV) and
- * print what the kernel set, one line per spec. Returns 0 when every change
- * was made, 1 when any was refused or failed, 2 for a malformed spec or a
+ * print what the kernel set, one line per spec. Every value is checked
+ * first, each under the scheduler the specs before it set: one refused is
+ * said in one line and nothing is changed or journaled (2). A write the
+ * kernel refuses stops there (1): the specs before it stay applied and
+ * journaled, the rest are not tried, and a line says so. Returns 0 when
+ * every change was made, 1 then, 2 for a malformed or refused spec or a
  * journal directory that is not safe (nothing is changed then). */
 int cli_tunable_set(const char *root_dir, const char *journal_dir, const char *const *specs,
 		    size_t nspecs, FILE *out, FILE *err);

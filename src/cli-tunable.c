@@ -100,6 +100,54 @@ static int open_journal(struct tunable_session *s, struct report_ctx *ctx)
 	return unsafe(e) ? 2 : e ? 1 : 0;
 }
 
+/* The scheduler spec i is written under: the value of the last earlier
+ * spec setting its device's scheduler, else NULL (the one in force). */
+static const char *sched_before(const struct spec *p, size_t i)
+{
+	const char *sched = NULL;
+
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(p[k].dev, p[i].dev) && !strcmp(p[k].name, "scheduler"))
+			sched = p[k].value;
+	return sched;
+}
+
+/* Check every value before writing any, each under the state the specs
+ * before it will have made (the scheduler they set): a command is applied
+ * whole or not at all, unless the kernel refuses a write. Values are
+ * normalised in place. Returns 0, or 2 with one line naming the spec. */
+static int check_all(struct tunable_session *s, struct spec *p, const char *const *specs, size_t n, FILE *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tunable_result res;
+
+		if (tunable_check_under(s, p[i].dev, p[i].name, p[i].value, sched_before(p, i), &res)) {
+			char line[TUNABLE_MSG_MAX + 64];
+
+			snprintf(line, sizeof(line), "--set %s: %s; nothing changed", specs[i], res.msg);
+			put_msg(err, "blktune: ", line);
+			return 2;
+		}
+		snprintf(p[i].value, sizeof(p[i].value), "%s", res.asked);
+	}
+	return 0;
+}
+
+/* A write the kernel refused stops the command there: the specs before it
+ * stay applied (their originals are in the journal), the rest are not
+ * tried. */
+static void say_stopped(FILE *err, const char *const *specs, size_t i, size_t n)
+{
+	fprintf(err, "blktune: --set stopped at %s: ", specs[i]);
+	if (i == 0)
+		fprintf(err, "nothing before it was applied");
+	else
+		fprintf(err, "the %zu before it stay applied (blktune --restore puts them back)", i);
+	if (i + 1 < n)
+		fprintf(err, ", the %zu after it were not tried", n - i - 1);
+	fprintf(err, "\n");
+}
+
 int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *specs,
 		    size_t nspecs, FILE *out, FILE *err)
 {
@@ -138,7 +186,7 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 		fprintf(err, "blktune: --set writes kernel settings: run it as root (sudo blktune --set %s)\n",
 			nspecs > 1 ? "..." : specs[0]);
 		status = 1;
-	} else {
+	} else if ((status = check_all(s, parsed, specs, nspecs, err)) == 0) {
 		status = open_journal(s, &ctx);
 	}
 	if (status != 0) {
@@ -152,7 +200,9 @@ int cli_tunable_set(const char *root_dir, const char *jdir, const char *const *s
 
 		if (tunable_set(s, parsed[i].dev, parsed[i].name, parsed[i].value, &res)) {
 			put_msg(err, "blktune: ", res.msg);
+			say_stopped(err, specs, i, nspecs);
 			status = 1;
+			break;
 		} else {
 			put_msg(out, "", res.msg);
 		}

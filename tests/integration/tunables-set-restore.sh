@@ -23,11 +23,11 @@ set_ok() {
 		case $out in *"$4"*) t_ok "set $1=$2 says '$4'" ;; *) t_fail "set $1=$2 output: $out" ;; esac
 	fi
 }
-# refuse SPEC WORDS: exit 1, message, nothing changed
+# refuse SPEC WORDS: exit 2 (checked before any write), message, nothing changed
 refuse() {
 	local out before=$(t_queue_snapshot "$n")
 	out=$(tcli --set "$1" 2>&1)
-	t_eq "refuse $1: exit status" "$?" 1
+	t_eq "refuse $1: exit status" "$?" 2
 	case $out in *"$2"*) t_ok "refuse $1 says '$2'" ;; *) t_fail "refuse $1 output: $out" ;; esac
 	if [ "$(t_queue_snapshot "$n")" = "$before" ]; then t_ok "refuse $1: queue unchanged"
 	else t_fail "refuse $1: queue changed"; fi
@@ -110,6 +110,52 @@ for s in mq-deadline kyber bfq; do
 	esac
 done
 refuse "$n:iosched/no_such_knob=1" "has no iosched/no_such_knob"
+
+# Several specs are all checked before any is written, each under the
+# scheduler the ones before it set: under none nr_requests may not pass the
+# hardware queue depth (mq/*/nr_tags), so from mq-deadline "scheduler=none
+# nr_requests=2048" is refused whole, nothing written or journaled.
+if t_have_sched mq-deadline "$q"; then
+	tcli --set "$n:scheduler=mq-deadline" >/dev/null 2>&1
+	tags=$(sort -n /sys/block/"$n"/mq/*/nr_tags | head -1)
+	before=$(t_queue_snapshot "$n")
+	jbefore=$(cat "$T_JDIR/journal" 2>/dev/null)
+	out=$(tcli --set "$n:scheduler=none" --set "$n:nr_requests=2048" 2>&1)
+	t_eq "scheduler=none nr_requests=2048: exit status" "$?" 2
+	t_eq "scheduler=none nr_requests=2048: one line" "$out" "blktune: --set $n:nr_requests=2048: $n nr_requests \
+2048 refused: above the device's limit ($tags, the hardware queue depth, scheduler none); nothing changed"
+	t_check "scheduler=none nr_requests=2048: queue unchanged" [ "$(t_queue_snapshot "$n")" = "$before" ]
+	t_check "scheduler=none nr_requests=2048: nothing journaled" [ "$(cat "$T_JDIR/journal" 2>/dev/null)" = "$jbefore" ]
+	out=$(tcli --set "$n:scheduler=none" --set "$n:iosched/fifo_batch=8" 2>&1)
+	t_eq "scheduler=none then a parameter: exit status" "$?" 2
+	case $out in *"has no iosched/fifo_batch under scheduler none; nothing changed") t_ok "a parameter of no scheduler refused first" ;;
+		*) t_fail "scheduler=none then a parameter: $out" ;; esac
+	t_check "scheduler=none then a parameter: queue unchanged" [ "$(t_queue_snapshot "$n")" = "$before" ]
+	out=$(tcli --set "$n:scheduler=none" --set "$n:nr_requests=$tags" 2>&1)
+	t_eq "scheduler=none nr_requests=$tags: exit status" "$?" 0
+	t_eq "scheduler=none nr_requests=$tags: sysfs" "$(cat "$q/nr_requests")" "$tags"
+else
+	t_absent "mq-deadline ($(cat "$q/scheduler")): --set checked under a scheduler not in force"
+fi
+# A write refused when it is made (a parameter not in the table, of a
+# scheduler an earlier spec selects) stops there: those before stay applied
+# and journaled, the rest are not tried, and stderr says so.
+if t_have_sched kyber "$q"; then
+	tcli --set "$n:scheduler=none" --set "$n:read_ahead_kb=128" --set "$n:nomerges=0" >/dev/null 2>&1
+	out=$(tcli --set "$n:read_ahead_kb=256" --set "$n:scheduler=kyber" --set "$n:iosched/no_such_knob=1" \
+		--set "$n:nomerges=1" 2>&1)
+	t_eq "stopped at a refused write: exit status" "$?" 1
+	case $out in *"blktune: --set stopped at $n:iosched/no_such_knob=1: the 2 before it stay applied (blktune --restore puts them back), the 1 after it were not tried"*)
+		t_ok "stopped at a refused write: says what stays and what was not tried" ;;
+		*) t_fail "stopped at a refused write: $out" ;; esac
+	t_eq "stopped at a refused write: read_ahead_kb stays" "$(cat "$q/read_ahead_kb")" 256
+	t_eq "stopped at a refused write: scheduler stays" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" kyber
+	t_eq "stopped at a refused write: nomerges not tried" "$(cat "$q/nomerges")" 0
+	case $out in *"originals kept in $T_JDIR/journal"*) t_ok "stopped at a refused write: originals journaled" ;;
+		*) t_fail "stopped at a refused write, journal: $out" ;; esac
+else
+	t_absent "kyber ($(cat "$q/scheduler")): --set stopped by a refused write"
+fi
 out=$(tcli --set "$n:read_ahead_kb" 2>&1)
 t_eq "malformed spec: exit status 2" "$?" 2
 out=$(tcli --set "$n:read_ahead_kb=$(printf '1%.0s' {1..300})" 2>&1)

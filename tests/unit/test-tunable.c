@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "cli-tunable.h"
 #include "journal.h"
 #include "root.h"
 #include "series.h"
@@ -1058,6 +1059,77 @@ START_TEST(test_ab_apply_messages)
 }
 END_TEST
 
+/* cli_tunable_set on the fixture: specs specs, the exit status, what it
+ * said on stderr into errbuf. */
+static int cli_set(const char *const *specs, size_t n, char *errbuf, size_t size)
+{
+	FILE *out = fopen("/dev/null", "w"), *err = tmpfile();
+	int status;
+	size_t len;
+
+	ck_assert(out && err);
+	status = cli_tunable_set(tree, jdir, specs, n, out, err);
+	rewind(err);
+	len = fread(errbuf, 1, size - 1, err);
+	errbuf[len] = '\0';
+	fclose(out);
+	fclose(err);
+	return status;
+}
+
+/* --set checks every spec before it writes any, each under the scheduler
+ * the specs before it set: under none, nr_requests' limit is the hardware
+ * queue depth (128 on loop3), and mq-deadline's parameters are gone. */
+START_TEST(test_cli_set_all_or_nothing)
+{
+	const char *none_2048[] = { "loop3:scheduler=none", "loop3:nr_requests=2048" };
+	const char *none_param[] = { "loop3:scheduler=none", "loop3:iosched/fifo_batch=8" };
+	const char *none_64[] = { "loop3:scheduler=none", "loop3:nr_requests=64" };
+	char msg[2048], path[512];
+
+	snprintf(path, sizeof(path), "%s/journal", jdir);
+	ck_assert_int_eq(cli_set(none_2048, 2, msg, sizeof(msg)), 2);
+	ck_assert_str_eq(msg, "blktune: --set loop3:nr_requests=2048: loop3 nr_requests 2048 refused: above the "
+			      "device's limit (128, the hardware queue depth, scheduler none); nothing changed\n");
+	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "[mq-deadline] none");
+	ck_assert_int_ne(access(path, F_OK), 0); /* nothing journaled */
+	ck_assert_int_eq(cli_set(none_param, 2, msg, sizeof(msg)), 2);
+	ck_assert_msg(strstr(msg, "loop3 has no iosched/fifo_batch under scheduler none; nothing changed"), "%s", msg);
+	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "[mq-deadline] none");
+	ck_assert_str_eq(file("sys/block/loop3/queue/iosched/fifo_batch"), "16");
+	/* the first spec's own state is the one in force: a valid pair goes through */
+	ck_assert_int_eq(cli_set(none_64, 2, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(file("sys/block/loop3/queue/nr_requests"), "64");
+	ck_assert_str_eq(file("sys/block/loop3/queue/scheduler"), "mq-deadline [none]");
+}
+END_TEST
+
+/* A write the kernel refuses (EINVAL, not foreseen by the checks) stops
+ * there: the specs before it stay applied and journaled, the rest are not
+ * tried, and stderr says which. */
+START_TEST(test_cli_set_kernel_refusal_stops)
+{
+	const char *specs[] = { "loop3:read_ahead_kb=256", "loop3:max_sectors_kb=999", "loop3:nomerges=1" };
+	char msg[2048], path[512], *j = NULL;
+	struct root *jr;
+	size_t cap = 0;
+
+	ck_assert_int_eq(cli_set(specs, 3, msg, sizeof(msg)), 1);
+	ck_assert_msg(strstr(msg, "refused: the kernel said Invalid argument\n"
+				  "blktune: --set stopped at loop3:max_sectors_kb=999: the 1 before it stay applied "
+				  "(blktune --restore puts them back), the 1 after it were not tried\n"),
+		      "%s", msg);
+	ck_assert_str_eq(file("sys/block/loop3/queue/read_ahead_kb"), "256");
+	ck_assert_str_eq(file("sys/block/loop3/queue/nomerges"), "0");
+	snprintf(path, sizeof(path), "%s", jdir);
+	ck_assert_int_eq(root_open(path, &jr), 0);
+	ck_assert_int_gt(root_read_all(jr, "journal", &j, &cap, 1 << 20), 0);
+	ck_assert_msg(strstr(j, " read_ahead_kb 128\n"), "%s", j);
+	free(j);
+	root_close(jr);
+}
+END_TEST
+
 UNIT_SUITE(tunable_suite)
 static Suite *tunable_suite(void)
 {
@@ -1087,6 +1159,8 @@ static Suite *tunable_suite(void)
 	tcase_add_test(tc, test_ab_apply_reports_changes);
 	tcase_add_test(tc, test_ab_apply_limits_before_readahead);
 	tcase_add_test(tc, test_ab_apply_messages);
+	tcase_add_test(tc, test_cli_set_all_or_nothing);
+	tcase_add_test(tc, test_cli_set_kernel_refusal_stops);
 	suite_add_tcase(s, tc);
 	return s;
 }
