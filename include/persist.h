@@ -6,6 +6,7 @@
 #define BLKTUNE_PERSIST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <stdbool.h>
 
@@ -80,18 +81,39 @@ bool persist_allowed(const struct tunable_def *def);
 /* $BLKTUNE_RULES_DIR, else PERSIST_RULES_DIR. */
 const char *persist_rules_dir(void);
 
+/* What persist_read found in the rule file: persist_write replaces it only
+ * if it is still that. The content, not the inode, size and mtime: a hand
+ * edit that keeps the size within one timestamp tick, or a tool that keeps
+ * the mtime (cp -p, rsync -t, touch -r), would pass those, and the same
+ * bytes written back through a new inode (an editor's save) change
+ * nothing. Its length and CRC-32C: the file is at most 64 KiB, and the
+ * panel keeps this until y is pressed. */
+struct persist_seen {
+	bool exists;
+	size_t len;
+	uint32_t crc;
+};
+
 /* The settings of the rule persist_rule wrote for id in dir/file, into
  * set (at most max), for the panel's p to add one to: 0 when there is no
  * such file, the count, or -errno; -EINVAL (-ENOSPC) when the file is not
  * such a rule (edited by hand, another disk's) or holds more than max:
- * msg says so, and it is not to be replaced. */
+ * msg says so, and it is not to be replaced. seen (NULL: not wanted) gets
+ * what the file held, for persist_write. */
 int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
-		 size_t max, char *msg, size_t msglen);
+		 size_t max, struct persist_seen *seen, char *msg, size_t msglen);
 
 /* Write text as dir/file (0644) under safe-file's rules: dir must be ours
  * and writable by no one else (-EPERM otherwise); a new temporary file,
- * fsynced and renamed over. msg gets a one-line reason. Returns 0 or -errno. */
-int persist_write(const char *dir, const char *file, const char *text, char *msg, size_t msglen);
+ * fsynced and renamed over. With seen (from persist_read), dir/file must
+ * still be what was read, checked right before the rename (an absent one
+ * is linked into place, which fails if it appeared meanwhile): otherwise
+ * -ESTALE and the file is left as it is (a hand edit while the user was
+ * asked y/N; only one made in the microseconds between that check and the
+ * rename can still be lost). msg gets a one-line reason. Returns 0 or
+ * -errno. */
+int persist_write(const char *dir, const char *file, const char *text, const struct persist_seen *seen, char *msg,
+		  size_t msglen);
 /* Delete dir/file, same rules for dir. Returns 0 or -errno. */
 int persist_remove(const char *dir, const char *file, char *msg, size_t msglen);
 

@@ -9,6 +9,7 @@
 #include "column-layout.h"
 #include "columns.h"
 #include "loop.h"
+#include "persist.h"
 #include "ab.h"
 #include "tunable.h"
 
@@ -111,6 +112,7 @@ struct ui {
 	/* p in the tunables panel: the rule shown for confirmation */
 	char persist_file[160];
 	char persist_rule[4096];
+	struct persist_seen persist_seen; /* the rule file p read: written over only if still so */
 	char persist_what[192]; /* "loop3 read_ahead_kb=1024 (loop /srv/a.img)" */
 	char persist_note[320]; /* what persist_merge changed besides the row: "scheduler kyber added..." */
 };

@@ -161,9 +161,11 @@ static bool may_write(const struct persist_cli *c)
 
 /* The settings of the rule blktune wrote for this disk before, into set
  * (*n of them; none without one): a later call adds to it. A file edited by
- * hand is never replaced. Returns the exit status (0, 1 or 2). */
+ * hand is never replaced. seen gets what the file held: it is replaced only
+ * if it still holds that after the prompt. Returns the exit status (0, 1 or
+ * 2). */
 static int earlier(const struct persist_cli *c, const struct persist_id *id, const char *file,
-		   struct persist_setting *set, size_t *n)
+		   struct persist_setting *set, size_t *n, struct persist_seen *seen)
 {
 	char why[512];
 	int k;
@@ -172,7 +174,7 @@ static int earlier(const struct persist_cli *c, const struct persist_id *id, con
 	 * below, saying so, and the rule shown is what was asked */
 	if (!may_write(c))
 		return 0;
-	k = persist_read(c->rules_dir, file, id, set, PERSIST_MAX, why, sizeof(why));
+	k = persist_read(c->rules_dir, file, id, set, PERSIST_MAX, seen, why, sizeof(why));
 	if (k == -EINVAL || k == -ENOSPC)
 		return fail(2, "%s", why);
 	if (k < 0)
@@ -199,6 +201,7 @@ static bool confirmed(const struct persist_cli *c, const char *path)
 static int run(struct persist_cli *c, struct root *r)
 {
 	struct persist_setting set[PERSIST_MAX], got[PERSIST_MAX];
+	struct persist_seen seen = { .exists = false };
 	struct tunable_session *s;
 	struct persist_id id;
 	char why[512], file[160], path[4200], rule[4096], sched[TUNABLE_VALUE_MAX];
@@ -239,7 +242,7 @@ static int run(struct persist_cli *c, struct root *r)
 		if (!strcmp(got[i].name, "scheduler") && persist_check(r, c->dev, &got[i], 1, sched, why, sizeof(why)) < 0)
 			status = fail(2, "%s", why);
 	if (!status)
-		status = earlier(c, &id, file, set, &n);
+		status = earlier(c, &id, file, set, &n, &seen);
 	if (!status)
 		status = merge(got, ngot, sched, set, &n);
 	if (!status && persist_check(r, c->dev, set, n, sched, why, sizeof(why)) < 0)
@@ -260,8 +263,8 @@ static int run(struct persist_cli *c, struct root *r)
 				      c->rules_dir);
 		else if (!confirmed(c, path))
 			status = 1;
-		else if (persist_write(c->rules_dir, file, rule, why, sizeof(why)) < 0)
-			status = fail(1, "not written: %s", why);
+		else if ((err = persist_write(c->rules_dir, file, rule, &seen, why, sizeof(why))) < 0)
+			status = fail(err == -ESTALE ? 2 : 1, "not written: %s", why);
 		else
 			printf("written %s: udev applies it when %s appears (boot, hotplug, "
 			       "udevadm trigger --action=change)\n", path, c->dev);

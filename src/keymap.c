@@ -228,8 +228,10 @@ static unsigned act_tun_persist(struct ui *u)
 	}
 	persist_file_name(&id, u->persist_file, sizeof(u->persist_file));
 	/* The disk's rule keeps what p persisted before: this value is added
-	 * to it (or replaces its own), never the whole rule. */
-	if ((n = persist_read(persist_rules_dir(), u->persist_file, &id, set, PERSIST_MAX, why, sizeof(why))) < 0) {
+	 * to it (or replaces its own), never the whole rule. What the file
+	 * held is kept: y writes over it only if it still holds that. */
+	if ((n = persist_read(persist_rules_dir(), u->persist_file, &id, set, PERSIST_MAX, &u->persist_seen, why,
+				 sizeof(why))) < 0) {
 		ui_status(u, "%s", why);
 		return ACT_REDRAW;
 	}

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crc32c.h"
 #include "safe-file.h"
 #include "tunable.h"
 
@@ -342,24 +343,52 @@ int persist_rule(const struct persist_id *id, const char *dev, const struct pers
 	return 0;
 }
 
+/* The largest rule file read. */
+#define RULE_FILE_MAX (64 * 1024)
+
+/* What d/file holds now, into seen; its text into *buf (the caller frees
+ * it) when buf is not NULL. Returns its length, 0 when there is no such
+ * file, or -errno. */
+static ssize_t look(const struct safe_dir *d, const char *file, struct persist_seen *seen, char **buf, char *msg,
+		    size_t msglen)
+{
+	char *text = NULL;
+	ssize_t len = safe_read_all(d, file, RULE_FILE_MAX, &text, msg, msglen);
+
+	*seen = (struct persist_seen){ .exists = len >= 0 };
+	if (len >= 0) {
+		seen->len = (size_t)len;
+		seen->crc = crc32c(0, text, (size_t)len);
+	}
+	if (buf)
+		*buf = text;
+	else
+		free(text);
+	return len == -ENOENT ? 0 : len;
+}
+
 int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
-		 size_t max, char *msg, size_t msglen)
+		 size_t max, struct persist_seen *seen, char *msg, size_t msglen)
 {
 	char head[1024], *buf = NULL;
+	struct persist_seen now;
 	const char *p;
 	struct safe_dir d;
 	size_t n = 0;
 	ssize_t len;
 	int err;
 
+	if (!seen)
+		seen = &now;
+	*seen = (struct persist_seen){ .exists = false };
 	if ((err = safe_dir_open(dir, false, &d, msg, msglen)) < 0)
 		return err == -ENOENT ? 0 : err;
-	len = safe_read_all(&d, file, 64 * 1024, &buf, msg, msglen);
+	len = look(&d, file, seen, &buf, msg, msglen);
 	safe_dir_close(&d);
-	if (len == -ENOENT)
-		return 0;
-	if (len < 0)
+	if (len < 0 || !seen->exists) {
+		free(buf);
 		return (int)len;
+	}
 	rule_head(id, head, sizeof(head));
 	p = strstr(buf, "\nACTION==");
 	err = p && !strncmp(p + 1, head, strlen(head)) ? 0 : -EINVAL;
@@ -374,7 +403,32 @@ int persist_read(const char *dir, const char *file, const struct persist_id *id,
 	return err ? err : (int)n;
 }
 
-int persist_write(const char *dir, const char *file, const char *text, char *msg, size_t msglen)
+/* Put d/tmp in place as d/file if d/file is still what seen says: the
+ * same bytes, or absent (then linked, which fails with EEXIST if a file
+ * appeared since). Returns 0, -ESTALE when it changed, or -errno. */
+static int put_in_place(const struct safe_dir *d, const char *tmp, const char *file,
+			const struct persist_seen *seen, char *msg, size_t msglen)
+{
+	struct persist_seen now;
+	ssize_t len;
+	int err;
+
+	if (!seen)
+		return safe_rename(d, tmp, file);
+	if (!seen->exists) {
+		if ((err = safe_link(d, tmp, file)) == 0)
+			safe_unlink(d, tmp);
+		return err == -EEXIST ? -ESTALE : err;
+	}
+	if ((len = look(d, file, &now, NULL, msg, msglen)) < 0 && len != -EFBIG)
+		return (int)len;
+	if (!now.exists || now.len != seen->len || now.crc != seen->crc)
+		return -ESTALE;
+	return safe_rename(d, tmp, file);
+}
+
+int persist_write(const char *dir, const char *file, const char *text, const struct persist_seen *seen, char *msg,
+		  size_t msglen)
 {
 	struct safe_dir d;
 	char tmp[NAME_MAX + 1];
@@ -395,10 +449,14 @@ int persist_write(const char *dir, const char *file, const char *text, char *msg
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err)
-		err = safe_rename(&d, tmp, file);
+		err = put_in_place(&d, tmp, file, seen, msg, msglen);
 	if (err) {
 		safe_unlink(&d, tmp);
-		snprintf(msg, msglen, "%s/%s: %s", dir, file, strerror(-err));
+		if (err == -ESTALE)
+			snprintf(msg, msglen, "%s/%s changed since it was read (a hand edit?): left as it is",
+				 dir, file);
+		else
+			snprintf(msg, msglen, "%s/%s: %s", dir, file, strerror(-err));
 	} else {
 		safe_dir_sync(&d);
 	}

@@ -48,7 +48,8 @@ static unsigned choice_key(struct ui *u, int key)
 		if (key == 'y' || key == 'Y') {
 			char why[512];
 
-			if (persist_write(persist_rules_dir(), u->persist_file, u->persist_rule, why, sizeof(why)) < 0)
+			if (persist_write(persist_rules_dir(), u->persist_file, u->persist_rule, &u->persist_seen, why,
+					  sizeof(why)) < 0)
 				ui_status(u, "not written: %s", why);
 			else
 				ui_status(u, "written %s/%s: udev sets %s when the disk appears%s%s%s", persist_rules_dir(),

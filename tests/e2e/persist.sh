@@ -23,6 +23,15 @@ tm_keys t
 t_check "the tunables panel opens" tm_wait "tunables of $name" 3
 # the rule wraps over several lines: read the screen as one string
 joined() { tm_screen | tr -d '\n' | grep -qF -- "$1"; }
+# joined_wait TEXT: joined TEXT within 3 s
+joined_wait() {
+	local i
+	for ((i = 0; i < 60; i++)); do
+		joined "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
 # pick TEXT: select the row whose help line holds TEXT (the selection is
 # not marked in the screen's text)
 pick() {
@@ -61,6 +70,16 @@ t_check "y writes it" tm_wait "udev sets $name nr_requests=$nr" 3
 t_check "the rule file holds nr_requests" grep -qF "ATTR{queue/nr_requests}=\"$nr\"" "$f"
 t_check "and read_ahead_kb, persisted before" grep -qF "ATTR{queue/read_ahead_kb}=\"$ra\"" "$f"
 t_eq "one rule file" "$(ls "$rules" | wc -l)" 1
+# the rule is read at p and written at y: one edited by hand between the
+# two is left as it is, not replaced by the merge of what p read
+tm_keys p
+tm_wait "y writes the rule above" 3
+echo "# edited while p asked" >> "$f"
+cp "$f" "$T_TMP/edited"
+tm_keys y
+t_check "y after a hand edit refuses to write over it" joined_wait "rules changed since it was read"
+t_check "the edit stays" cmp -s "$f" "$T_TMP/edited"
+sed -i '/^# edited while p asked$/d' "$f"
 # a rule edited by hand is never replaced
 sed -i 's/$/, RUN+="\/bin\/true"/' "$f"
 cp "$f" "$T_TMP/edited"

@@ -133,6 +133,30 @@ t_eq "a rule edited by hand is refused (exit 2)" "$?" 2
 t_check "in one line naming the file" grep -qxF "blktune persist: $f is not the rule blktune wrote for this disk: left as it is" "$T_TMP/err"
 t_check "and it is left as it was" cmp -s "$f" "$T_TMP/edited"
 
+# The rule is read before the y/N prompt and written after it: one edited by
+# hand meanwhile (or made where there was none) is left as it is, not
+# replaced by the merge of what was read.
+tty_answer=$(dirname "$0")/tty-answer.py
+if command -v python3 > /dev/null; then
+	for before in "a rule" "no rule"; do
+		rm -f "$f"
+		[ "$before" = "a rule" ] && "$BLKTUNE" persist "$a" read_ahead_kb=$want_ra --rules-dir "$rules" --yes > /dev/null 2>&1
+		python3 "$tty_answer" "[y/N]" "echo '# edited during the prompt' >> '$f'; cp '$f' '$T_TMP/edited'" y \
+			"$BLKTUNE" persist "$a" nr_requests=64 --rules-dir "$rules" > "$T_TMP/out" 2>&1
+		t_eq "$before, edited during the prompt: not written (exit 2)" "$?" 2
+		t_check "$before, edited during the prompt: says so" grep -qF "blktune persist: not written: $f changed since it was read (a hand edit?): left as it is" "$T_TMP/out"
+		t_check "$before, edited during the prompt: the edit stays" cmp -s "$f" "$T_TMP/edited"
+		t_check "$before, edited during the prompt: no temporary file left" test "$(ls -A "$rules")" = "${f##*/}"
+	done
+	rm -f "$f"
+	"$BLKTUNE" persist "$a" read_ahead_kb=$want_ra --rules-dir "$rules" --yes > /dev/null 2>&1
+	python3 "$tty_answer" "[y/N]" true y "$BLKTUNE" persist "$a" nr_requests=64 --rules-dir "$rules" > "$T_TMP/out" 2>&1
+	t_eq "not edited during the prompt: y writes it" "$?" 0
+	t_check "with the new nr_requests" grep -qF 'ATTR{queue/nr_requests}="64"' "$f"
+else
+	t_absent "python3: the rule edited during the prompt untested here"
+fi
+
 # nr_requests is checked against its limit under the rule's scheduler: with
 # none it is the hardware queue depth (loop: 128), with a scheduler 2048;
 # udev writes the scheduler first, and a value over the limit is EINVAL.

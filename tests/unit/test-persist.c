@@ -1,6 +1,7 @@
 /* persist: identity from a fake root (udev database and sysfs written here),
  * the order of settings, file names and the exact rule text. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,7 +516,7 @@ static int write_at_limit(void *arg)
 	if (unit_limit_file_size(4096) < 0)
 		return 3;
 	snprintf(want, sizeof(want), "%s/60-blktune-x.rules: %s", w->dir, strerror(EFBIG));
-	return persist_write(w->dir, "60-blktune-x.rules", w->text, msg, sizeof(msg)) == -EFBIG &&
+	return persist_write(w->dir, "60-blktune-x.rules", w->text, NULL, msg, sizeof(msg)) == -EFBIG &&
 			       !strcmp(msg, want)
 		       ? 0
 		       : 4;
@@ -531,7 +532,7 @@ START_TEST(write_fails_part_way)
 	ck_assert_ptr_nonnull(mkdtemp(d));
 	memset(text, 'r', 69999);
 	text[69999] = '\0';
-	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "old\n", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "old\n", NULL, msg, sizeof(msg)), 0);
 	status = unit_in_child(write_at_limit, &w);
 	ck_assert_msg(status == 0, "child status %d", status);
 	snprintf(p, sizeof(p), "%s/60-blktune-x.rules", d);
@@ -554,7 +555,7 @@ static int write_with_one_fd(void *d)
 
 	if (unit_leave_one_fd() < 0)
 		return 3;
-	err = persist_write(d, "60-blktune-x.rules", "x\n", msg, sizeof(msg));
+	err = persist_write(d, "60-blktune-x.rules", "x\n", NULL, msg, sizeof(msg));
 	if (unit_restore_fds() < 0) /* room again to list the descriptors */
 		return 6;
 	return err == -EMFILE ? (unit_count_fds() == before ? 0 : 5) : 4;
@@ -588,28 +589,88 @@ START_TEST(read_back_a_rule)
 	snprintf(other.value, sizeof(other.value), "0x5000c500a1b2c3d5");
 	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d));
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, NULL, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(persist_rule(&id, "sda", set, 3, rule, sizeof(rule)), 0);
-	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", rule, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), 3);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", rule, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, NULL, msg, sizeof(msg)), 3);
 	for (int i = 0; i < 3; i++) {
 		ck_assert_str_eq(got[i].name, set[i].name);
 		ck_assert_str_eq(got[i].value, set[i].value);
 	}
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, 2, msg, sizeof(msg)), -ENOSPC);
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &other, got, PERSIST_MAX, msg, sizeof(msg)),
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, 2, NULL, msg, sizeof(msg)), -ENOSPC);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &other, got, PERSIST_MAX, NULL, msg, sizeof(msg)),
 			 -EINVAL);
 	ck_assert_msg(strstr(msg, "is not the rule blktune wrote for this disk"), "%s", msg);
 	/* edited by hand: a RUN added, a setting blktune never writes */
 	snprintf(p, sizeof(p), "%.*s, RUN+=\"/bin/true\"\n", (int)strlen(rule) - 1, rule);
-	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), -EINVAL);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, NULL, msg, sizeof(msg)), -EINVAL);
 	snprintf(p, sizeof(p), "%.*s, ATTR{queue/write_cache}=\"write through\"\n", (int)strlen(rule) - 1, rule);
-	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), -EINVAL);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, NULL, msg, sizeof(msg)), -EINVAL);
 	snprintf(p, sizeof(p), "%s# a line after\n", rule);
-	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, msg, sizeof(msg)), -EINVAL);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", p, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, NULL, msg, sizeof(msg)), -EINVAL);
+	unit_rmtree(d);
+}
+END_TEST
+
+/* persist_read, then (while the user is asked y/N) the file is edited by
+ * hand: persist_write refuses to write over it and leaves it as it is.
+ * Same size and mtime put back: a stat check would not see the edit. */
+START_TEST(write_refuses_a_file_edited_since_read)
+{
+	struct persist_id id = { .key = PERSIST_WWN };
+	struct persist_setting set[] = { { "read_ahead_kb", "1024" } }, got[PERSIST_MAX];
+	struct persist_seen seen;
+	char d[64], p[128], rule[4096], edited[4096], *at;
+	char msg[512];
+	struct stat st;
+	struct timespec times[2];
+
+	snprintf(id.value, sizeof(id.value), "0x5000c500a1b2c3d4");
+	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	snprintf(p, sizeof(p), "%s/60-blktune-wwn-x.rules", d);
+	ck_assert_int_eq(persist_rule(&id, "sda", set, 1, rule, sizeof(rule)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", rule, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	/* the edit: 1024 -> 2048 in place, the size and mtime kept */
+	ck_assert_int_eq(stat(p, &st), 0);
+	snprintf(edited, sizeof(edited), "%s", rule);
+	ck_assert_ptr_nonnull(at = strstr(edited, "\"1024\""));
+	memcpy(at + 1, "2048", 4);
+	unit_write_file(p, edited);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	ck_assert_int_eq(utimensat(AT_FDCWD, p, times, 0), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", "new\n", &seen, msg, sizeof(msg)), -ESTALE);
+	ck_assert_msg(strstr(msg, "60-blktune-wwn-x.rules changed since it was read (a hand edit?): left as it is"), "%s", msg);
+	ck_assert_str_eq(unit_slurp(p), edited);
+	ck_assert_int_eq(unit_count_entries(d), 1); /* no temporary file left */
+	/* removed meanwhile: not written back either */
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", "new\n", &seen, msg, sizeof(msg)), -ESTALE);
+	ck_assert_int_eq(unit_count_entries(d), 0);
+	/* none when read, one written by hand meanwhile: it stays */
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 0);
+	unit_write_file(p, "# mine\n");
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", "new\n", &seen, msg, sizeof(msg)), -ESTALE);
+	ck_assert_str_eq(unit_slurp(p), "# mine\n");
+	ck_assert_int_eq(unit_count_entries(d), 1);
+	/* none then, none now: written */
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", rule, &seen, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(p), rule);
+	ck_assert_int_eq(unit_count_entries(d), 1);
+	/* the same bytes saved again meanwhile (a new inode, a new mtime): written */
+	ck_assert_int_eq(persist_read(d, "60-blktune-wwn-x.rules", &id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	ck_assert_int_eq(unlink(p), 0);
+	unit_write_file(p, rule);
+	ck_assert_int_eq(persist_write(d, "60-blktune-wwn-x.rules", "new\n", &seen, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(p), "new\n");
 	unit_rmtree(d);
 }
 END_TEST
@@ -628,17 +689,17 @@ START_TEST(write_and_remove)
 	memset(text, 'r', 69998);
 	text[69998] = '\n';
 	text[69999] = '\0';
-	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", text, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", text, NULL, msg, sizeof(msg)), 0);
 	snprintf(p, sizeof(p), "%s/60-blktune-x.rules", d);
 	ck_assert_int_eq(stat(p, &st), 0);
 	ck_assert_int_eq(st.st_mode & 07777, 0644);
 	ck_assert_int_eq(st.st_size, 69999);
 	ck_assert_int_eq(unit_count_entries(d), 1); /* no temporary file left */
 	/* one byte is a whole write too */
-	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "\n", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "\n", NULL, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(unit_slurp(p), "\n");
 	/* written again: replaced */
-	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "new\n", msg, sizeof(msg)), 0);
+	ck_assert_int_eq(persist_write(d, "60-blktune-x.rules", "new\n", NULL, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(unit_slurp(p), "new\n");
 	ck_assert_int_eq(unit_count_entries(d), 1);
 	/* a name that is a directory: refused, the old contents stay, no leftover */
@@ -646,7 +707,7 @@ START_TEST(write_and_remove)
 	ck_assert_int_eq(mkdir(p, 0700), 0);
 	snprintf(p, sizeof(p), "%s/sub/keep", d);
 	unit_write_file(p, "k");
-	ck_assert_int_lt(persist_write(d, "sub", "x\n", msg, sizeof(msg)), 0);
+	ck_assert_int_lt(persist_write(d, "sub", "x\n", NULL, msg, sizeof(msg)), 0);
 	snprintf(p, sizeof(p), "%s/sub: ", d);
 	ck_assert_msg(!strncmp(msg, p, strlen(p)), "%s", msg);
 	ck_assert_int_eq(unit_count_entries(d), 2);
@@ -654,7 +715,7 @@ START_TEST(write_and_remove)
 	ck_assert_str_eq(unit_slurp(p), "k");
 	/* a directory others may write to is refused before anything is made */
 	ck_assert_int_eq(chmod(d, 0777), 0);
-	ck_assert_int_eq(persist_write(d, "60-blktune-y.rules", "y\n", msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(persist_write(d, "60-blktune-y.rules", "y\n", NULL, msg, sizeof(msg)), -EPERM);
 	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -EPERM);
 	ck_assert_int_eq(unit_count_entries(d), 2);
 	ck_assert_int_eq(chmod(d, 0700), 0);
@@ -727,6 +788,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, rule_buffer_edges);
 	tcase_add_test(tc, file_names);
 	tcase_add_test(tc, read_back_a_rule);
+	tcase_add_test(tc, write_refuses_a_file_edited_since_read);
 	tcase_add_test(tc, write_and_remove);
 	tcase_add_test(tc, write_fails_part_way);
 	tcase_add_test(tc, no_descriptor_for_the_file);
