@@ -154,7 +154,9 @@ int main(int argc, char **argv)
 		d->info.max_hw_sectors_kb = 2048, d->info.logical_block_size = 512, d->info.physical_block_size = 4096;
 		d->info.nr_hw_queues = NCPU, d->info.size_sectors = 7501476528ll;
 		snprintf(d->info.scheduler, sizeof(d->info.scheduler), "none");
-		snprintf(d->info.model, sizeof(d->info.model), "SAMSUNG MZQL27T6HBLA-00A07");
+		if (disk_text_own(&d->info.text) < 0)
+			return 1;
+		snprintf(d->info.text->model, sizeof(d->info.text->model), "SAMSUNG MZQL27T6HBLA-00A07");
 		snprintf(d->info.mounts, sizeof(d->info.mounts), "/srv/data%d", i);
 		snprintf(d->info.fstype, sizeof(d->info.fstype), "xfs");
 	}
