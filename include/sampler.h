@@ -21,11 +21,16 @@ struct sampler_host {
 /* Load the tracer in a thread behind the first samples (the TUI: its first
  * frame comes from diskstats and sysfs at once; sampler_tracing says
  * "loading" meanwhile and the programs are adopted by the first
- * sampler_take after the load). The environment variable
- * BLKTUNE_TRACE_LOAD_DELAY_MS (tests) delays the load by that much. */
+ * sampler_take after the load). The load starts when the caller says its
+ * first frame is drawn (sampler_frame_drawn), or 2 s after the open. The
+ * environment variable BLKTUNE_TRACE_LOAD_DELAY_MS (tests) delays the
+ * load by that much more. */
 #define SAMPLER_DEFER_TRACE 2u
 
 int sampler_open(const struct root *r, unsigned flags, struct sampler **out);
+/* The first frame is on the screen: a deferred tracer load may start. Any
+ * number of times; nothing without SAMPLER_DEFER_TRACE. */
+void sampler_frame_drawn(struct sampler *sp);
 /* Samples from a recording (-r FILE) instead of the kernel: host and kernel
  * are the recording's, mode switches (CPU detail, readahead, cgroups) show
  * what was recorded. Returns 0 or -errno with one line in why. */

@@ -61,6 +61,10 @@ struct sampler {
 	pthread_t loader;
 	bool loading;
 	atomic_bool loaded;
+	/* the first frame is on the screen: the load may start (go) */
+	pthread_mutex_t go_lock;
+	pthread_cond_t go_cond;
+	bool go;
 	struct source_bpf *loaded_bpf;
 	char loaded_why[160];
 	uint64_t disks_fp; /* fingerprint of the disk set tracing last saw */
@@ -69,10 +73,25 @@ struct sampler {
 	char err[200];
 };
 
+/* How long the loader waits for the first frame before it loads anyway. */
+#define FIRST_FRAME_WAIT_S 2
+
 static void *load_tracer(void *arg)
 {
 	struct sampler *sp = arg;
 	const char *delay = getenv("BLKTUNE_TRACE_LOAD_DELAY_MS");
+	struct timespec until;
+
+	/* The load (a helper process parsing the kernel's BTF) took a CPU
+	 * from the first frame on a 2-CPU machine: it starts once the frame
+	 * is drawn (sampler_frame_drawn), or after FIRST_FRAME_WAIT_S. */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += FIRST_FRAME_WAIT_S;
+	pthread_mutex_lock(&sp->go_lock);
+	while (!sp->go)
+		if (pthread_cond_timedwait(&sp->go_cond, &sp->go_lock, &until) == ETIMEDOUT)
+			break;
+	pthread_mutex_unlock(&sp->go_lock);
 
 	if (delay) {
 		long ms = strtol(delay, NULL, 10);
@@ -87,13 +106,26 @@ static void *load_tracer(void *arg)
 	return NULL;
 }
 
+void sampler_frame_drawn(struct sampler *sp)
+{
+	if (!sp->loading)
+		return;
+	pthread_mutex_lock(&sp->go_lock);
+	sp->go = true;
+	pthread_cond_signal(&sp->go_cond);
+	pthread_mutex_unlock(&sp->go_lock);
+}
+
 /* Take over the tracer the thread loaded: when it is done, or (wait) now. */
 static void adopt_tracer(struct sampler *sp, bool wait)
 {
 	if (!sp->loading || (!wait && !atomic_load(&sp->loaded)))
 		return;
+	sampler_frame_drawn(sp); /* waited for now: no frame to wait for */
 	pthread_join(sp->loader, NULL);
 	sp->loading = false;
+	pthread_cond_destroy(&sp->go_cond);
+	pthread_mutex_destroy(&sp->go_lock);
 	sp->bpf = sp->loaded_bpf;
 	snprintf(sp->trace_why, sizeof(sp->trace_why), "%s", sp->loaded_why);
 }
@@ -146,9 +178,15 @@ int sampler_open(const struct root *r, unsigned flags, struct sampler **out)
 		sigset_t all, old;
 
 		sigfillset(&all);
+		pthread_mutex_init(&sp->go_lock, NULL);
+		pthread_cond_init(&sp->go_cond, NULL);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		sp->loading = pthread_create(&sp->loader, NULL, load_tracer, sp) == 0;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (!sp->loading) {
+			pthread_cond_destroy(&sp->go_cond);
+			pthread_mutex_destroy(&sp->go_lock);
+		}
 		if (!sp->loading && source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)
 			sp->bpf = NULL;
 	} else if (source_bpf_open(&sp->bpf, sp->trace_why, sizeof(sp->trace_why)) < 0)

@@ -304,6 +304,7 @@ int tui_run(struct app *a)
 			ui_status(&u, "%s", why); /* an unsafe journal directory, said before any change */
 	}
 	view_draw(&u);
+	sampler_frame_drawn(a->sampler); /* the tracer loads behind it, not beside it */
 	while (!u.quit) {
 		unsigned flags = 0;
 		int ev = loop_wait(u.loop, &signo);
