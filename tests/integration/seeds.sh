@@ -38,7 +38,7 @@ mount "$dev" "$mnt"
 t_eq "readahead refuses a mounted device: exit status" "$?" 2
 t_check "and says where it is mounted" grep -q "$dev (or a partition of it) is mounted on $mnt" "$T_TMP/refuse.out"
 "$seeds/rq-affinity/run" --values 1 --placements local --repeat 1 --runtime 1 --irq-cpu 0 --other-cpu 1 \
-	--force "$dev" >"$T_TMP/refuse.out" 2>&1
+	--force --out "$T_TMP/forced" "$dev" >"$T_TMP/refuse.out" 2>&1
 rc=$?
 umount "$mnt"
 t_check "--force goes on past a mount (exit $rc), with a warning" grep -q "warning: $dev is mounted on $mnt" "$T_TMP/refuse.out"
