@@ -1,7 +1,6 @@
 /* sweep: the exact-window model, fio parsers, --metric, the CSV
  * and info round trips, plain number formatting, and the report's
  * statistics checked against hand computations on fixed numbers. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -1106,19 +1105,6 @@ static void has_line(const char *text, const char *line)
 	}
 }
 
-/* Open file descriptors of this process. */
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
 /* text holds needle; else the report goes to stderr (too long for
  * Check's message) */
 static void has_text(const char *text, const char *needle)
@@ -1481,7 +1467,7 @@ START_TEST(test_report_edges)
 	snprintf(r.out, sizeof(r.out), "%s", cmd);
 	/* a refused file is closed: no descriptor left open */
 	{
-		int before = count_fds(), err = dup(2), null = open("/dev/null", O_WRONLY);
+		int before = unit_count_fds(), err = dup(2), null = open("/dev/null", O_WRONLY);
 		char *av[] = { (char *)"report", dir, NULL };
 
 		ck_assert_int_ge(err, 0);
@@ -1494,7 +1480,7 @@ START_TEST(test_report_edges)
 		ck_assert_int_eq(sweep_report_main(2, av), 1);
 		ck_assert_int_ge(dup2(err, 2), 0);
 		close(err);
-		ck_assert_int_eq(count_fds(), before);
+		ck_assert_int_eq(unit_count_fds(), before);
 		ck_assert_int_eq(unlink(info_path), 0);
 		ck_assert_int_eq(sweep_info_save(info_path, &info, msg, sizeof(msg)), 0);
 	}
