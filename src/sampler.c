@@ -307,20 +307,16 @@ static void disks_changed(struct sampler *sp, const struct sample *s)
  * in this sample, as it said then (recordings since format 5 keep it). */
 static void replay_trace_why(struct sampler *sp, const struct sample *s)
 {
-	int n;
-
 	if (s->traced || !s->trace_off[0]) {
 		snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording");
 		return;
 	}
 	if (!strncmp(s->trace_off, "off (", 5)) /* "off (--no-trace)" */
-		n = snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording %s", s->trace_off + 4);
+		snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording %s", s->trace_off + 4);
 	else if (!strcmp(s->trace_off, "loading"))
-		n = snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording (tracer loading)");
+		snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording (tracer loading)");
 	else
-		n = snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording: %s", s->trace_off);
-	if (n < 0 || (size_t)n >= sizeof(sp->trace_why))
-		sp->trace_why[sizeof(sp->trace_why) - 1] = '\0';
+		snprintf(sp->trace_why, sizeof(sp->trace_why), "off in the recording: %s", s->trace_off);
 }
 
 int sampler_take(struct sampler *sp, struct sample *s)
