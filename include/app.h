@@ -36,6 +36,10 @@ struct app_options {
 	bool omit_zero;      /* -z: leave out devices without I/O in the interval */
 	bool human;          /* -h: batch text with units, iostat -h's layout */
 	bool history;        /* keep sparkline history and the A/B series (the TUI) */
+	/* A screen (the TUI): its first frame comes from diskstats and sysfs,
+	 * and the tracer loads in a thread once it is drawn. Without one the
+	 * tracer loads in app_open, so the first sample is traced already. */
+	bool frame_first;
 	double ab_window;    /* A/B window: at most this many seconds (--ab-window) */
 	enum names_type names; /* -j: persistent names shown and accepted */
 	const char *listen;   /* --listen ADDR:PORT: Prometheus /metrics, or NULL */

@@ -29,8 +29,7 @@ struct sampler_host {
 
 int sampler_open(const struct root *r, unsigned flags, struct sampler **out);
 /* The first frame is on the screen: a deferred tracer load may start. Any
- * number of times; nothing without SAMPLER_DEFER_TRACE. A caller without a
- * screen (blktune sweep) calls it right after the open. */
+ * number of times; nothing without SAMPLER_DEFER_TRACE. */
 void sampler_frame_drawn(struct sampler *sp);
 /* Samples from a recording (-r FILE) instead of the kernel: host and kernel
  * are the recording's, mode switches (CPU detail, readahead, cgroups) show

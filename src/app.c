@@ -102,8 +102,7 @@ int app_open(struct app *a, const struct app_options *o)
 			a->bad_arg = true; /* the file named is no recording, or none */
 			return err;
 		}
-	/* The TUI draws its first frame before the tracer has loaded. */
-	} else if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : o->batch ? 0 : SAMPLER_DEFER_TRACE,
+	} else if ((err = sampler_open(a->root, o->no_trace ? SAMPLER_NO_TRACE : o->frame_first ? SAMPLER_DEFER_TRACE : 0,
 				&a->sampler)) < 0) {
 		snprintf(a->error, sizeof(a->error), "cannot read %s/proc/diskstats: %s",
 			 strcmp(o->root_dir, "/") ? o->root_dir : "", root_strerror(err));

@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 		return cli_tunable_set(o.root_dir, cli.journal_dir, cli.sets, cli.nsets, stdout, stderr);
 	if (cli.restore)
 		return cli_tunable_restore(o.root_dir, cli.journal_dir, stdout, stderr);
-	o.history = !o.batch;
+	o.history = o.frame_first = !o.batch;
 	if (!o.batch && !isatty(STDIN_FILENO)) {
 		fprintf(stderr, "blktune: the full-screen view needs a terminal; use -b for batch output\n");
 		return 2;

@@ -424,9 +424,6 @@ static int setup(struct sweep *sw, int argc, char **argv)
 		fprintf(stderr, "blktune sweep: %s\n", sw->a.error);
 		return err;
 	}
-	/* No screen: the tracer loads now, not after a frame that never comes
-	 * (it then missed the first run's first seconds). */
-	sampler_frame_drawn(sw->a.sampler);
 	if ((err = tunable_check_device(sw->a.root, sw->o.dev, msg, sizeof(msg))) < 0 ||
 	    (err = tunable_session_open(sw->a.root, NULL, &sw->ts)) < 0) {
 		fprintf(stderr, "blktune sweep: %s\n", err == -ENOMEM ? "out of memory" : msg);
