@@ -15,6 +15,8 @@
 
 #define PERSIST_MAX 16
 #define PERSIST_RULES_DIR "/etc/udev/rules.d"
+/* A rule file's name with its NUL: persist_file_name's are at most 129. */
+#define PERSIST_NAME_MAX 160
 
 enum persist_key { PERSIST_WWN, PERSIST_SERIAL, PERSIST_LOOP_FILE };
 
@@ -65,7 +67,14 @@ int persist_merge(struct persist_setting *set, size_t n, size_t max, const struc
 int persist_check(const struct root *r, const char *dev, struct persist_setting *set, size_t n,
 		  const char *sched, char *msg, size_t msglen);
 
-/* The rule file's name, "60-blktune-<identity>.rules". */
+/* The rule file's name, "60-blktune-KIND-ID-HASH.rules": KIND is wwn,
+ * serial or loop; ID the readable part of the identity (a loop file's last
+ * component; its first 95 bytes, each outside [A-Za-z0-9.-] as '_'); HASH
+ * the CRC-32C of the whole identity, key and exact value, in 8 hex digits.
+ * ID alone is lossy (/a/img and /b/img, "AB C" and "AB_C"): HASH tells them
+ * apart. At most PERSIST_NAME_MAX - 31 bytes, well within NAME_MAX. Older
+ * blktune named the file without -HASH: persist_read, persist_write and
+ * persist_remove find a rule of id's there and move it (or remove it). */
 void persist_file_name(const struct persist_id *id, char *buf, size_t len);
 
 /* The rule text: a comment naming the device and identity, then one rule.
@@ -92,6 +101,9 @@ struct persist_seen {
 	bool exists;
 	size_t len;
 	uint32_t crc;
+	/* the name older blktune gave the rule, when it was read there: the
+	 * write moves it to the new name ("": read under the name asked) */
+	char legacy[PERSIST_NAME_MAX];
 };
 
 /* The settings of the rule persist_rule wrote for id in dir/file, into
@@ -99,7 +111,10 @@ struct persist_seen {
  * such file, the count, or -errno; -EINVAL (-ENOSPC) when the file is not
  * such a rule (edited by hand, another disk's) or holds more than max:
  * msg says so, and it is not to be replaced. seen (NULL: not wanted) gets
- * what the file held, for persist_write. */
+ * what the file held, for persist_write. Without dir/file, a file under
+ * id's old name (no -HASH) that holds id's rule is read instead, as above
+ * (seen->legacy names it); one there holding another disk's rule is not
+ * id's: 0, and it is never touched. */
 int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
 		 size_t max, struct persist_seen *seen, char *msg, size_t msglen);
 
@@ -110,11 +125,17 @@ int persist_read(const char *dir, const char *file, const struct persist_id *id,
  * is linked into place, which fails if it appeared meanwhile): otherwise
  * -ESTALE and the file is left as it is (a hand edit while the user was
  * asked y/N; only one made in the microseconds between that check and the
- * rename can still be lost). msg gets a one-line reason. Returns 0 or
+ * rename can still be lost). A rule read under its old name (seen->legacy)
+ * is moved: dir/file must be absent and the old file still what was read;
+ * the new one is linked in, then the old one removed (if that fails, the
+ * new one too: both would apply). msg gets a one-line reason. Returns 0 or
  * -errno. */
 int persist_write(const char *dir, const char *file, const char *text, const struct persist_seen *seen, char *msg,
 		  size_t msglen);
-/* Delete dir/file, same rules for dir. Returns 0 or -errno. */
-int persist_remove(const char *dir, const char *file, char *msg, size_t msglen);
+/* Delete dir/file, and id's rule under its old name (as persist_read finds
+ * it; another disk's is left), same rules for dir. msg says which were
+ * removed, or why not. Returns 0, -ENOENT when there was neither, or
+ * -errno. */
+int persist_remove(const char *dir, const char *file, const struct persist_id *id, char *msg, size_t msglen);
 
 #endif

@@ -110,7 +110,7 @@ struct ui {
 	char tun_msg[TUNABLE_MSG_MAX]; /* why the list is empty or read-only */
 	double tun_read_t;
 	/* p in the tunables panel: the rule shown for confirmation */
-	char persist_file[160];
+	char persist_file[PERSIST_NAME_MAX];
 	char persist_rule[4096];
 	struct persist_seen persist_seen; /* the rule file p read: written over only if still so */
 	char persist_what[192]; /* "loop3 read_ahead_kb=1024 (loop /srv/a.img)" */

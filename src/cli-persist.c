@@ -204,7 +204,7 @@ static int run(struct persist_cli *c, struct root *r)
 	struct persist_seen seen = { .exists = false };
 	struct tunable_session *s;
 	struct persist_id id;
-	char why[512], file[160], path[4200], rule[4096], sched[TUNABLE_VALUE_MAX];
+	char why[512], file[PERSIST_NAME_MAX], path[4200], rule[4096], sched[TUNABLE_VALUE_MAX];
 	size_t n = 0, ngot = 0;
 	int err, status = 0;
 
@@ -217,9 +217,9 @@ static int run(struct persist_cli *c, struct root *r)
 	persist_file_name(&id, file, sizeof(file));
 	snprintf(path, sizeof(path), "%s/%s", c->rules_dir, file);
 	if (c->remove) {
-		if (persist_remove(c->rules_dir, file, why, sizeof(why)) < 0)
+		if (persist_remove(c->rules_dir, file, &id, why, sizeof(why)) < 0)
 			return fail(1, "%s", why);
-		printf("removed %s\n", path);
+		printf("%s\n", why);
 		return 0;
 	}
 	if ((err = tunable_session_open(r, NULL, &s)) < 0)
@@ -257,7 +257,11 @@ static int run(struct persist_cli *c, struct root *r)
 			status = fail(1, "a value holds a character a udev rule cannot quote");
 	}
 	if (!status) {
-		printf("%s:\n%s", path, rule);
+		/* a rule read under the name older blktune gave it moves */
+		printf("%s", path);
+		if (seen.legacy[0])
+			printf(" (moved from %s/%s)", c->rules_dir, seen.legacy);
+		printf(":\n%s", rule);
 		if (!may_write(c))
 			status = fail(1, "%s is root's: run it as root to write the rule above (sudo blktune persist ...)",
 				      c->rules_dir);

@@ -264,7 +264,10 @@ static unsigned act_tun_persist(struct ui *u)
 			  "%s's value holds a character a udev rule cannot quote", i == -ENOSPC ? u->tun_dev : t->name);
 		return ACT_REDRAW;
 	}
-	snprintf(u->persist_note, sizeof(u->persist_note), "%s", note);
+	/* a rule read under the name older blktune gave it moves to the new one */
+	snprintf(u->persist_note, sizeof(u->persist_note), "%s%s%s%s", note,
+		 note[0] && u->persist_seen.legacy[0] ? "; " : "", u->persist_seen.legacy[0] ? "moved from " : "",
+		 u->persist_seen.legacy);
 	snprintf(u->persist_what, sizeof(u->persist_what), "%s %s=%s%s", u->tun_dev, t->name, t->value,
 		 before && !note[0] ? " (and what its rule set before)" : "");
 	u->prompt = UI_PROMPT_PERSIST;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,18 +272,41 @@ int persist_check(const struct root *r, const char *dev, struct persist_setting 
 	return 0;
 }
 
-void persist_file_name(const struct persist_id *id, char *buf, size_t len)
+/* The identity's readable part for a file name: a loop file's last
+ * component (it says the most), its first 95 bytes, each byte outside
+ * [A-Za-z0-9.-] as '_'. Lossy: /a/img and /b/img, "AB C" and "AB_C", two
+ * values alike in their first 95 bytes all give the same. */
+static void readable(const struct persist_id *id, char *v, size_t len)
 {
-	char v[96];
-	size_t j = 0;
 	const char *s = id->value;
+	size_t j = 0;
 
-	/* a loop file's last component says the most */
 	if (id->key == PERSIST_LOOP_FILE && strrchr(s, '/'))
 		s = strrchr(s, '/') + 1;
-	for (; *s && j + 1 < sizeof(v); s++)
+	for (; *s && j + 1 < len; s++)
 		v[j++] = isalnum((unsigned char)*s) || *s == '.' || *s == '-' ? *s : '_';
 	v[j] = '\0';
+}
+
+void persist_file_name(const struct persist_id *id, char *buf, size_t len)
+{
+	const char *word = key_word[id->key];
+	char v[96];
+	/* the whole identity, key and exact value: what the readable part
+	 * loses is in it */
+	uint32_t h = crc32c(crc32c(0, word, strlen(word) + 1), id->value, strlen(id->value));
+
+	readable(id, v, sizeof(v));
+	snprintf(buf, len, "60-blktune-%s-%s-%08" PRIx32 ".rules", word, v, h);
+}
+
+/* The name blktune gave the rule before the hash: its readable part only,
+ * which another disk's identity may share. */
+static void legacy_file_name(const struct persist_id *id, char *buf, size_t len)
+{
+	char v[96];
+
+	readable(id, v, sizeof(v));
 	snprintf(buf, len, "60-blktune-%s-%s.rules", key_word[id->key], v);
 }
 
@@ -367,10 +391,49 @@ static ssize_t look(const struct safe_dir *d, const char *file, struct persist_s
 	return len == -ENOENT ? 0 : len;
 }
 
+/* Just past id's rule line head in text, or NULL when text holds no rule
+ * for id (another disk's, or none). */
+static const char *rule_for(const char *text, const struct persist_id *id)
+{
+	char head[1024];
+	const char *p = strstr(text, "\nACTION==");
+
+	rule_head(id, head, sizeof(head));
+	return p && !strncmp(p + 1, head, strlen(head)) ? p + 1 + strlen(head) : NULL;
+}
+
+/* id's rule under the name blktune gave it before (legacy_file_name), when
+ * that is not file: as look(), with seen->legacy naming it. The old name
+ * may be another disk's too: a file there that holds no rule for id (or
+ * that cannot be read) is not id's, and is as absent (0). */
+static ssize_t look_legacy(const struct safe_dir *d, const char *file, const struct persist_id *id,
+			   struct persist_seen *seen, char **buf, char *msg, size_t msglen)
+{
+	char old[PERSIST_NAME_MAX], *text = NULL;
+	ssize_t len = 0;
+
+	legacy_file_name(id, old, sizeof(old));
+	if (strcmp(old, file))
+		len = look(d, old, seen, &text, msg, msglen);
+	if (len <= 0 || !rule_for(text, id)) {
+		free(text);
+		text = NULL;
+		len = 0;
+		*seen = (struct persist_seen){ .exists = false };
+	} else {
+		snprintf(seen->legacy, sizeof(seen->legacy), "%s", old);
+	}
+	if (buf)
+		*buf = text;
+	else
+		free(text);
+	return len;
+}
+
 int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
 		 size_t max, struct persist_seen *seen, char *msg, size_t msglen)
 {
-	char head[1024], *buf = NULL;
+	char *buf = NULL;
 	struct persist_seen now;
 	const char *p;
 	struct safe_dir d;
@@ -384,15 +447,20 @@ int persist_read(const char *dir, const char *file, const struct persist_id *id,
 	if ((err = safe_dir_open(dir, false, &d, msg, msglen)) < 0)
 		return err == -ENOENT ? 0 : err;
 	len = look(&d, file, seen, &buf, msg, msglen);
+	if (len == 0 && !seen->exists) {
+		free(buf);
+		len = look_legacy(&d, file, id, seen, &buf, msg, msglen);
+	}
 	safe_dir_close(&d);
 	if (len < 0 || !seen->exists) {
 		free(buf);
 		return (int)len;
 	}
-	rule_head(id, head, sizeof(head));
-	p = strstr(buf, "\nACTION==");
-	err = p && !strncmp(p + 1, head, strlen(head)) ? 0 : -EINVAL;
-	for (p = p ? p + 1 + strlen(head) : buf; !err && *p && *p != '\n'; n++)
+	if (seen->legacy[0])
+		file = seen->legacy;
+	p = rule_for(buf, id);
+	err = p ? 0 : -EINVAL;
+	for (; !err && *p && *p != '\n'; n++)
 		err = n < max ? parse_setting(&p, &set[n]) : -ENOSPC;
 	if (!err && *p && p[1])
 		err = -EINVAL; /* something after the rule */
@@ -403,28 +471,41 @@ int persist_read(const char *dir, const char *file, const struct persist_id *id,
 	return err ? err : (int)n;
 }
 
-/* Put d/tmp in place as d/file if d/file is still what seen says: the
- * same bytes, or absent (then linked, which fails with EEXIST if a file
- * appeared since). Returns 0, -ESTALE when it changed, or -errno. */
+/* Put d/tmp in place as d/file if what seen says was read is still so:
+ * d/file the same bytes, or absent (then linked, which fails with EEXIST
+ * if a file appeared since). A rule read under its old name (seen->legacy)
+ * must still be the same bytes there, and d/file absent: the new one is
+ * linked in, then the old one removed; if that fails the new one goes
+ * again (both would apply). *which names the file an error is about.
+ * Returns 0, -ESTALE when one changed, or -errno. */
 static int put_in_place(const struct safe_dir *d, const char *tmp, const char *file,
-			const struct persist_seen *seen, char *msg, size_t msglen)
+			const struct persist_seen *seen, const char **which, char *msg, size_t msglen)
 {
+	const char *was = seen && seen->legacy[0] ? seen->legacy : file;
 	struct persist_seen now;
 	ssize_t len;
 	int err;
 
+	*which = was;
 	if (!seen)
 		return safe_rename(d, tmp, file);
-	if (!seen->exists) {
-		if ((err = safe_link(d, tmp, file)) == 0)
-			safe_unlink(d, tmp);
-		return err == -EEXIST ? -ESTALE : err;
+	if (seen->exists) {
+		if ((len = look(d, was, &now, NULL, msg, msglen)) < 0 && len != -EFBIG)
+			return (int)len;
+		if (!now.exists || now.len != seen->len || now.crc != seen->crc)
+			return -ESTALE;
+		if (was == file)
+			return safe_rename(d, tmp, file);
 	}
-	if ((len = look(d, file, &now, NULL, msg, msglen)) < 0 && len != -EFBIG)
-		return (int)len;
-	if (!now.exists || now.len != seen->len || now.crc != seen->crc)
-		return -ESTALE;
-	return safe_rename(d, tmp, file);
+	*which = file;
+	if ((err = safe_link(d, tmp, file)) < 0)
+		return err == -EEXIST ? -ESTALE : err;
+	safe_unlink(d, tmp);
+	if (was != file && (err = safe_unlink(d, was)) < 0) {
+		*which = was;
+		safe_unlink(d, file);
+	}
+	return err;
 }
 
 int persist_write(const char *dir, const char *file, const char *text, const struct persist_seen *seen, char *msg,
@@ -432,6 +513,7 @@ int persist_write(const char *dir, const char *file, const char *text, const str
 {
 	struct safe_dir d;
 	char tmp[NAME_MAX + 1];
+	const char *which = file;
 	size_t len = strlen(text);
 	int fd, err = 0;
 
@@ -449,14 +531,14 @@ int persist_write(const char *dir, const char *file, const char *text, const str
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err)
-		err = put_in_place(&d, tmp, file, seen, msg, msglen);
+		err = put_in_place(&d, tmp, file, seen, &which, msg, msglen);
 	if (err) {
 		safe_unlink(&d, tmp);
 		if (err == -ESTALE)
 			snprintf(msg, msglen, "%s/%s changed since it was read (a hand edit?): left as it is",
-				 dir, file);
+				 dir, which);
 		else
-			snprintf(msg, msglen, "%s/%s: %s", dir, file, strerror(-err));
+			snprintf(msg, msglen, "%s/%s: %s", dir, which, strerror(-err));
 	} else {
 		safe_dir_sync(&d);
 	}
@@ -464,16 +546,32 @@ int persist_write(const char *dir, const char *file, const char *text, const str
 	return err;
 }
 
-int persist_remove(const char *dir, const char *file, char *msg, size_t msglen)
+int persist_remove(const char *dir, const char *file, const struct persist_id *id, char *msg, size_t msglen)
 {
+	struct persist_seen old;
 	struct safe_dir d;
-	int err;
+	int err, gone;
 
 	if ((err = safe_dir_open(dir, false, &d, msg, msglen)) < 0)
 		return err;
-	if ((err = safe_unlink(&d, file)) < 0)
-		snprintf(msg, msglen, "no rule to remove: %s/%s: %s", dir, file, strerror(-err));
+	if ((gone = safe_unlink(&d, file)) < 0 && gone != -ENOENT) {
+		snprintf(msg, msglen, "%s/%s: %s", dir, file, strerror(-gone));
+		safe_dir_close(&d);
+		return gone;
+	}
+	look_legacy(&d, file, id, &old, NULL, msg, msglen);
+	if (old.exists && (err = safe_unlink(&d, old.legacy)) < 0)
+		snprintf(msg, msglen, "%s/%s: %s", dir, old.legacy, strerror(-err));
+	else if (gone < 0 && !old.exists)
+		snprintf(msg, msglen, "no rule to remove: %s/%s: %s", dir, file, strerror(-(err = gone)));
 	else
+		snprintf(msg, msglen, "removed %s/%s", dir, gone ? old.legacy : file);
+	if (!err && !gone && old.exists) {
+		size_t off = strlen(msg);
+
+		snprintf(msg + off, msglen - off, " and %s/%s", dir, old.legacy);
+	}
+	if (!gone || !err)
 		safe_dir_sync(&d);
 	safe_dir_close(&d);
 	return err;

@@ -2,6 +2,7 @@
  * the order of settings, file names and the exact rule text. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,12 +135,15 @@ START_TEST(rule_text_and_order)
 			 "ATTR{queue/nr_requests}=\"64\", ATTR{queue/iosched/fifo_batch}=\"8\", "
 			 "ATTR{queue/read_ahead_kb}=\"1024\"\n");
 	ck_assert_ptr_nonnull(strstr(rule, "# Written by blktune persist for loop2"));
+	/* pinned (the CRC-32C of "loop\0/srv/a b/data.img", as Python's bitwise
+	 * one gives it): the next version finds this one's rule under the same
+	 * name only while the hash never changes */
 	persist_file_name(&id, name, sizeof(name));
-	ck_assert_str_eq(name, "60-blktune-loop-data.img.rules");
+	ck_assert_str_eq(name, "60-blktune-loop-data.img-1e1d3754.rules");
 	id.key = PERSIST_SERIAL;
 	snprintf(id.value, sizeof(id.value), "WDC WD40/EFRX:1");
 	persist_file_name(&id, name, sizeof(name));
-	ck_assert_str_eq(name, "60-blktune-serial-WDC_WD40_EFRX_1.rules");
+	ck_assert_str_eq(name, "60-blktune-serial-WDC_WD40_EFRX_1-516eeae4.rules");
 	persist_rule(&id, "sda", set, 1, rule, sizeof(rule));
 	ck_assert_ptr_nonnull(strstr(rule, "ENV{ID_SERIAL}==\"WDC WD40/EFRX:1\""));
 	/* a value that would end the string early is refused, not written */
@@ -470,31 +474,67 @@ START_TEST(rule_buffer_edges)
 }
 END_TEST
 
+/* name is "60-blktune-" + head + "-" + 8 lowercase hex digits + ".rules". */
+static void assert_name(const char *name, const char *head)
+{
+	size_t n = strlen(name), h = strlen("60-blktune-") + strlen(head);
+
+	ck_assert_msg(n == h + 15 && !strncmp(name, "60-blktune-", 11) && !strncmp(name + 11, head, strlen(head)) &&
+			      name[h] == '-' && strspn(name + h + 1, "0123456789abcdef") == 8 &&
+			      !strcmp(name + h + 9, ".rules"),
+		      "%s is not 60-blktune-%s-HASH.rules", name, head);
+}
+
+/* The name of id, into a static buffer of NAME_MAX + 1 (one of two). */
+static const char *name_of(enum persist_key key, const char *value)
+{
+	static char buf[2][NAME_MAX + 1];
+	static int i;
+	struct persist_id id = { .key = key };
+
+	ck_assert_uint_lt(strlen(value), sizeof(id.value));
+	snprintf(id.value, sizeof(id.value), "%s", value);
+	i = !i;
+	persist_file_name(&id, buf[i], sizeof(buf[i]));
+	ck_assert_uint_lt(strlen(buf[i]), PERSIST_NAME_MAX);
+	return buf[i];
+}
+
 START_TEST(file_names)
 {
-	struct persist_id id = { .key = PERSIST_LOOP_FILE };
-	char name[256], want[256];
+	char a[512], b[512], head[128];
 
 	/* a loop file without a directory keeps its whole name */
-	snprintf(id.value, sizeof(id.value), "disk.img");
-	persist_file_name(&id, name, sizeof(name));
-	ck_assert_str_eq(name, "60-blktune-loop-disk.img.rules");
+	assert_name(name_of(PERSIST_LOOP_FILE, "disk.img"), "loop-disk.img");
 	/* bytes beyond ASCII letters, digits, '.' and '-' become '_' */
-	id.key = PERSIST_WWN;
-	snprintf(id.value, sizeof(id.value), "eui.00a0/b\xc3\xa9-c d");
-	persist_file_name(&id, name, sizeof(name));
-	ck_assert_str_eq(name, "60-blktune-wwn-eui.00a0_b__-c_d.rules");
+	assert_name(name_of(PERSIST_WWN, "eui.00a0/b\xc3\xa9-c d"), "wwn-eui.00a0_b__-c_d");
 	/* a serial's '/' is no directory: the whole value is used */
-	id.key = PERSIST_SERIAL;
-	snprintf(id.value, sizeof(id.value), "a/b");
-	persist_file_name(&id, name, sizeof(name));
-	ck_assert_str_eq(name, "60-blktune-serial-a_b.rules");
-	/* a long identity keeps its first 95 bytes */
-	memset(id.value, 'x', 300);
-	id.value[300] = '\0';
-	persist_file_name(&id, name, sizeof(name));
-	snprintf(want, sizeof(want), "60-blktune-serial-%.95s.rules", id.value);
-	ck_assert_str_eq(name, want);
+	assert_name(name_of(PERSIST_SERIAL, "a/b"), "serial-a_b");
+	/* the same identity, the same name: the next call finds the rule */
+	ck_assert_str_eq(name_of(PERSIST_SERIAL, "a/b"), name_of(PERSIST_SERIAL, "a/b"));
+	/* the readable part is lossy, the name is not: the same basename in
+	 * two directories, '_' and the byte it stands for, another key */
+	ck_assert_str_ne(name_of(PERSIST_LOOP_FILE, "/a/img"), name_of(PERSIST_LOOP_FILE, "/b/img"));
+	assert_name(name_of(PERSIST_LOOP_FILE, "/b/img"), "loop-img");
+	ck_assert_str_ne(name_of(PERSIST_SERIAL, "AB C"), name_of(PERSIST_SERIAL, "AB_C"));
+	ck_assert_str_ne(name_of(PERSIST_SERIAL, "a/b"), name_of(PERSIST_SERIAL, "a_b"));
+	ck_assert_str_ne(name_of(PERSIST_WWN, "x"), name_of(PERSIST_SERIAL, "x"));
+	ck_assert_str_ne(name_of(PERSIST_LOOP_FILE, "/x/serial-y"), name_of(PERSIST_SERIAL, "y"));
+	/* the longest identity: its first 95 bytes, within NAME_MAX, and told
+	 * apart from one that differs past them (its last byte) */
+	memset(a, 'x', sizeof(a) - 1);
+	a[sizeof(a) - 1] = '\0';
+	memcpy(b, a, sizeof(b));
+	b[sizeof(b) - 2] = 'y';
+	snprintf(head, sizeof(head), "serial-%.95s", a);
+	assert_name(name_of(PERSIST_SERIAL, a), head);
+	ck_assert_uint_le(strlen(name_of(PERSIST_SERIAL, a)), NAME_MAX);
+	ck_assert_str_ne(name_of(PERSIST_SERIAL, a), name_of(PERSIST_SERIAL, b));
+	/* a loop file whose last component alone is that long */
+	a[0] = b[0] = '/';
+	snprintf(head, sizeof(head), "loop-%.95s", a + 1);
+	assert_name(name_of(PERSIST_LOOP_FILE, a), head);
+	ck_assert_str_ne(name_of(PERSIST_LOOP_FILE, a), name_of(PERSIST_LOOP_FILE, b));
 }
 END_TEST
 
@@ -615,6 +655,127 @@ START_TEST(read_back_a_rule)
 }
 END_TEST
 
+/* Two identities whose rule older blktune wrote under one name (lossy:
+ * the same basename, '_' for ' '): pairs[i][0] owns the old-named file. */
+static const struct persist_id old_pairs[][2] = {
+	{ { PERSIST_LOOP_FILE, "/a/img" }, { PERSIST_LOOP_FILE, "/b/img" } },
+	{ { PERSIST_SERIAL, "AB C" }, { PERSIST_SERIAL, "AB_C" } },
+};
+static const char *const old_names[] = { "60-blktune-loop-img.rules", "60-blktune-serial-AB_C.rules" };
+
+/* d/name holding id's rule setting read_ahead_kb=ra, as persist_rule
+ * writes it (older blktune wrote the same text); the text into rule. */
+static void plant_rule(const char *d, const char *name, const struct persist_id *id, const char *ra, char *rule,
+		       size_t len)
+{
+	struct persist_setting set = { "read_ahead_kb", "" };
+	char p[300];
+
+	snprintf(set.value, sizeof(set.value), "%s", ra);
+	ck_assert_int_eq(persist_rule(id, "sda", &set, 1, rule, len), 0);
+	snprintf(p, sizeof(p), "%s/%s", d, name);
+	unit_write_file(p, rule);
+}
+
+static const char *at(const char *d, const char *name)
+{
+	static char p[2][300];
+	static int i;
+
+	i = !i;
+	snprintf(p[i], sizeof(p[i]), "%s/%s", d, name);
+	return p[i];
+}
+
+/* What persist_remove says it removed: a, and b unless NULL. */
+static const char *removed(const char *a, const char *b)
+{
+	static char buf[700];
+
+	snprintf(buf, sizeof(buf), "removed %s%s%s", a, b ? " and " : "", b ? b : "");
+	return buf;
+}
+
+/* A rule under the name older blktune gave it: found for its own disk and
+ * moved to the new name (the old file removed once the new one is in
+ * place), never read, replaced or removed for another disk sharing the
+ * old name. */
+START_TEST(rule_under_its_old_name)
+{
+	struct persist_setting set = { "nr_requests", "64" }, got[PERSIST_MAX];
+	char d[64], old_rule[4096], rule[4096], msg[512], mine[PERSIST_NAME_MAX], other[PERSIST_NAME_MAX];
+	const struct persist_id *id = old_pairs[_i], *sib = &old_pairs[_i][1];
+	const char *old = old_names[_i];
+	struct persist_seen seen;
+
+	snprintf(d, sizeof(d), "/tmp/blktune-unit-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	persist_file_name(id, mine, sizeof(mine));
+	persist_file_name(sib, other, sizeof(other));
+	plant_rule(d, old, id, "512", old_rule, sizeof(old_rule));
+
+	/* the other disk: the old file is not its rule; it gets its own */
+	ck_assert_int_eq(persist_read(d, other, sib, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 0);
+	ck_assert(!seen.exists);
+	ck_assert_str_eq(seen.legacy, "");
+	ck_assert_int_eq(persist_rule(sib, "sdb", &set, 1, rule, sizeof(rule)), 0);
+	ck_assert_int_eq(persist_write(d, other, rule, &seen, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(at(d, other)), rule);
+	ck_assert_str_eq(unit_slurp(at(d, old)), old_rule);
+	ck_assert_int_eq(persist_remove(d, other, sib, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, removed(at(d, other), NULL));
+	ck_assert_str_eq(unit_slurp(at(d, old)), old_rule);
+	ck_assert_int_eq(persist_remove(d, other, sib, msg, sizeof(msg)), -ENOENT);
+	ck_assert_str_eq(unit_slurp(at(d, old)), old_rule);
+	ck_assert_int_eq(unit_count_entries(d), 1);
+
+	/* its own disk: read there, and a write moves it */
+	ck_assert_int_eq(persist_read(d, mine, id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	ck_assert_str_eq(got[0].value, "512");
+	ck_assert_str_eq(seen.legacy, old);
+	ck_assert_int_eq(persist_rule(id, "sda", &set, 1, rule, sizeof(rule)), 0);
+	ck_assert_int_eq(persist_write(d, mine, rule, &seen, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(unit_slurp(at(d, mine)), rule);
+	ck_assert_int_eq(access(at(d, old), F_OK), -1);
+	ck_assert_int_eq(unit_count_entries(d), 1);
+	ck_assert_int_eq(unlink(at(d, mine)), 0);
+
+	/* edited under the old name while asked: nothing moves */
+	plant_rule(d, old, id, "512", old_rule, sizeof(old_rule));
+	ck_assert_int_eq(persist_read(d, mine, id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	plant_rule(d, old, id, "256", old_rule, sizeof(old_rule));
+	ck_assert_int_eq(persist_write(d, mine, rule, &seen, msg, sizeof(msg)), -ESTALE);
+	ck_assert_msg(strstr(msg, old) && strstr(msg, "changed since it was read"), "%s", msg);
+	ck_assert_str_eq(unit_slurp(at(d, old)), old_rule);
+	ck_assert_int_eq(unit_count_entries(d), 1);
+	/* a file under the new name made meanwhile: it stays, so does the old */
+	ck_assert_int_eq(persist_read(d, mine, id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	unit_write_file(at(d, mine), "# mine\n");
+	ck_assert_int_eq(persist_write(d, mine, rule, &seen, msg, sizeof(msg)), -ESTALE);
+	ck_assert_str_eq(unit_slurp(at(d, mine)), "# mine\n");
+	ck_assert_str_eq(unit_slurp(at(d, old)), old_rule);
+	ck_assert_int_eq(unlink(at(d, mine)), 0);
+	/* edited by hand under the old name: refused, naming it */
+	snprintf(rule, sizeof(rule), "%.*s, RUN+=\"/bin/true\"\n", (int)strlen(old_rule) - 1, old_rule);
+	unit_write_file(at(d, old), rule);
+	ck_assert_int_eq(persist_read(d, mine, id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), -EINVAL);
+	ck_assert_msg(strstr(msg, at(d, old)) && strstr(msg, "is not the rule blktune wrote"), "%s", msg);
+
+	/* --remove finds it there too, and both when both are there */
+	plant_rule(d, old, id, "512", old_rule, sizeof(old_rule));
+	ck_assert_int_eq(persist_remove(d, mine, id, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, removed(at(d, old), NULL));
+	ck_assert_int_eq(unit_count_entries(d), 0);
+	plant_rule(d, old, id, "512", old_rule, sizeof(old_rule));
+	plant_rule(d, mine, id, "512", old_rule, sizeof(old_rule));
+	ck_assert_int_eq(persist_remove(d, mine, id, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, removed(at(d, mine), at(d, old)));
+	ck_assert_int_eq(unit_count_entries(d), 0);
+	ck_assert_int_eq(persist_remove(d, mine, id, msg, sizeof(msg)), -ENOENT);
+	unit_rmtree(d);
+}
+END_TEST
+
 /* persist_read, then (while the user is asked y/N) the file is edited by
  * hand: persist_write refuses to write over it and leaves it as it is.
  * Same size and mtime put back: a stat check would not see the edit. */
@@ -677,6 +838,7 @@ END_TEST
 
 START_TEST(write_and_remove)
 {
+	struct persist_id id = { .key = PERSIST_WWN, .value = "x" };
 	char d[64], p[256], msg[512], *text;
 	struct stat st;
 
@@ -716,15 +878,15 @@ START_TEST(write_and_remove)
 	/* a directory others may write to is refused before anything is made */
 	ck_assert_int_eq(chmod(d, 0777), 0);
 	ck_assert_int_eq(persist_write(d, "60-blktune-y.rules", "y\n", NULL, msg, sizeof(msg)), -EPERM);
-	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", &id, msg, sizeof(msg)), -EPERM);
 	ck_assert_int_eq(unit_count_entries(d), 2);
 	ck_assert_int_eq(chmod(d, 0700), 0);
-	/* remove: the rule goes, with nothing to say; a second remove says there is none */
-	msg[0] = '\0';
-	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), 0);
-	ck_assert_str_eq(msg, "");
+	/* remove: the rule goes, and msg names it; a second remove says there is none */
+	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", &id, msg, sizeof(msg)), 0);
+	snprintf(p, sizeof(p), "removed %s/60-blktune-x.rules", d);
+	ck_assert_str_eq(msg, p);
 	ck_assert_int_eq(unit_count_entries(d), 1);
-	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", msg, sizeof(msg)), -ENOENT);
+	ck_assert_int_eq(persist_remove(d, "60-blktune-x.rules", &id, msg, sizeof(msg)), -ENOENT);
 	snprintf(p, sizeof(p), "no rule to remove: %s/60-blktune-x.rules: %s", d, strerror(ENOENT));
 	ck_assert_str_eq(msg, p);
 	/* every path above closed what it opened (the TUI's p writes rules
@@ -788,6 +950,7 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, rule_buffer_edges);
 	tcase_add_test(tc, file_names);
 	tcase_add_test(tc, read_back_a_rule);
+	tcase_add_loop_test(tc, rule_under_its_old_name, 0, sizeof(old_pairs) / sizeof(old_pairs[0]));
 	tcase_add_test(tc, write_refuses_a_file_edited_since_read);
 	tcase_add_test(tc, write_and_remove);
 	tcase_add_test(tc, write_fails_part_way);
