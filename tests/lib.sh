@@ -143,13 +143,14 @@ t_bt_misses() {
 }
 t_need_root() { [ "$(id -u)" -eq 0 ] || t_skip "needs root"; }
 
-# t_loop_create SIZE_MB: a loop device over a fresh file, in $T_LOOP (not
-# echoed: a $(...) subshell would lose the record and leak the device).
+# t_loop_create SIZE_MB [FILE]: a loop device over a fresh file (FILE, a new
+# one under $T_TMP, else a temporary one), in $T_LOOP (not echoed: a $(...)
+# subshell would lose the record and leak the device).
 # Only loop devices made here are ever changed by tests; t_cleanup detaches them.
 t_loop_create() {
-	local f
+	local f=${2:-}
 	T_LOOP=
-	f=$(mktemp "$T_TMP/loop.XXXXXX")
+	[ -n "$f" ] || f=$(mktemp "$T_TMP/loop.XXXXXX")
 	truncate -s "${1}M" "$f"
 	T_LOOP=$(losetup -f --show --direct-io=on "$f" 2>/dev/null || losetup -f --show "$f") || return 1
 	T_LOOPS+=("$T_LOOP")

@@ -58,10 +58,14 @@ t_check "scheduler before read_ahead_kb" \
 	grep -qE "ATTR\{queue/scheduler\}=\"$want_sched\".*ATTR\{queue/read_ahead_kb\}=\"$want_ra\"" "$f"
 t_check "the rule was shown before it was written" grep -qF "$(grep '^ACTION' "$f")" "$T_TMP/out"
 
-# udev applies it: only this rule in a private /etc/udev/rules.d.
+# udev applies it: only this rule (or the files named) in a private
+# /etc/udev/rules.d.
 run_udev() {
-	unshare -m sh -c "mount -t tmpfs blktune-test /etc/udev/rules.d && cp '$f' /etc/udev/rules.d/ &&
-		udevadm test --action=add /sys/block/$1" > "$T_TMP/udev-$1.log" 2>&1
+	local dev=$1 files
+	shift
+	files=$(printf "'%s' " "${@:-$f}")
+	unshare -m sh -c "mount -t tmpfs blktune-test /etc/udev/rules.d && cp $files /etc/udev/rules.d/ &&
+		udevadm test --action=add /sys/block/$dev" > "$T_TMP/udev-$dev.log" 2>&1
 }
 mkdir -p /etc/udev/rules.d
 run_udev "$a"
@@ -191,4 +195,47 @@ t_eq "--remove exit status" "$?" 0
 t_check "the file is gone" test ! -e "$f"
 "$BLKTUNE" persist --remove "$a" --rules-dir "$rules" > /dev/null 2>&1
 t_eq "--remove with no rule exits 1" "$?" 1
+
+# Two loop devices over files of one name in two directories: the readable
+# part of their rule file names is the same ("img"), the names are not.
+# Older blktune named a rule by it alone: one it wrote for the first is
+# moved by the first's next persist, and left alone by the second's.
+mkdir "$T_TMP/one" "$T_TMP/two"
+t_loop_create 16 "$T_TMP/one/img" || t_fail "losetup C"
+c=${T_LOOP#/dev/}
+t_loop_create 16 "$T_TMP/two/img" || t_fail "losetup D"
+d=${T_LOOP#/dev/}
+c_ra=$(q "$c" read_ahead_kb) d_ra=$(q "$d" read_ahead_kb)
+trap 'restore; echo "$c_ra" > "/sys/block/$c/queue/read_ahead_kb"; echo "$d_ra" > "/sys/block/$d/queue/read_ahead_kb"
+	t_cleanup' EXIT
+old=$rules/60-blktune-loop-img.rules
+mkdir -m 0755 "$T_TMP/older"
+"$BLKTUNE" persist "$c" read_ahead_kb=$want_ra --rules-dir "$T_TMP/older" --yes > /dev/null 2>&1
+mv "$T_TMP/older"/*.rules "$old" # the text older blktune wrote too, under its name
+cp "$old" "$T_TMP/old"
+"$BLKTUNE" persist "$d" read_ahead_kb=256 --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+t_eq "the second device's persist beside the first's old-named rule: exit status" "$?" 0
+fd=$(ls "$rules"/60-blktune-loop-img-*.rules 2> /dev/null)
+t_check "one rule file of its own, 60-blktune-loop-img-HASH.rules" test "$(echo "$fd" | wc -w)" -eq 1
+t_check "matching its backing file" grep -qF "ATTR{loop/backing_file}==\"$T_TMP/two/img\"" "$fd"
+t_check "the first's old-named rule left as it was" cmp -s "$old" "$T_TMP/old"
+"$BLKTUNE" persist "$c" nr_requests=64 --rules-dir "$rules" --yes > "$T_TMP/out" 2> "$T_TMP/err"
+t_eq "the first device's persist: exit status" "$?" 0
+t_check "says it moves the old-named rule" grep -qF "(moved from $old):" "$T_TMP/out"
+t_check "the old name is gone" test ! -e "$old"
+fc=$(ls "$rules"/60-blktune-loop-img-*.rules | grep -vxF "$fd")
+t_check "two rule files now, both 60-blktune-loop-img-HASH.rules" test "$(echo "$fc" | wc -w)" -eq 1
+t_check "the first's matches its backing file" grep -qF "ATTR{loop/backing_file}==\"$T_TMP/one/img\"" "$fc"
+t_check "and keeps read_ahead_kb from the old-named rule" grep -qF "ATTR{queue/read_ahead_kb}=\"$want_ra\"" "$fc"
+t_check "with the new nr_requests" grep -qF 'ATTR{queue/nr_requests}="64"' "$fc"
+t_check "the second's rule left as it was" grep -qF 'ATTR{queue/read_ahead_kb}="256"' "$fd"
+echo 128 > "/sys/block/$c/queue/read_ahead_kb"
+echo 128 > "/sys/block/$d/queue/read_ahead_kb"
+run_udev "$c" "$fc" "$fd"
+t_eq "udevadm test with both rules: $c's read_ahead_kb" "$(q "$c" read_ahead_kb)" "$want_ra"
+run_udev "$d" "$fc" "$fd"
+t_eq "udevadm test with both rules: $d's read_ahead_kb" "$(q "$d" read_ahead_kb)" 256
+"$BLKTUNE" persist --remove "$d" --rules-dir "$rules" > /dev/null
+t_eq "--remove of the second: exit status" "$?" 0
+t_eq "the first's rule is what is left" "$(ls "$rules"/*.rules)" "$fc"
 t_done
