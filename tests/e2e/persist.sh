@@ -16,13 +16,16 @@ trap 'echo "$sched0" > "/sys/block/$name/queue/scheduler"; echo "$nr0" > "/sys/b
 	tm_stop; t_cleanup' EXIT
 ra=$(cat "/sys/block/$name/queue/read_ahead_kb")
 backing=$(cat "/sys/block/$name/loop/backing_file")
-tm_start "BLKTUNE_RULES_DIR='$rules' XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.5 --no-trace \
+# wide: the status line after y names the rules file (this test's long
+# directory, the loop file's name, a hash) before what udev sets
+TM_W=160 tm_start "BLKTUNE_RULES_DIR='$rules' XDG_STATE_HOME='$T_TMP/state' '$BLKTUNE' -d 0.5 --no-trace \
 	--journal-dir '$T_TMP/journal' -p $name; sleep 60"
 tm_wait "^DEVICE" 5
 tm_keys t
 t_check "the tunables panel opens" tm_wait "tunables of $name" 3
-# the rule wraps over several lines: read the screen as one string
-joined() { tm_screen | tr -d '\n' | grep -qF -- "$1"; }
+# the rule wraps over several lines: read the screen as one string, with
+# the spaces that end a line (-N), where the rule may wrap
+joined() { tm capture-pane -p -N -t "$TM_SESS" | tr -d '\n' | grep -qF -- "$1"; }
 # joined_wait TEXT: joined TEXT within 3 s
 joined_wait() {
 	local i
@@ -147,4 +150,20 @@ if t_have_sched mq-deadline "$q" && [ -n "$depth" ] && [ "$depth" -lt 2048 ]; th
 else
 	t_absent "mq-deadline or a queue depth under 2048 ($(cat "$q/scheduler"), ${depth:-no mq/}): p's nr_requests limit untested here"
 fi
+# A rule older blktune wrote under the name without the hash: p adds to it,
+# says it moves it, and y writes the new name and removes the old one.
+mkdir -m 0755 "$T_TMP/older"
+"$BLKTUNE" persist "$name" nr_requests --rules-dir "$T_TMP/older" --yes > /dev/null 2>&1
+old=$rules/60-blktune-loop-${backing##*/}.rules
+mv "$T_TMP/older"/*.rules "$old"
+t_check "the read_ahead_kb row is selected" pick "Largest readahead window"
+tm_keys p
+t_check "p on a disk with an old-named rule says it moves it" joined_wait "moved from ${old##*/}"
+t_check "and keeps its nr_requests" joined "ATTR{queue/nr_requests}="
+tm_keys y
+t_check "y writes it" tm_wait "udev sets $name read_ahead_kb=" 3
+f=$(ls "$rules"/60-blktune-loop-*-*.rules 2> /dev/null)
+t_check "under the new name" test "$(echo "$f" | wc -w)" -eq 1
+t_check "the old name is gone" test ! -e "$old"
+t_check "the rule holds both" grep -qE 'nr_requests.*read_ahead_kb' "$f"
 t_done
