@@ -31,18 +31,22 @@ static const size_t field_offsets[] = {
 };
 #define NFIELDS (sizeof(field_offsets) / sizeof(field_offsets[0]))
 
-/* Strict unsigned parse: digits only, so "-1" or "12x" are errors, not wraps. */
+/* Strict unsigned parse: digits only, so "-1" or "12x" are errors, not wraps.
+ * 19 digits never overflow: only digits past them are checked (a division). */
 static const char *parse_u64(const char *p, uint64_t *out)
 {
-	const char *start = p;
+	const char *end = p + 19;
 	uint64_t v = 0;
+	unsigned d;
 
-	if (*p < '0' || *p > '9')
+	if ((d = (unsigned)(*p - '0')) > 9)
 		return NULL;
-	while (*p >= '0' && *p <= '9') {
-		unsigned d = (unsigned)(*p - '0');
-		/* 19 digits never overflow: check (a division) only past them */
-		if (p - start >= 19 && v > (UINT64_MAX - d) / 10)
+	do {
+		v = v * 10 + d;
+		p++;
+	} while ((d = (unsigned)(*p - '0')) <= 9 && p < end);
+	for (; d <= 9; d = (unsigned)(*p - '0')) { /* a 20th digit, or more */
+		if (v > (UINT64_MAX - d) / 10)
 			return NULL;
 		v = v * 10 + d;
 		p++;

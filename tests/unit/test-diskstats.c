@@ -160,6 +160,13 @@ START_TEST(parse_line_bounds)
 		{ "8 0 sda 18446744073709551610 0 0 0 0 0 0 0 0 0 0", NULL },
 		{ "8 0 sda 18446744073709551620 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
 		{ "8 0 sda 99999999999999999999 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		/* the 19 digits that cannot overflow, then the checked ones */
+		{ "8 0 sda 9999999999999999999 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 18446744073709551615 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 18446744073709551616 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		{ "8 0 sda 184467440737095516150 0 0 0 0 0 0 0 0 0 0", "field 4 is not an unsigned number" },
+		{ "8 0 sda 000000000000000000000000042 0 0 0 0 0 0 0 0 0 0", NULL },
+		{ "8 0 sda 1 0 0 0 0 0 0 0 0 0 1844674407370955161x", "field 14 is not an unsigned number" },
 	};
 	struct disk_stat st;
 	char why[96];
@@ -173,6 +180,15 @@ START_TEST(parse_line_bounds)
 			ck_assert_str_eq(why, cases[i].why);
 		}
 	}
+	/* the values at the overflow check's edges */
+	ck_assert_int_eq(source_diskstats_parse_line("8 0 sda 9999999999999999999 0 0 0 0 0 0 0 0 0 "
+						     "18446744073709551614", &st, why, sizeof(why)), 0);
+	ck_assert_uint_eq(st.rd_ios, 9999999999999999999ULL);
+	ck_assert_uint_eq(st.time_in_queue, UINT64_MAX - 1);
+	ck_assert_int_eq(source_diskstats_parse_line("8 0 sda 000000000000000000000000042 0 0 0 0 0 0 0 0 0 7",
+						     &st, why, sizeof(why)), 0);
+	ck_assert_uint_eq(st.rd_ios, 42);
+	ck_assert_uint_eq(st.time_in_queue, 7);
 	/* the tab-separated line: every field where it belongs */
 	ck_assert_int_eq(source_diskstats_parse_line("8\t0\tsda\t5\t0\t0\t0\t0\t0\t0\t0\t0\t0\t9", &st, why,
 						     sizeof(why)), 0);
