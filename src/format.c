@@ -298,6 +298,11 @@ bool format_text_ok(const char *s, bool word)
 	if (word && !*p)
 		return false;
 	for (; *p; p += n) {
+		/* printable ASCII, most text, without decoding */
+		if (*p > ' ' && *p < 0x7f) {
+			n = 1;
+			continue;
+		}
 		if (!(n = utf8_seq(p, &cp)) || !printable(cp) || (word && cp == ' '))
 			return false;
 	}

@@ -39,6 +39,16 @@ START_TEST(sanitise_replaces_controls_and_bad_utf8)
 	ck_assert(format_text_ok("0-1 (managed)", false));
 	ck_assert(!format_text_ok("x\033", false));
 	ck_assert(!format_text_ok("x\xff", false));
+	/* every byte at the edges of printable ASCII, alone and in a word */
+	for (int b = 1; b < 0x80; b++) {
+		char w[] = { 'a', (char)b, 'z', '\0' };
+		bool ok = b >= 0x20 && b != 0x7f;
+
+		ck_assert_msg(format_text_ok(w, false) == ok, "byte 0x%02x", b);
+		ck_assert_msg(format_text_ok(w, true) == (ok && b != ' '), "byte 0x%02x in a word", b);
+	}
+	ck_assert(format_text_ok("caf\xc3\xa9", true));
+	ck_assert(!format_text_ok("a\xc2\x9bz", false));
 }
 END_TEST
 
