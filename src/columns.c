@@ -540,6 +540,16 @@ static inline size_t num_cell(const struct column *c, const struct disk_metrics 
 	return format_num(v, c->width, prec, out, len);
 }
 
+/* Out of line: its buffer would give every cell a frame. */
+static __attribute__((noinline)) size_t stack_cell(const struct column *c, const struct disk_metrics *m, char *out,
+						   size_t len)
+{
+	char t[200];
+
+	column_stack_text(m, t, sizeof(t));
+	return format_left(out, len, c->width, t);
+}
+
 size_t column_cell(const struct column *c, const struct disk_metrics *m, char *out, size_t len)
 {
 	switch (c->type) {
@@ -548,11 +558,7 @@ size_t column_cell(const struct column *c, const struct disk_metrics *m, char *o
 	case COL_SCHED:
 		return format_left(out, len, c->width, m->info->has_queue ? m->info->scheduler : "-");
 	case COL_STACK:
-		{
-			char t[200];
-			column_stack_text(m, t, sizeof(t));
-			return format_left(out, len, c->width, t);
-		}
+		return stack_cell(c, m, out, len);
 	case COL_NUM:
 		break;
 	}

@@ -97,19 +97,14 @@ static const char zeros[4][ZERO_WIDTH + 1] = {
 	"                   0", "                 0.0", "                0.00", "               0.000",
 };
 
-size_t format_num(double v, int width, int prec, char *out, size_t len)
+/* Everything but a zero: out of line, so the zero above costs no frame. */
+static __attribute__((noinline)) size_t num_slow(double v, int width, int prec, char *out, size_t len)
 {
 	static const char suffix[] = "kMGTP";
 	double a = v;
 
 	if (!isfinite(v))
 		return format_right(out, len, width, "-");
-	/* Most cells of idle devices: one copy of a ready-made zero. */
-	if (v == 0 && prec >= 0 && prec <= 3 && width >= prec + 1 + (prec > 0) && width <= ZERO_WIDTH &&
-	    (size_t)width < len) {
-		memcpy(out, zeros[prec] + ZERO_WIDTH - width, (size_t)width + 1);
-		return (size_t)width;
-	}
 	for (int p = prec; p >= 0; p--)
 		if (fixed(v, width, p, out, len) >= 0)
 			return (size_t)width;
@@ -127,6 +122,17 @@ size_t format_num(double v, int width, int prec, char *out, size_t len)
 		}
 	}
 	return format_right(out, len, width, "#");
+}
+
+size_t format_num(double v, int width, int prec, char *out, size_t len)
+{
+	/* Most cells of idle devices: one copy of a ready-made zero. */
+	if (v == 0 && prec >= 0 && prec <= 3 && width >= prec + 1 + (prec > 0) && width <= ZERO_WIDTH &&
+	    (size_t)width < len) {
+		memcpy(out, zeros[prec] + ZERO_WIDTH - width, (size_t)width + 1);
+		return (size_t)width;
+	}
+	return num_slow(v, width, prec, out, len);
 }
 
 void format_kb(double kb, char *out, size_t len)

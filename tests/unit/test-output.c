@@ -89,6 +89,12 @@ START_TEST(number_cells_at_their_edges)
 	ck_assert_uint_eq(n, 7);
 	for (size_t i = 8; i < sizeof(buf); i++)
 		ck_assert_msg(buf[i] == 'x', "byte %zu after the cell written", i);
+	memset(buf, 'x', sizeof(buf)); /* the ready-made zero too */
+	n = format_num(0, 7, 1, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "    0.0");
+	ck_assert_uint_eq(n, 7);
+	for (size_t i = 8; i < sizeof(buf); i++)
+		ck_assert_msg(buf[i] == 'x', "byte %zu after the zero written", i);
 	/* 1e15 and beyond: printf's digits, the decimals dropped to fit,
 	 * before a suffix */
 	n = format_num(1e15, 16, 1, out, sizeof(out));
