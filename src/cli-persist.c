@@ -175,7 +175,7 @@ static int earlier(const struct persist_cli *c, const struct persist_id *id, con
 	if (!may_write(c))
 		return 0;
 	k = persist_read(c->rules_dir, file, id, set, PERSIST_MAX, seen, why, sizeof(why));
-	if (k == -EINVAL || k == -ENOSPC)
+	if (k == -EINVAL || k == -ENOSPC || k == -EEXIST)
 		return fail(2, "%s", why);
 	if (k < 0)
 		return fail(1, "not written: %s", why);

@@ -450,6 +450,20 @@ int persist_read(const char *dir, const char *file, const struct persist_id *id,
 	if (len == 0 && !seen->exists) {
 		free(buf);
 		len = look_legacy(&d, file, id, seen, &buf, msg, msglen);
+	} else if (len >= 0 && seen->exists) {
+		/* An older blktune wrote this disk's rule again under the old
+		 * name, which sorts after the new one: it would win at boot
+		 * over whatever is written here. Neither is chosen for the
+		 * user. */
+		struct persist_seen old;
+
+		if (look_legacy(&d, file, id, &old, NULL, msg, msglen) > 0) {
+			snprintf(msg, msglen,
+				 "%s/%s (an older blktune's name) holds this disk's rule too, and would override "
+				 "%s at boot: remove one of them",
+				 dir, old.legacy, file);
+			len = -EEXIST;
+		}
 	}
 	safe_dir_close(&d);
 	if (len < 0 || !seen->exists) {

@@ -238,4 +238,13 @@ t_eq "udevadm test with both rules: $d's read_ahead_kb" "$(q "$d" read_ahead_kb)
 "$BLKTUNE" persist --remove "$d" --rules-dir "$rules" > /dev/null
 t_eq "--remove of the second: exit status" "$?" 0
 t_eq "the first's rule is what is left" "$(ls "$rules"/*.rules)" "$fc"
+# An older blktune writes the first's rule again under the old name, which
+# sorts after the new one and would win at boot: refused, both left.
+cp "$T_TMP/old" "$old"
+cp "$fc" "$T_TMP/fc"
+"$BLKTUNE" persist "$c" nr_requests=32 --rules-dir "$rules" --yes > /dev/null 2> "$T_TMP/err"
+t_eq "its rule under both names: exit status" "$?" 2
+t_check "says the old-named rule would override the new one" grep -qF "$old (an older blktune's name) holds this disk's rule too" "$T_TMP/err"
+t_check "the old-named rule left as it was" cmp -s "$old" "$T_TMP/old"
+t_check "the new-named rule left as it was" cmp -s "$fc" "$T_TMP/fc"
 t_done

@@ -761,6 +761,22 @@ START_TEST(rule_under_its_old_name)
 	ck_assert_int_eq(persist_read(d, mine, id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), -EINVAL);
 	ck_assert_msg(strstr(msg, at(d, old)) && strstr(msg, "is not the rule blktune wrote"), "%s", msg);
 
+	/* this disk's rule under both names (an older blktune wrote the
+	 * old one again): the old one would win at boot, so neither is
+	 * read or written; the other disk's old rule is no such conflict */
+	plant_rule(d, old, id, "512", old_rule, sizeof(old_rule));
+	plant_rule(d, mine, id, "256", rule, sizeof(rule));
+	ck_assert_int_eq(persist_read(d, mine, id, got, PERSIST_MAX, &seen, msg, sizeof(msg)), -EEXIST);
+	ck_assert_msg(strstr(msg, at(d, old)) && strstr(msg, mine) && strstr(msg, "override"), "%s", msg);
+	ck_assert_str_eq(unit_slurp(at(d, old)), old_rule);
+	ck_assert_str_eq(unit_slurp(at(d, mine)), rule);
+	ck_assert_int_eq(unlink(at(d, mine)), 0);
+	plant_rule(d, other, sib, "128", rule, sizeof(rule));
+	ck_assert_int_eq(persist_read(d, other, sib, got, PERSIST_MAX, &seen, msg, sizeof(msg)), 1);
+	ck_assert_str_eq(got[0].value, "128");
+	ck_assert_int_eq(unlink(at(d, other)), 0);
+	ck_assert_int_eq(unlink(at(d, old)), 0);
+
 	/* --remove finds it there too, and both when both are there */
 	plant_rule(d, old, id, "512", old_rule, sizeof(old_rule));
 	ck_assert_int_eq(persist_remove(d, mine, id, msg, sizeof(msg)), 0);
