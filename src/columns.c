@@ -520,9 +520,13 @@ int column_name_width(const struct disk_metrics *m, const size_t *rows, size_t n
 }
 
 /* A number cell: v in c's width with prec decimals, or why there is none. */
-static inline size_t num_cell(const struct column *c, const struct disk_metrics *m, double v, int prec, char *out,
-			     size_t len)
+static inline __attribute__((always_inline)) size_t num_cell(const struct column *c, const struct disk_metrics *m,
+							     double v, int prec, char *out, size_t len)
 {
+	/* most cells: a rate of a device counted as usual */
+	if (!(c->flags & (COLUMN_RAMODE | COLUMN_TRACED | COLUMN_SPLIT | COLUMN_GAUGE)) && m->state == DISK_OK &&
+	    !c->min_fields)
+		return format_num(v, c->width, prec, out, len);
 	if ((c->flags & COLUMN_RAMODE) && !m->ra_metrics)
 		return format_right(out, len, c->width, "-");
 	if ((c->flags & COLUMN_TRACED) && !m->traced)
