@@ -2,12 +2,17 @@
  * parents), files opened without following links or blocking (symlink, FIFO,
  * hard link, mode, owner), O_TRUNC only after the checks, unique O_EXCL
  * temporary files; and snapshot_save, which writes through it. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -67,8 +72,10 @@ START_TEST(test_dir_chain)
 	ck_assert_str_eq(d.path, link);
 	safe_dir_close(&d);
 	ck_assert_int_eq(chmod(at(dir, "a/b"), 0757), 0);
+	d.fd = 1234; /* what a failure leaves, whatever was there */
 	ck_assert_int_eq(safe_dir_open(link, false, &d, msg, sizeof(msg)), -EPERM);
 	ck_assert_int_eq(d.fd, -1);
+	ck_assert_str_eq(d.path, "");
 	ck_assert_int_eq(chmod(at(dir, "a/b"), 0700), 0);
 	/* Not a directory. */
 	unit_write_file(at(dir, "file"), "x");
@@ -88,14 +95,136 @@ START_TEST(test_dir_chain)
 }
 END_TEST
 
+/* Creating: the nearest directory of the chain that exists is checked, as
+ * one above the leaf, before anything is made in it (absolute or relative
+ * name); a directory of the chain that cannot be made is the one named; a
+ * name too long is refused before anything is made. */
+START_TEST(test_create_checks_first)
+{
+	char *dir = tmpdir(), msg[512], cwd[PATH_MAX], *longname = malloc(PATH_MAX + 1);
+	struct stat st;
+	size_t len;
+	int before;
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(mkdir(at(dir, "open"), 0700), 0);
+	ck_assert_int_eq(chmod(at(dir, "open"), 0777), 0);
+	ck_assert_int_eq(safe_dir_check(at(dir, "open/new/sub"), true, msg, sizeof(msg)), -EPERM);
+	ck_assert_msg(strstr(msg, "/open above it is writable by group or others (mode 0777)"), "%s", msg);
+	ck_assert_int_eq(lstat(at(dir, "open/new"), &st), -1);
+	ck_assert_int_eq(safe_dir_check(at(dir, "open/new"), true, msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(lstat(at(dir, "open/new"), &st), -1);
+	ck_assert_int_eq(chdir(at(dir, "open")), 0);
+	ck_assert_int_eq(safe_dir_check("new", true, msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(safe_dir_check("new/sub", true, msg, sizeof(msg)), -EPERM);
+	ck_assert_int_eq(lstat(at(dir, "open/new"), &st), -1);
+	/* Sticky, it is fine above (not as the leaf). */
+	ck_assert_int_eq(chmod(at(dir, "open"), 01777), 0);
+	ck_assert_int_eq(safe_dir_check("new/sub", true, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(lstat(at(dir, "open/new/sub"), &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0700);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(safe_dir_check("rel/sub", true, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(lstat(at(dir, "rel/sub"), &st), 0);
+	ck_assert_int_eq(chdir(cwd), 0);
+	/* A file in the chain: the directory that could not be made is named. */
+	unit_write_file(at(dir, "file"), "x");
+	ck_assert_int_eq(safe_dir_check(at(dir, "file/x/y"), true, msg, sizeof(msg)), -ENOTDIR);
+	ck_assert_msg(strstr(msg, "cannot create ") && strstr(msg, "/file/x: Not a directory") &&
+			      !strstr(msg, "/x/y"), "%s", msg);
+	/* PATH_MAX long (no room for its NUL): nothing made, under a safe
+	 * directory or an unsafe one. */
+	for (int unsafe = 0; unsafe < 2; unsafe++) {
+		const char *base = at(dir, unsafe ? "open" : "rel");
+
+		before = unit_count_entries(base);
+		len = (size_t)snprintf(longname, PATH_MAX + 1, "%s", base);
+		while (len < PATH_MAX) {
+			size_t n = PATH_MAX - len - 1 > 100 ? 100 : PATH_MAX - len - 1;
+
+			if (PATH_MAX - len - 1 - n == 1)
+				n--; /* never a last component of nothing */
+			longname[len++] = '/';
+			memset(longname + len, 'd', n);
+			len += n;
+			longname[len] = '\0';
+		}
+		ck_assert_uint_eq(strlen(longname), PATH_MAX);
+		ck_assert_int_eq(safe_dir_check(longname, true, msg, sizeof(msg)), -ENAMETOOLONG);
+		ck_assert_msg(strstr(msg, "cannot create ") && strstr(msg, ": File name too long"), "%s", msg);
+		ck_assert_int_eq(unit_count_entries(base), before);
+	}
+	/* No name. */
+	ck_assert_int_eq(safe_dir_check("", true, msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg, "empty directory name");
+	ck_assert_int_eq(safe_dir_check(NULL, false, msg, sizeof(msg)), -EINVAL);
+	free(longname);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+struct as_nobody {
+	const char *own;    /* a directory nobody owns */
+	const char *closed; /* and one it may not read (mode 0) */
+};
+
+/* As a user: root's / above is fine, / itself is not the user's own. */
+static int check_as_nobody(void *arg)
+{
+	const struct as_nobody *a = arg;
+	struct safe_dir d;
+	char msg[512];
+
+	if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+		return 10;
+	if (safe_dir_check(a->own, false, msg, sizeof(msg)) != 0)
+		return 11;
+	if (safe_dir_check("/", false, msg, sizeof(msg)) != -EPERM || !strstr(msg, "/ is owned by uid 0, not 65534"))
+		return 12;
+	if (safe_dir_check(a->closed, false, msg, sizeof(msg)) != 0)
+		return 13;
+	if (safe_dir_open(a->closed, false, &d, msg, sizeof(msg)) != -EACCES || d.fd != -1 ||
+	    !strstr(msg, "closed: Permission denied"))
+		return 14;
+	return 0;
+}
+
+START_TEST(test_dir_chain_as_user)
+{
+	char *dir = tmpdir();
+	struct as_nobody a = { at(dir, "own"), at(dir, "closed") };
+	struct safe_dir d;
+	char msg[512];
+
+	if (geteuid() != 0) { /* becoming another user takes root */
+		unit_rmtree(dir);
+		free(dir);
+		return;
+	}
+	ck_assert_int_eq(safe_dir_check("/", false, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(safe_dir_open("/", false, &d, msg, sizeof(msg)), 0);
+	safe_dir_close(&d);
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	ck_assert_int_eq(mkdir(a.own, 0700), 0);
+	ck_assert_int_eq(chown(a.own, 65534, 65534), 0);
+	ck_assert_int_eq(mkdir(a.closed, 0), 0);
+	ck_assert_int_eq(chown(a.closed, 65534, 65534), 0);
+	ck_assert_int_eq(unit_in_child(check_as_nobody, &a), 0);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_open_rules)
 {
 	char *dir = tmpdir(), msg[512], name[64], name2[64];
 	struct safe_dir d;
 	struct stat st;
-	int fd;
+	int fd, fds;
 
 	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	fds = unit_count_fds();
 	unit_write_file(at(dir, "victim"), "precious\n");
 	ck_assert_int_eq(chmod(at(dir, "victim"), 0600), 0);
 	ck_assert_int_eq(symlink(at(dir, "victim"), at(dir, "link")), 0);
@@ -124,6 +253,11 @@ START_TEST(test_open_rules)
 	/* O_TRUNC never reaches a refused file. */
 	ck_assert_int_eq(safe_open(&d, "victim", O_WRONLY | O_TRUNC, msg, sizeof(msg)), -EPERM);
 	ck_assert_str_eq(unit_slurp(at(dir, "victim")), "precious\n");
+	ck_assert_msg(strstr(msg, "victim is writable by group or others (mode 0646): refused"), "%s", msg);
+	ck_assert_int_eq(chmod(at(dir, "victim"), 0775), 0);
+	ck_assert_int_eq(safe_open(&d, "victim", O_WRONLY | O_TRUNC, msg, sizeof(msg)), -EPERM);
+	ck_assert_msg(strstr(msg, "(mode 0775)"), "%s", msg);
+	ck_assert_int_eq(unit_count_fds(), fds); /* every refused descriptor closed */
 	ck_assert_int_eq(chmod(at(dir, "victim"), 0644), 0);
 	fd = safe_open(&d, "victim", O_WRONLY | O_TRUNC, msg, sizeof(msg));
 	ck_assert_int_ge(fd, 0);
@@ -131,6 +265,12 @@ START_TEST(test_open_rules)
 	ck_assert_int_eq(st.st_size, 0);
 	ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
 	ck_assert_int_ne(fcntl(fd, F_GETFD) & FD_CLOEXEC, 0);
+	close(fd);
+	/* created 0600 */
+	fd = safe_open(&d, "new", O_WRONLY | O_CREAT | O_EXCL, msg, sizeof(msg));
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
 	close(fd);
 	ck_assert_int_eq(safe_open_read(&d, "absent", msg, sizeof(msg)), -ENOENT);
 	ck_assert_int_eq(safe_open_read(&d, "../victim", msg, sizeof(msg)), -EINVAL);
@@ -151,6 +291,178 @@ START_TEST(test_open_rules)
 	ck_assert_int_eq(safe_rename(&d, name, name2), 0);
 	ck_assert_int_eq(safe_unlink(&d, name2), 0);
 	ck_assert_int_eq(safe_unlink(&d, name2), -ENOENT);
+	safe_dir_close(&d);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A file of n bytes, byte i being i * 31 + i / 4096 (each buffer's bytes
+ * differ from the one before's). */
+static void write_bytes(const char *path, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	for (size_t i = 0; i < n; i++)
+		fputc((int)(unsigned char)(i * 31 + i / 4096), f);
+	ck_assert_int_eq(ferror(f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static bool has_pattern_bytes(const char *buf, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && buf[i] == (char)(unsigned char)(i * 31 + i / 4096))
+		i++;
+	return i == n;
+}
+
+/* safe_read_all: the whole file at every size around a buffer's (4096, less
+ * its NUL), past several; max bytes read, one more refused; what is refused
+ * to open is refused here too; no descriptor left. */
+START_TEST(test_read_all)
+{
+	static const size_t sizes[] = { 0, 1, 4094, 4095, 4096, 4097, 8191, 8192, 3 * 4096 + 5, 100000 };
+	static const size_t maxes[] = { 1, 4094, 4095, 4096, 8190, 8191, 8192, 20000 };
+	char *dir = tmpdir(), msg[512], *buf;
+	struct safe_dir d;
+	int fds;
+
+	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	fds = unit_count_fds();
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k];
+
+		write_bytes(at(dir, "f"), n);
+		ck_assert_int_eq(safe_read_all(&d, "f", 1 << 20, &buf, msg, sizeof(msg)), (ssize_t)n);
+		ck_assert_ptr_nonnull(buf);
+		ck_assert_msg(buf[n] == '\0' && has_pattern_bytes(buf, n), "size %zu", n);
+		free(buf);
+	}
+	for (size_t k = 0; k < sizeof(maxes) / sizeof(maxes[0]); k++) {
+		size_t max = maxes[k];
+
+		write_bytes(at(dir, "f"), max);
+		ck_assert_int_eq(safe_read_all(&d, "f", max, &buf, msg, sizeof(msg)), (ssize_t)max);
+		free(buf);
+		write_bytes(at(dir, "f"), max + 1);
+		ck_assert_int_eq(safe_read_all(&d, "f", max, &buf, msg, sizeof(msg)), -EFBIG);
+		ck_assert_ptr_null(buf);
+		ck_assert_msg(strstr(msg, "/f: larger than ") && strstr(msg, " bytes: refused"), "%s", msg);
+		write_bytes(at(dir, "f"), 3 * max + 4096);
+		ck_assert_int_eq(safe_read_all(&d, "f", max, &buf, msg, sizeof(msg)), -EFBIG);
+		ck_assert_ptr_null(buf);
+	}
+	ck_assert_int_eq(safe_read_all(&d, "absent", 100, &buf, msg, sizeof(msg)), -ENOENT);
+	ck_assert_ptr_null(buf);
+	ck_assert_int_eq(symlink(at(dir, "f"), at(dir, "link")), 0);
+	ck_assert_int_eq(safe_read_all(&d, "link", 1 << 20, &buf, msg, sizeof(msg)), -EPERM);
+	ck_assert_ptr_null(buf);
+	/* a directory opens for reading, and read() fails */
+	ck_assert_int_eq(mkdir(at(dir, "sub"), 0700), 0);
+	ck_assert_int_eq(safe_read_all(&d, "sub", 100, &buf, msg, sizeof(msg)), -EPERM);
+	/* an errno a signal left before the call changes nothing */
+	write_bytes(at(dir, "f"), 5000);
+	errno = EINTR;
+	ck_assert_int_eq(safe_read_all(&d, "f", 1 << 20, &buf, msg, sizeof(msg)), 5000);
+	free(buf);
+	ck_assert_int_eq(unit_count_fds(), fds);
+	safe_dir_close(&d);
+	/* a read that fails: /proc/self/mem at address 0 (a regular file of ours) */
+	if (geteuid() == 0) {
+		ck_assert_int_eq(safe_dir_open("/proc/self", false, &d, msg, sizeof(msg)), 0);
+		ck_assert_int_eq(safe_read_all(&d, "mem", 100, &buf, msg, sizeof(msg)), -EIO);
+		ck_assert_ptr_null(buf);
+		ck_assert_msg(strstr(msg, "/proc/self/mem: Input/output error"), "%s", msg);
+		safe_dir_close(&d);
+	}
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Started with stdin closed, 0 is a descriptor like any other: a directory
+ * or a file opened as 0 works and is closed; a closed safe_dir (or none)
+ * closes nothing. */
+START_TEST(test_descriptor_zero)
+{
+	char *dir = tmpdir(), msg[512], name[64], *buf;
+	struct safe_dir d;
+	int fds, fd;
+
+	close(0);
+	fds = unit_count_fds();
+	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(d.fd, 0);
+	safe_dir_close(&d);
+	ck_assert_int_eq(d.fd, -1);
+	ck_assert_int_eq(unit_count_fds(), fds);
+	safe_dir_close(&d);
+	safe_dir_close(NULL);
+	ck_assert_int_eq(open("/dev/null", O_RDONLY), 0);
+	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	ck_assert_int_gt(d.fd, 0);
+	close(0);
+	fd = safe_create_tmp(&d, "t", name, sizeof(name), msg, sizeof(msg));
+	ck_assert_int_eq(fd, 0);
+	ck_assert_int_eq(safe_write_all(fd, "x", 1), 0);
+	close(fd);
+	fd = safe_open(&d, name, O_WRONLY | O_APPEND, msg, sizeof(msg));
+	ck_assert_int_eq(fd, 0);
+	ck_assert_int_eq(safe_write_all(fd, "y", 1), 0);
+	close(fd);
+	ck_assert_int_eq(safe_read_all(&d, name, 100, &buf, msg, sizeof(msg)), 2);
+	ck_assert_str_eq(buf, "xy");
+	free(buf);
+	ck_assert_int_eq(fcntl(0, F_GETFD), -1);
+	ck_assert_int_eq(safe_rename(&d, name, "t.00000000"), 0);
+	ck_assert_int_eq(safe_remove_stale(&d, "t"), 1);
+	ck_assert_int_eq(unit_count_entries(dir), 0);
+	safe_dir_close(&d);
+	ck_assert_int_eq(unit_count_fds(), fds);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Temporary names: "PREFIX." and 8 letters or digits, every one a name
+ * safe_remove_stale takes for one; a name buffer without room for the NUL
+ * or a name the file system refuses: the error, nothing made, no retry. */
+START_TEST(test_tmp_names)
+{
+	static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *dir = tmpdir(), msg[512], name[300], prefix[260];
+	struct safe_dir d;
+	int fd, fds;
+
+	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	fds = unit_count_fds();
+	for (int i = 0; i < 200; i++) {
+		fd = safe_create_tmp(&d, ".p", name, sizeof(name), msg, sizeof(msg));
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+		ck_assert_uint_eq(strlen(name), 11);
+		ck_assert_int_eq(strncmp(name, ".p.", 3), 0);
+		ck_assert_msg(strspn(name + 3, alnum) == 8, "%s", name);
+	}
+	ck_assert_int_eq(unit_count_entries(dir), 200);
+	ck_assert_int_eq(safe_remove_stale(&d, ".p"), 200);
+	ck_assert_int_eq(unit_count_entries(dir), 0);
+	/* ".p." and 8: 11 bytes and a NUL */
+	ck_assert_int_eq(safe_create_tmp(&d, ".p", name, 11, msg, sizeof(msg)), -ENAMETOOLONG);
+	ck_assert_int_eq(unit_count_entries(dir), 0);
+	fd = safe_create_tmp(&d, ".p", name, 12, msg, sizeof(msg));
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(unit_count_entries(dir), 1);
+	/* longer than NAME_MAX: openat's ENAMETOOLONG, said */
+	memset(prefix, 'p', 250);
+	prefix[250] = '\0';
+	ck_assert_int_eq(safe_create_tmp(&d, prefix, name, sizeof(name), msg, sizeof(msg)), -ENAMETOOLONG);
+	ck_assert_msg(strstr(msg, ": File name too long"), "%s", msg);
+	ck_assert_int_eq(unit_count_fds(), fds);
 	safe_dir_close(&d);
 	unit_rmtree(dir);
 	free(dir);
@@ -289,9 +601,199 @@ START_TEST(test_message_keeps_reason)
 	ck_assert_str_eq(msg, "/...ame");
 	ck_assert_int_eq(safe_save(path, write_nothing, NULL, msg, 7), -EINVAL);
 	ck_assert_str_eq(msg, "/aaaaa");
+	/* one byte too long for msg (20 bytes): elided too, the reason whole;
+	 * one that just fits: whole */
+	ck_assert_int_eq(safe_save("/x/", write_nothing, NULL, msg, 20), -EINVAL);
+	ck_assert_str_eq(msg, "/x/: ...a file name");
+	ck_assert_int_eq(safe_save("/x/", write_nothing, NULL, msg, 21), -EINVAL);
+	ck_assert_str_eq(msg, "/x/: not a file name");
+	/* The longest message, two paths near PATH_MAX (the name given, and a
+	 * directory of its real chain), still ends with its reason. */
+	{
+		char *dir = tmpdir(), *deep = malloc(PATH_MAX), *given = malloc(PATH_MAX), big[3 * PATH_MAX];
+		size_t len = (size_t)snprintf(deep, PATH_MAX, "%s", dir), glen;
+
+		while (len + 201 < PATH_MAX - 3) { /* room left for "/x" and a NUL */
+			deep[len++] = '/';
+			memset(deep + len, 'd', 200);
+			len += 200;
+			deep[len] = '\0';
+			ck_assert_int_eq(mkdir(deep, 0700), 0);
+		}
+		ck_assert_int_eq(chmod(deep, 0777), 0); /* the leaf's parent: unsafe */
+		snprintf(deep + len, PATH_MAX - len, "/x");
+		ck_assert_int_eq(mkdir(deep, 0700), 0);
+		/* the same directory, named PATH_MAX - 1 long: slashes in front */
+		glen = strlen(deep);
+		memset(given, '/', PATH_MAX - 1 - glen);
+		memcpy(given + PATH_MAX - 1 - glen, deep, glen + 1);
+		ck_assert_int_eq(safe_dir_check(given, false, big, sizeof(big)), -EPERM);
+		ck_assert_str_eq(big + strlen(big) - 9, ": refused");
+		ck_assert_msg(strlen(big) > 2 * PATH_MAX, "%zu", strlen(big));
+		free(deep);
+		free(given);
+		unit_rmtree(dir);
+		free(dir);
+	}
 	/* a message that fits is whole */
 	ck_assert_int_eq(safe_save("", write_nothing, NULL, msg, sizeof(msg)), -EINVAL);
 	ck_assert_str_eq(msg, reason);
+}
+END_TEST
+
+/* safe_save's writer: n bytes of a pattern, its errors not looked at (as
+ * a writer of fprintf calls), then fail as its result. */
+struct pattern {
+	size_t n;
+	int fail;
+};
+
+static int write_pattern(FILE *f, const void *arg)
+{
+	const struct pattern *w = arg;
+
+	for (size_t i = 0; i < w->n; i++)
+		fputc((int)(unsigned char)(i * 31 + i / 4096), f);
+	return w->fail;
+}
+
+/* path holds exactly the n bytes of the pattern. */
+static bool has_pattern(const char *path, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t i = 0;
+	int c;
+
+	if (!f)
+		return false;
+	while ((c = getc(f)) != EOF && i < n && c == (int)(unsigned char)(i * 31 + i / 4096))
+		i++;
+	fclose(f);
+	return i == n && c == EOF;
+}
+
+static int save(const char *path, size_t n, int fail, char *msg, size_t size)
+{
+	struct pattern w = { n, fail };
+
+	snprintf(msg, size, "stale"); /* a message from before is not this one */
+	errno = EINTR;                /* nor is an errno from before */
+	return safe_save(path, write_pattern, &w, msg, size);
+}
+
+static int lowest_free_fd(void)
+{
+	int fd = dup(2);
+
+	close(fd);
+	return fd;
+}
+
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* In a mount namespace, chrooted to a test directory (every path a mutant
+ * might get wrong stays inside it), with a 64 KiB tmpfs at /full: returns
+ * the number of the first check that fails, 0 when none does. */
+static int save_in_chroot(void *arg)
+{
+	const char *dir = arg;
+	char path[PATH_MAX + 1], name[300], msg[512], full[600], ro[600];
+	struct stat st;
+	int check = 0, fd;
+
+#define CHECK(x)                  \
+	do {                      \
+		check++;          \
+		if (!(x))         \
+			return check; \
+	} while (0)
+	snprintf(full, sizeof(full), "%s/full", dir);
+	snprintf(ro, sizeof(ro), "%s/ro", dir);
+	CHECK(unshare(CLONE_NEWNS) == 0);
+	CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+	CHECK(mkdir(full, 0700) == 0 && mkdir(ro, 0700) == 0);
+	CHECK(mount("tmpfs", full, "tmpfs", 0, "size=64k,mode=0700") == 0);
+	CHECK(mount("tmpfs", ro, "tmpfs", MS_RDONLY, "mode=0700") == 0);
+	CHECK(chroot(dir) == 0 && chdir("/") == 0);
+	fd = lowest_free_fd();
+	/* whole, past stdio's buffer, over an old file; nothing else left */
+	CHECK(mkdir("/sub", 0700) == 0);
+	CHECK(save("/sub/out", 10, 0, msg, sizeof(msg)) == 0);
+	CHECK(save("/sub/out", 100000, 0, msg, sizeof(msg)) == 0 && !msg[0]);
+	CHECK(has_pattern("/sub/out", 100000) && stat("/sub/out", &st) == 0 && (st.st_mode & 07777) == 0600);
+	CHECK(entries("/sub") == 1 && entries("/") == 3); /* sub, full, ro */
+	/* in /, and relative to the current directory */
+	CHECK(save("/top", 10, 0, msg, sizeof(msg)) == 0 && has_pattern("/top", 10));
+	CHECK(chdir("/sub") == 0 && save("rel", 20, 0, msg, sizeof(msg)) == 0 && has_pattern("/sub/rel", 20));
+	CHECK(chdir("/") == 0 && unlink("/sub/rel") == 0 && entries("/") == 4);
+	/* a link at the name is replaced, never followed */
+	CHECK(save("/victim", 7, 0, msg, sizeof(msg)) == 0 && symlink("/victim", "/sub/link") == 0);
+	CHECK(save("/sub/link", 30, 0, msg, sizeof(msg)) == 0 && has_pattern("/victim", 7));
+	CHECK(lstat("/sub/link", &st) == 0 && S_ISREG(st.st_mode) && has_pattern("/sub/link", 30));
+	CHECK(unlink("/sub/link") == 0);
+	/* the writer fails: its error, said; the old file as it was */
+	CHECK(save("/sub/out", 5000, -EIO, msg, sizeof(msg)) == -EIO);
+	CHECK(!strcmp(msg, "/sub/out: Input/output error"));
+	CHECK(has_pattern("/sub/out", 100000) && entries("/sub") == 1);
+	/* the rename fails (a directory at the name) */
+	CHECK(mkdir("/sub/adir", 0700) == 0 && mkdir("/sub/adir/x", 0700) == 0);
+	CHECK(save("/sub/adir", 10, 0, msg, sizeof(msg)) == -EISDIR && strstr(msg, "/sub/adir: Is a directory"));
+	CHECK(entries("/sub") == 2 && entries("/sub/adir") == 1);
+	/* a full disk: the write's error, the old file as it was */
+	CHECK(save("/full/out", 100, 0, msg, sizeof(msg)) == 0);
+	CHECK(save("/full/out", 200000, 0, msg, sizeof(msg)) == -ENOSPC);
+	CHECK(!strcmp(msg, "/full/out: No space left on device"));
+	CHECK(has_pattern("/full/out", 100) && entries("/full") == 1);
+	/* no temporary file can be made */
+	CHECK(save("/ro/out", 10, 0, msg, sizeof(msg)) == -EROFS && strstr(msg, "Read-only file system"));
+	CHECK(lowest_free_fd() == fd); /* every descriptor closed */
+	/* names: the longest base (NAME_MAX - 10) and one more; PATH_MAX long */
+	memset(name, 'n', 246);
+	snprintf(path, sizeof(path), "/sub/%.245s", name);
+	CHECK(save(path, 10, 0, msg, sizeof(msg)) == 0 && has_pattern(path, 10) && unlink(path) == 0);
+	snprintf(path, sizeof(path), "/sub/%.246s", name);
+	CHECK(save(path, 10, 0, msg, sizeof(msg)) == -EINVAL && strstr(msg, ": not a file name"));
+	CHECK(save("/sub/", 10, 0, msg, sizeof(msg)) == -EINVAL && entries("/sub") == 2);
+	memset(path, '/', PATH_MAX); /* "////.../sub/out", PATH_MAX long */
+	memcpy(path + PATH_MAX - 7, "sub/out", 7);
+	path[PATH_MAX] = '\0';
+	CHECK(strlen(path) == PATH_MAX && save(path, 10, 0, msg, sizeof(msg)) == -EINVAL);
+	CHECK(has_pattern("/sub/out", 100000));
+	CHECK(lowest_free_fd() == fd);
+	/* creating: a missing directory right below / is checked against /, not
+	 * against the current directory (here an unsafe one) */
+	CHECK(mkdir("/open", 0700) == 0 && chmod("/open", 0777) == 0 && chdir("/open") == 0);
+	CHECK(safe_dir_check("/newtop/x", true, msg, sizeof(msg)) == 0 && stat("/newtop/x", &st) == 0);
+#undef CHECK
+	return 0;
+}
+
+START_TEST(test_save)
+{
+	char *dir = tmpdir();
+	int st;
+
+	if (geteuid() != 0) { /* a mount namespace and chroot take root */
+		unit_rmtree(dir);
+		free(dir);
+		return;
+	}
+	st = unit_in_child(save_in_chroot, dir);
+	ck_assert_msg(st == 0, "check %d failed", st);
+	unit_rmtree(dir);
+	free(dir);
 }
 END_TEST
 
@@ -356,6 +858,50 @@ START_TEST(test_write_all_short_writes)
 }
 END_TEST
 
+/* The directory's lock waits for another holder, through signals (a
+ * timer without SA_RESTART interrupts flock again and again); a closed
+ * directory is an error, never a wait. */
+START_TEST(test_lock_waits)
+{
+	char *dir = tmpdir(), msg[512], c;
+	struct sigaction sa = { .sa_handler = tick }; /* no SA_RESTART */
+	struct itimerval it = { { 0, 5000 }, { 0, 5000 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct safe_dir d, held;
+	int ready[2], status;
+	pid_t pid;
+
+	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(pipe(ready), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		if (safe_dir_open(dir, false, &held, msg, sizeof(msg)) < 0 || safe_dir_lock(&held) < 0)
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(2);
+		usleep(200000);
+		_exit(safe_dir_unlock(&held) < 0 ? 3 : 0);
+	}
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	ticks = 0;
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &it, NULL), 0);
+	ck_assert_int_eq(safe_dir_lock(&d), 0);
+	setitimer(ITIMER_REAL, &off, NULL);
+	ck_assert_int_gt(ticks, 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "holder status %#x", status);
+	ck_assert_int_eq(safe_dir_unlock(&d), 0);
+	close(ready[0]);
+	safe_dir_close(&d);
+	ck_assert_int_eq(safe_dir_lock(&d), -EBADF);
+	ck_assert_int_eq(safe_dir_unlock(&d), -EBADF);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 UNIT_SUITE(safe_file_suite)
 static Suite *safe_file_suite(void)
 {
@@ -363,11 +909,18 @@ static Suite *safe_file_suite(void)
 	TCase *tc = tcase_create("safe-file");
 
 	tcase_add_test(tc, test_dir_chain);
+	tcase_add_test(tc, test_create_checks_first);
+	tcase_add_test(tc, test_dir_chain_as_user);
 	tcase_add_test(tc, test_open_rules);
+	tcase_add_test(tc, test_read_all);
+	tcase_add_test(tc, test_descriptor_zero);
+	tcase_add_test(tc, test_tmp_names);
 	tcase_add_test(tc, test_snapshot_save_safe);
 	tcase_add_test(tc, test_remove_stale);
 	tcase_add_test(tc, test_message_keeps_reason);
+	tcase_add_test(tc, test_save);
 	tcase_add_test(tc, test_write_all_short_writes);
+	tcase_add_test(tc, test_lock_waits);
 	suite_add_tcase(s, tc);
 	return s;
 }
