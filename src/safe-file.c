@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,18 +364,17 @@ int safe_create_tmp(const struct safe_dir *d, const char *prefix, char *name, si
 	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 	for (int tries = 0; tries < TMP_TRIES; tries++) {
-		unsigned char rnd[TMP_SUFFIX];
-		char suffix[sizeof(rnd) + 1];
+		char suffix[TMP_SUFFIX + 1];
+		uint64_t v;
 		int fd;
 
-		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-			/* No entropy yet: the pid and a counter are unique enough with O_EXCL. */
-			unsigned long long v = (unsigned long long)getpid() * 1000003ULL + (unsigned)tries;
-			memcpy(rnd, &v, sizeof(rnd));
-		}
-		for (size_t i = 0; i < sizeof(rnd); i++)
-			suffix[i] = set[rnd[i] % (sizeof(set) - 1)];
-		suffix[sizeof(rnd)] = '\0';
+		/* No entropy yet: the pid and a counter are unique enough with
+		 * O_EXCL, each value (below 62^8) a name of its own. */
+		if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
+			v = (uint64_t)getpid() * 1000003u + (unsigned)tries;
+		for (size_t i = 0; i < TMP_SUFFIX; i++, v /= sizeof(set) - 1)
+			suffix[i] = set[v % (sizeof(set) - 1)];
+		suffix[TMP_SUFFIX] = '\0';
 		if (snprintf(name, name_size, "%s.%s", prefix, suffix) >= (int)name_size)
 			return -ENAMETOOLONG;
 		fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -7,13 +7,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -469,6 +475,59 @@ START_TEST(test_tmp_names)
 }
 END_TEST
 
+/* Without entropy (getrandom refused, as before the kernel's pool is
+ * ready): the names come from the pid and the try, still "PREFIX." and 8
+ * letters or digits; 100 tries, then -EEXIST; another process's names are
+ * others. Returns the first check that fails, 0 when none does. */
+static int tmp_without_entropy(void *arg)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	const struct safe_dir *d = arg;
+	char name[64], msg[512], one;
+	int fd, check = 1;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		return check;
+	if (getrandom(&one, 1, 0) != -1 || errno != ENOSYS)
+		return check + 1;
+	check += 2;
+	for (int i = 0; i < 100; i++, check++) {
+		fd = safe_create_tmp(d, "t", name, sizeof(name), msg, sizeof(msg));
+		if (fd < 0 || close(fd) < 0 || strlen(name) != 10 || strncmp(name, "t.", 2))
+			return check;
+		for (const char *c = name + 2; *c; c++)
+			if (!isalnum((unsigned char)*c))
+				return check;
+	}
+	if (safe_create_tmp(d, "t", name, sizeof(name), msg, sizeof(msg)) != -EEXIST ||
+	    !strstr(msg, ": no unused temporary name after 100 tries"))
+		return check;
+	return 0;
+}
+
+START_TEST(test_tmp_without_entropy)
+{
+	char *dir = tmpdir(), msg[512];
+	struct safe_dir d;
+
+	ck_assert_int_eq(safe_dir_open(dir, false, &d, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(unit_in_child(tmp_without_entropy, &d), 0);
+	ck_assert_int_eq(unit_count_entries(dir), 100);
+	/* a second process: 100 names of its own */
+	ck_assert_int_eq(unit_in_child(tmp_without_entropy, &d), 0);
+	ck_assert_int_eq(unit_count_entries(dir), 200);
+	safe_dir_close(&d);
+	unit_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* Snapshots: the TUI's w and sweep write through snapshot_save. */
 START_TEST(test_snapshot_save_safe)
 {
@@ -915,6 +974,7 @@ static Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_read_all);
 	tcase_add_test(tc, test_descriptor_zero);
 	tcase_add_test(tc, test_tmp_names);
+	tcase_add_test(tc, test_tmp_without_entropy);
 	tcase_add_test(tc, test_snapshot_save_safe);
 	tcase_add_test(tc, test_remove_stale);
 	tcase_add_test(tc, test_message_keeps_reason);
