@@ -320,14 +320,14 @@ ssize_t safe_read_all(const struct safe_dir *d, const char *name, size_t max, ch
 	for (;;) {
 		ssize_t n;
 
+		/* Full, and len <= max (checked after each read): grow. */
 		if (len + 1 == cap) {
-			char *q = cap > max + 1 ? NULL : realloc(p, cap * 2);
+			char *q = realloc(p, cap * 2);
 			if (!q) {
-				int err = cap > max + 1 ? -EFBIG : -ENOMEM;
-				say(msg, msg_size, "%s/%s: larger than %zu bytes: refused", d->path, name, max);
+				say(msg, msg_size, "%s/%s: %s", d->path, name, strerror(ENOMEM));
 				free(p);
 				close(fd);
-				return err;
+				return -ENOMEM;
 			}
 			p = q;
 			cap *= 2;

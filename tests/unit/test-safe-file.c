@@ -369,6 +369,10 @@ START_TEST(test_read_all)
 	/* a directory opens for reading, and read() fails */
 	ck_assert_int_eq(mkdir(at(dir, "sub"), 0700), 0);
 	ck_assert_int_eq(safe_read_all(&d, "sub", 100, &buf, msg, sizeof(msg)), -EPERM);
+	/* SIZE_MAX: no limit (max + 1 is no bound) */
+	write_bytes(at(dir, "f"), 10000);
+	ck_assert_int_eq(safe_read_all(&d, "f", SIZE_MAX, &buf, msg, sizeof(msg)), 10000);
+	free(buf);
 	/* an errno a signal left before the call changes nothing */
 	write_bytes(at(dir, "f"), 5000);
 	errno = EINTR;
