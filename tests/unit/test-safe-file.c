@@ -138,8 +138,9 @@ START_TEST(test_create_checks_first)
 	ck_assert_int_eq(safe_dir_check(at(dir, "file/x/y"), true, msg, sizeof(msg)), -ENOTDIR);
 	ck_assert_msg(strstr(msg, "cannot create ") && strstr(msg, "/file/x: Not a directory") &&
 			      !strstr(msg, "/x/y"), "%s", msg);
-	/* PATH_MAX long (no room for its NUL): nothing made, under a safe
-	 * directory or an unsafe one. */
+	/* PATH_MAX long (no room for its NUL): said to be too long, nothing
+	 * made, under a safe directory or an unsafe one. */
+	ck_assert_int_eq(chmod(at(dir, "open"), 0777), 0);
 	for (int unsafe = 0; unsafe < 2; unsafe++) {
 		const char *base = at(dir, unsafe ? "open" : "rel");
 
@@ -393,6 +394,8 @@ START_TEST(test_read_all)
 }
 END_TEST
 
+static int write_nothing(FILE *f, const void *arg);
+
 /* Started with stdin closed, 0 is a descriptor like any other: a directory
  * or a file opened as 0 works and is closed; a closed safe_dir (or none)
  * closes nothing. */
@@ -430,6 +433,11 @@ START_TEST(test_descriptor_zero)
 	ck_assert_int_eq(safe_rename(&d, name, "t.00000000"), 0);
 	ck_assert_int_eq(safe_remove_stale(&d, "t"), 1);
 	ck_assert_int_eq(unit_count_entries(dir), 0);
+	/* safe_save with 0 free: its directory (the current one) is 0 */
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(safe_save("saved", write_nothing, NULL, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(unit_count_entries(dir), 1);
+	ck_assert_int_eq(safe_unlink(&d, "saved"), 0);
 	safe_dir_close(&d);
 	ck_assert_int_eq(unit_count_fds(), fds);
 	unit_rmtree(dir);
