@@ -384,9 +384,11 @@ START_TEST(test_read_all)
 	/* a read that fails: /proc/self/mem at address 0 (a regular file of ours) */
 	if (geteuid() == 0) {
 		ck_assert_int_eq(safe_dir_open("/proc/self", false, &d, msg, sizeof(msg)), 0);
+		fds = unit_count_fds();
 		ck_assert_int_eq(safe_read_all(&d, "mem", 100, &buf, msg, sizeof(msg)), -EIO);
 		ck_assert_ptr_null(buf);
 		ck_assert_msg(strstr(msg, "/proc/self/mem: Input/output error"), "%s", msg);
+		ck_assert_int_eq(unit_count_fds(), fds);
 		safe_dir_close(&d);
 	}
 	unit_rmtree(dir);
