@@ -200,6 +200,13 @@ static void assert_same(const struct sample *a, const struct sample *b)
 	const char *differ = traced_differ(&a->procs, &b->procs);
 
 	ck_assert_msg(!differ, "traced per process: %s differs", differ);
+	/* and the traced counters field by field: one the walk left out both
+	 * ways would flatten the same */
+	ck_assert_int_eq(a->traced, b->traced);
+	ck_assert_uint_eq(a->trace.ndevs, b->trace.ndevs);
+	for (size_t i = 0; a->traced && i < a->trace.ndevs; i++)
+		ck_assert_msg(!memcmp(&a->trace.devs[i].tot, &b->trace.devs[i].tot, sizeof(a->trace.devs[i].tot)),
+			      "traced device %zu's counters differ", i);
 
 	record_flat_init(&fa);
 	record_flat_init(&fb);
@@ -307,6 +314,12 @@ START_TEST(test_roundtrip_key_and_delta)
 	ck_assert_uint_gt(key.n, 4 * delta.n);
 	record_buf_free(&key);
 	record_buf_free(&delta);
+	record_flat_free(&fa);
+	/* a freed list is an empty one: freed again, or used again */
+	record_flat_free(&fa);
+	ck_assert_uint_eq(fa.nw, 0);
+	ck_assert_int_eq(record_flatten(&a, &fa), 0);
+	ck_assert_uint_eq(fa.nw, fb.nw);
 	record_flat_free(&fa);
 	record_flat_free(&fb);
 	record_flat_free(&dec);
@@ -682,6 +695,29 @@ START_TEST(test_malformed_payloads)
 	ck_assert_uint_eq(f.nw, 3);
 	ck_assert_uint_eq(f.w[0], 0);
 	ck_assert_uint_eq(f.w[2], 5); /* zigzag 10 */
+	/* a layout of no segment: an empty record */
+	{
+		static const unsigned char empty[] = { 1, 0, 0 };
+		record_flat_reset(&f);
+		ck_assert_int_eq(record_decode(&f, true, empty, sizeof(empty)), 0);
+		ck_assert_uint_eq(f.nw, 0);
+		ck_assert_uint_eq(f.ns, 0);
+	}
+	/* a key whose every word enters (none is 0) */
+	{
+		struct record_flat w;
+		struct record_buf b = { 0 };
+		const uint64_t words[] = { 1, 2, 3, 1ull << 40, UINT64_MAX };
+		record_flat_init(&w);
+		set_words(&w, words, 5);
+		ck_assert_int_eq(record_encode(NULL, &w, &b), 0);
+		record_flat_reset(&f);
+		ck_assert_int_eq(record_decode(&f, true, b.p, b.n), 0);
+		ck_assert_uint_eq(f.nw, 5);
+		ck_assert_int_eq(memcmp(f.w, words, sizeof(words)), 0);
+		record_buf_free(&b);
+		record_flat_free(&w);
+	}
 	/* well-formed payload, but three words are no sample */
 	{
 		static const unsigned char three[] = { 2, 1, 3, 0, 0, 0 };
@@ -1991,6 +2027,100 @@ START_TEST(test_traced_churn_cost)
 }
 END_TEST
 
+/* The bits a record spends are charged to the group of the words that
+ * moved (tests/bench/record-breakdown's table): a readahead counter that
+ * moves costs the readahead group alone, a CPU's traced count the per-CPU
+ * group alone, and the charges add up to no more than the payload. */
+START_TEST(test_cost_by_group)
+{
+	static const unsigned char want[] = { RG_RA, RG_TR_CPU };
+	double cost[RECORD_GROUPS], total;
+	struct record_flat key, cur;
+	struct record_buf b = { 0 };
+	struct sample a;
+
+	sample_init(&a);
+	record_flat_init(&key);
+	record_flat_init(&cur);
+	make_sample(&a, 1);
+	ck_assert_int_eq(record_flatten(&a, &key), 0);
+	ck_assert_int_eq(record_encode(NULL, &key, &b), 0);
+	for (size_t step = 0; step < sizeof(want); step++) {
+		make_sample(&a, 1);
+		if (want[step] == RG_RA)
+			a.ra.devs[0].c.hit += 1000;
+		else
+			a.trace.cpu[3].completed += 1000;
+		ck_assert_int_eq(record_flatten(&a, &cur), 0);
+		memset(cost, 0, sizeof(cost));
+		cur.cost = cost;
+		b.n = 0;
+		ck_assert_int_eq(record_encode(&key, &cur, &b), 0);
+		cur.cost = NULL;
+		total = 0;
+		for (unsigned g = 0; g < RECORD_GROUPS; g++) {
+			ck_assert_msg(g == want[step] || cost[g] == 0, "step %zu: %g bits charged to %s", step, cost[g],
+				      record_group_name[g]);
+			total += cost[g];
+		}
+		ck_assert_msg(cost[want[step]] > 0 && total <= 8.0 * (double)b.n, "step %zu: %g bits of %zu bytes",
+			      step, total, b.n);
+	}
+	record_buf_free(&b);
+	record_flat_free(&key);
+	record_flat_free(&cur);
+	sample_free(&a);
+}
+END_TEST
+
+/* Any number of devices, across the counts where the lists of words,
+ * strings and segments grow: each sample comes back, from a key or as a
+ * delta on the one before (one more device each). */
+START_TEST(test_disk_counts)
+{
+	struct record_flat f[2], dec;
+	struct record_buf b = { 0 };
+	struct sample a, out;
+
+	sample_init(&a);
+	sample_init(&out);
+	record_flat_init(&f[0]);
+	record_flat_init(&f[1]);
+	record_flat_init(&dec);
+	for (unsigned n = 1; n <= 140; n++) {
+		struct record_flat *cur = &f[n % 2];
+		bool key = n % 16 == 1;
+
+		sample_clear(&a);
+		a.t = n;
+		for (unsigned i = 0; i < n; i++) {
+			struct disk_sample *d = sample_add_disk(&a);
+
+			ck_assert_ptr_nonnull(d);
+			d->st.dev = makedev(8, i);
+			snprintf(d->st.name, sizeof(d->st.name), "sd%u", i);
+			d->st.rd_ios = (uint64_t)n * i;
+		}
+		ck_assert_int_eq(record_flatten(&a, cur), 0);
+		b.n = 0;
+		ck_assert_int_eq(record_encode(key ? NULL : &f[(n + 1) % 2], cur, &b), 0);
+		ck_assert_msg(record_decode(&dec, key, b.p, b.n) == 0, "%u devices", n);
+		ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
+		ck_assert_uint_eq(out.ndisks, n);
+		ck_assert(out.t == n);
+		for (unsigned i = 0; i < n; i++)
+			if (out.disks[i].st.rd_ios != (uint64_t)n * i || strcmp(out.disks[i].st.name, a.disks[i].st.name))
+				ck_abort_msg("%u devices: device %u differs", n, i);
+	}
+	record_buf_free(&b);
+	record_flat_free(&f[0]);
+	record_flat_free(&f[1]);
+	record_flat_free(&dec);
+	sample_free(&a);
+	sample_free(&out);
+}
+END_TEST
+
 /* Words of a traced part that lie: a count past its limit, a count the
  * words do not hold (refused, not allocated for), a PID's pairs out of
  * order (sorted, as the source sorts them). */
@@ -2407,6 +2537,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_traced_churn_file);
 	tcase_add_test(tc, test_traced_identities);
 	tcase_add_test(tc, test_traced_churn_cost);
+	tcase_add_test(tc, test_cost_by_group);
+	tcase_add_test(tc, test_disk_counts);
 	tcase_add_test(tc, test_traced_hostile_words);
 	tcase_add_test(tc, test_format4_fixture);
 	suite_add_tcase(s, tc);
