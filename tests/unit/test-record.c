@@ -2112,6 +2112,26 @@ START_TEST(test_disk_counts)
 			if (out.disks[i].st.rd_ios != (uint64_t)n * i || strcmp(out.disks[i].st.name, a.disks[i].st.name))
 				ck_abort_msg("%u devices: device %u differs", n, i);
 	}
+	/* the same 140 devices in the reverse order: each is found where it
+	 * stood, and the record holds the new layout, not their values again */
+	{
+		struct record_flat *prev = &f[140 % 2], *cur = &f[141 % 2];
+		struct disk_sample tmp;
+
+		for (unsigned i = 0; i < 70; i++) {
+			tmp = a.disks[i];
+			a.disks[i] = a.disks[139 - i];
+			a.disks[139 - i] = tmp;
+		}
+		ck_assert_int_eq(record_flatten(&a, cur), 0);
+		b.n = 0;
+		ck_assert_int_eq(record_encode(prev, cur, &b), 0);
+		ck_assert_msg(b.n <= 8 * 140, "%zu bytes", b.n);
+		ck_assert_int_eq(record_decode(&dec, false, b.p, b.n), 0);
+		ck_assert_int_eq(record_unflatten(&dec, RECORD_VERSION, &out), 0);
+		ck_assert_uint_eq(out.disks[0].st.rd_ios, 140 * 139);
+		ck_assert_str_eq(out.disks[0].st.name, "sd139");
+	}
 	record_buf_free(&b);
 	record_flat_free(&f[0]);
 	record_flat_free(&f[1]);
