@@ -114,7 +114,9 @@ struct persist_seen {
  * what the file held, for persist_write. Without dir/file, a file under
  * id's old name (no -HASH) that holds id's rule is read instead, as above
  * (seen->legacy names it); one there holding another disk's rule is not
- * id's: 0, and it is never touched. */
+ * id's: 0, and it is never touched. With id's rule under both names, the
+ * old one would override the new at boot: -EEXIST, msg naming both, and
+ * neither is to be written. */
 int persist_read(const char *dir, const char *file, const struct persist_id *id, struct persist_setting *set,
 		 size_t max, struct persist_seen *seen, char *msg, size_t msglen);
 
